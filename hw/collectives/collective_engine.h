@@ -1,0 +1,46 @@
+// CollectiveEngine: runs a collective plan (models/collectives) on the fabric. Each
+// transfer waits for its dependencies, then for its source rank's CC-core to issue it
+// (serially: DMA semaphore-to-start + descriptor generation + a handshake round trip with
+// the peer, S14/S16/S22), then moves as a flow over the source rank's collective DMA
+// engines (weighted by 1/reduce_rate for reductions) and the links of its route.
+#pragma once
+
+#include <systemc>
+
+#include <functional>
+#include <vector>
+
+#include "hw/system/system.h"
+#include "models/collectives/collective_plan.h"
+
+namespace trn::hw {
+
+struct CollectiveResult {
+  double start_s = 0, end_s = 0;
+  uint64_t transfers = 0;
+  double bytes = 0;
+  double time() const { return end_s - start_s; }
+};
+
+class CollectiveEngine : public sc_core::sc_module {
+ public:
+  CollectiveEngine(sc_core::sc_module_name name, System& system);
+  ~CollectiveEngine() override;
+
+  /// Schedules `plan` over `ranks` (plan rank i = system rank ranks[i]) to start at
+  /// `start_delay_s`; `done` runs at completion. Elaboration or simulation time.
+  void run(models::CollectivePlan plan, std::vector<int> ranks, double start_delay_s,
+           std::function<void(const CollectiveResult&)> done);
+
+ private:
+  struct Run;
+  void launch(Run& r);
+  void ready(Run& r, size_t t);
+  void finish_transfer(Run& r, size_t t);
+
+  System& sys_;
+  std::vector<std::unique_ptr<Run>> runs_;
+  std::vector<double> issue_free_;  // per system rank: when its CC-core can issue again
+};
+
+}  // namespace trn::hw

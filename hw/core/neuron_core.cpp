@@ -1,0 +1,85 @@
+// NeuronCore implementation.
+#include "hw/core/neuron_core.h"
+
+#include "models/cost/tensor_cost.h"
+
+namespace trn::hw {
+
+using models::Engine;
+
+NeuronCore::NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chip, FlowNetwork& net,
+                       sim::EventQueue& events, std::vector<ResourceUse> dma_path)
+    : sc_core::sc_module(name), chip_(chip), net_(net), events_(events), dma_path_(std::move(dma_path)) {}
+
+size_t NeuronCore::lane_of(const models::Op& op) const {
+  if (op.engine == Engine::Dma) return models::kComputeEngines + static_cast<size_t>(op.queue % kDmaQueues);
+  return static_cast<size_t>(op.engine);
+}
+
+void NeuronCore::load(models::Program program) {
+  program.check();
+  program_ = std::move(program);
+  const size_t lanes = models::kComputeEngines + kDmaQueues;
+  lane_ops_.assign(lanes, {});
+  lane_next_.assign(lanes, 0);
+  lane_busy_.assign(lanes, 0);
+  waiting_.assign(program_.ops.size(), 0);
+  dependents_.assign(program_.ops.size(), {});
+  times_.assign(program_.ops.size(), {0.0, 0.0});
+  for (size_t i = 0; i < program_.ops.size(); ++i) {
+    lane_ops_[lane_of(program_.ops[i])].push_back(i);
+    waiting_[i] = static_cast<int32_t>(program_.ops[i].deps.size());
+    for (int32_t d : program_.ops[i].deps) dependents_[static_cast<size_t>(d)].push_back(i);
+  }
+}
+
+void NeuronCore::start_of_simulation() {
+  events_.at(0.0, [this] {
+    for (size_t l = 0; l < lane_ops_.size(); ++l) try_issue(l);
+  });
+}
+
+void NeuronCore::try_issue(size_t lane) {
+  if (lane_busy_[lane] || lane_next_[lane] >= lane_ops_[lane].size()) return;
+  size_t op = lane_ops_[lane][lane_next_[lane]];
+  if (waiting_[op] > 0) return;  // in-order: the head waits for its dependencies
+  lane_busy_[lane] = 1;
+  ++lane_next_[lane];
+  begin(op);
+}
+
+void NeuronCore::begin(size_t i) {
+  const models::Op& op = program_.ops[i];
+  const double now = sim::now_s();
+  times_[i].first = now;
+  if (op.engine == Engine::Dma) {
+    double latency = chip_.dma.fixed_latency.v + chip_.dma.descriptor_latency.v;
+    dma_bytes_ += op.bytes;
+    net_.start(dma_path_, op.bytes, latency, [this, i] { complete(i); });
+    return;
+  }
+  double d = op.duration_s;
+  if (op.engine == Engine::Tensor && op.tensor_busy &&
+      now - tensor_idle_since_ >= chip_.tensor.throttle_window.v)
+    d += models::throttle_penalty(chip_.tensor, d);
+  events_.at(d, [this, i] { complete(i); });
+}
+
+void NeuronCore::complete(size_t i) {
+  const models::Op& op = program_.ops[i];
+  const double now = sim::now_s();
+  times_[i].second = now;
+  auto& st = stats_[static_cast<size_t>(op.engine)];
+  st.busy_s += now - times_[i].first;
+  ++st.ops;
+  if (op.engine == Engine::Tensor) tensor_idle_since_ = now;
+  ++executed_;
+  finish_s_ = now;
+  size_t lane = lane_of(op);
+  lane_busy_[lane] = 0;
+  for (size_t dep : dependents_[i]) --waiting_[dep];
+  try_issue(lane);
+  for (size_t dep : dependents_[i]) try_issue(lane_of(program_.ops[dep]));
+}
+
+}  // namespace trn::hw

@@ -1,0 +1,70 @@
+// NeuronCore: executes a Program (models/ir) on four in-order compute-engine queues
+// (tensor, vector, scalar, GpSimd) and DMA queues. An op waits for its dependencies and
+// for its engine; compute durations come from the op (cost models), DMA ops become flows
+// through this core's DMA engines and its HBM stack on the shared FlowNetwork, so cores
+// that stream at once contend for HBM. The tensor engine pays the dI/dt throttle ramp
+// after it has been idle for the throttle window.
+#pragma once
+
+#include <systemc>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "hw/fabric/flow_network.h"
+#include "models/ir/program.h"
+#include "models/spec/chip_spec.h"
+#include "sim/kernel/event_queue.h"
+
+namespace trn::hw {
+
+struct EngineStats {
+  double busy_s = 0;
+  uint64_t ops = 0;
+};
+
+class NeuronCore : public sc_core::sc_module {
+ public:
+  static constexpr int kDmaQueues = 8;
+
+  /// `dma_path`: resources a DMA transfer of this core crosses (its DMA engines, its HBM stack).
+  NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chip, FlowNetwork& net,
+             sim::EventQueue& events, std::vector<ResourceUse> dma_path);
+
+  /// Loads a program; it starts when the simulation starts. One program per run.
+  void load(models::Program program);
+
+  double finish_time() const { return finish_s_; }
+  bool done() const { return executed_ == program_.ops.size(); }
+  const EngineStats& engine(models::Engine e) const { return stats_[static_cast<size_t>(e)]; }
+  double dma_bytes() const { return dma_bytes_; }
+  /// Start and end time of each op (for traces and tests).
+  const std::vector<std::pair<double, double>>& op_times() const { return times_; }
+
+ private:
+  void start_of_simulation() override;
+  void try_issue(size_t lane);
+  void begin(size_t op_index);
+  void complete(size_t op_index);
+  size_t lane_of(const models::Op& op) const;
+
+  const models::ChipSpec& chip_;
+  FlowNetwork& net_;
+  sim::EventQueue& events_;
+  std::vector<ResourceUse> dma_path_;
+  models::Program program_;
+  // lanes: 4 compute engines then kDmaQueues DMA queues; each holds op indices in order.
+  std::vector<std::vector<size_t>> lane_ops_;
+  std::vector<size_t> lane_next_;
+  std::vector<char> lane_busy_;
+  std::vector<int32_t> waiting_;                 // unfinished deps per op
+  std::vector<std::vector<size_t>> dependents_;
+  std::vector<std::pair<double, double>> times_;
+  std::array<EngineStats, 5> stats_{};
+  double tensor_idle_since_ = -1e9;
+  double finish_s_ = 0, dma_bytes_ = 0;
+  size_t executed_ = 0;
+};
+
+}  // namespace trn::hw

@@ -1,0 +1,130 @@
+// FlowNetwork implementation.
+#include "hw/fabric/flow_network.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sim/kernel/event_queue.h"
+
+namespace trn::hw {
+
+using sim::now_s;
+using sim::to_sc;
+
+FlowNetwork::FlowNetwork(sc_core::sc_module_name name) : sc_core::sc_module(name) {
+  SC_METHOD(wake);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+int32_t FlowNetwork::add_resource(const std::string& name, double capacity) {
+  capacity_.push_back(capacity);
+  carried_.push_back(0);
+  busy_.push_back(0);
+  active_count_.push_back(0);
+  names_.push_back(name);
+  return static_cast<int32_t>(capacity_.size()) - 1;
+}
+
+double FlowNetwork::load(int32_t r) const {
+  double l = 0;
+  for (size_t s : active_)
+    for (const auto& u : slots_[s].uses)
+      if (u.resource == r) l += slots_[s].rate * u.weight;
+  return l;
+}
+
+size_t FlowNetwork::alloc(Flow f) {
+  if (!free_slots_.empty()) {
+    size_t s = free_slots_.back();
+    free_slots_.pop_back();
+    slots_[s] = std::move(f);
+    return s;
+  }
+  slots_.push_back(std::move(f));
+  return slots_.size() - 1;
+}
+
+void FlowNetwork::start(std::vector<ResourceUse> uses, double bytes, double latency_s,
+                        std::function<void()> done) {
+  const double now = now_s();
+  advance(now);
+  Flow f;
+  f.uses = std::move(uses);
+  f.bytes = f.remaining = std::max(0.0, bytes);
+  f.done = std::move(done);
+  size_t slot = alloc(std::move(f));
+  pending_.push(Pending{now + std::max(0.0, latency_s), seq_++, slot});
+  dirty_ = true;
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void FlowNetwork::advance(double now) {
+  double dt = now - last_;
+  if (dt > 0) {
+    for (size_t s : active_) slots_[s].remaining -= slots_[s].rate * dt;
+    for (size_t r = 0; r < active_count_.size(); ++r)
+      if (active_count_[r] > 0) busy_[r] += dt;
+  }
+  last_ = now;
+}
+
+void FlowNetwork::recompute() {
+  solver_in_.clear();
+  for (size_t s : active_) solver_in_.push_back(&slots_[s].uses);
+  solver_.solve(capacity_, solver_in_, rates_);
+  for (size_t i = 0; i < active_.size(); ++i) slots_[active_[i]].rate = rates_[i];
+  dirty_ = false;
+}
+
+void FlowNetwork::schedule(double now) {
+  double next = std::numeric_limits<double>::infinity();
+  if (!pending_.empty()) next = pending_.top().time;
+  for (size_t s : active_) {
+    const Flow& f = slots_[s];
+    if (f.rate > 0) next = std::min(next, now + f.remaining / f.rate);
+  }
+  if (next < std::numeric_limits<double>::infinity())
+    wake_.notify(next > now ? to_sc(next - now) : sc_core::SC_ZERO_TIME);
+}
+
+void FlowNetwork::wake() {
+  ++events_;
+  const double now = now_s();
+  advance(now);
+  const double res = sc_core::sc_get_time_resolution().to_seconds();
+  // Finish flows whose remaining bytes take less than one time step.
+  std::vector<std::function<void()>> callbacks;
+  for (size_t i = 0; i < active_.size();) {
+    Flow& f = slots_[active_[i]];
+    bool done = f.remaining <= 1e-9 * std::max(1.0, f.bytes) || (f.rate > 0 && f.remaining / f.rate < res);
+    if (!done) {
+      ++i;
+      continue;
+    }
+    for (const auto& u : f.uses) {
+      carried_[static_cast<size_t>(u.resource)] += f.bytes;
+      --active_count_[static_cast<size_t>(u.resource)];
+    }
+    callbacks.push_back(std::move(f.done));
+    f = Flow{};
+    free_slots_.push_back(active_[i]);
+    active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
+    dirty_ = true;
+    ++completed_;
+  }
+  while (!pending_.empty() && pending_.top().time <= now + res * 0.5) {
+    size_t slot = pending_.top().slot;
+    pending_.pop();
+    active_.push_back(slot);
+    for (const auto& u : slots_[slot].uses) ++active_count_[static_cast<size_t>(u.resource)];
+    dirty_ = true;
+  }
+  if (dirty_) recompute();
+  schedule(now);
+  for (auto& cb : callbacks)
+    if (cb) cb();
+}
+
+}  // namespace trn::hw

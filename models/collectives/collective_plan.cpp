@@ -1,0 +1,348 @@
+// Collective algorithm planners (see collective_plan.h).
+#include "models/collectives/collective_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace trn::models {
+namespace {
+
+constexpr double kMeshMax = 1e6;   // S22: mesh below 1 MB
+constexpr double kRdhMax = 56e6;   // S22: rdh from 1 MB to 56 MB
+
+bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+enum class Kind { RS, AG, AR, A2A };
+
+// Accumulates transfers; joins phases with per-rank barrier nodes.
+class Builder {
+ public:
+  CollectivePlan plan;
+  explicit Builder(int ranks) : barrier_(static_cast<size_t>(ranks), -1), incoming_(static_cast<size_t>(ranks)) {}
+
+  int32_t add(int src, int dst, double bytes, bool reduce, std::vector<int32_t> deps) {
+    if (barrier_[static_cast<size_t>(src)] >= 0) deps.push_back(barrier_[static_cast<size_t>(src)]);
+    Transfer t;
+    t.src = src;
+    t.dst = dst;
+    t.bytes = bytes;
+    t.reduce = reduce;
+    t.deps = std::move(deps);
+    plan.transfers.push_back(std::move(t));
+    int32_t id = static_cast<int32_t>(plan.transfers.size()) - 1;
+    incoming_[static_cast<size_t>(dst)].push_back(id);
+    return id;
+  }
+
+  const std::vector<int32_t>& barriers() const { return barrier_; }
+  void set_barriers(std::vector<int32_t> b) { barrier_ = std::move(b); }
+
+  void new_phase() {
+    for (size_t r = 0; r < incoming_.size(); ++r) {
+      if (incoming_[r].empty()) continue;
+      Transfer t;
+      t.src = t.dst = static_cast<int32_t>(r);
+      t.barrier = true;
+      t.deps = std::move(incoming_[r]);
+      if (barrier_[r] >= 0) t.deps.push_back(barrier_[r]);
+      plan.transfers.push_back(std::move(t));
+      barrier_[r] = static_cast<int32_t>(plan.transfers.size()) - 1;
+      incoming_[r].clear();
+    }
+  }
+
+ private:
+  std::vector<int32_t> barrier_;
+  std::vector<std::vector<int32_t>> incoming_;
+};
+
+int ring_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kind, const PlanOptions& opt) {
+  const int n = static_cast<int>(ranks.size());
+  if (n <= 1) return 0;
+  const int channels = std::max(1, opt.channels);
+  const double per_channel = bytes / channels;
+  const double segment = per_channel / n;
+  int k = static_cast<int>(std::ceil(segment / opt.max_chunk_bytes));
+  k = std::clamp(k, 1, std::max(1, opt.max_chunks));
+  const double chunk = segment / k;
+  const int rs_steps = (kind == Kind::AG) ? 0 : n - 1;
+  const int total = (kind == Kind::AR) ? 2 * (n - 1) : n - 1;
+  // prev[ch][i][c]: transfer sent by position i in the previous step.
+  std::vector<int32_t> prev(static_cast<size_t>(channels * n * k), -1), cur(prev.size(), -1);
+  auto at = [&](int ch, int i, int c) { return static_cast<size_t>((ch * n + i) * k + c); };
+  for (int s = 0; s < total; ++s) {
+    for (int ch = 0; ch < channels; ++ch) {
+      int dir = (ch % 2 == 0) ? 1 : -1;
+      for (int i = 0; i < n; ++i) {
+        int to = (i + dir + n) % n, from = (i - dir + n) % n;
+        for (int c = 0; c < k; ++c) {
+          std::vector<int32_t> deps;
+          if (s > 0) deps.push_back(prev[at(ch, from, c)]);
+          cur[at(ch, i, c)] = b.add(ranks[static_cast<size_t>(i)], ranks[static_cast<size_t>(to)], chunk,
+                                    s < rs_steps, std::move(deps));
+        }
+      }
+    }
+    std::swap(prev, cur);
+  }
+  return total;
+}
+
+int mesh_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kind) {
+  const int n = static_cast<int>(ranks.size());
+  if (n <= 1) return 0;
+  auto one = [&](bool reduce) {
+    for (int i = 0; i < n; ++i)
+      for (int off = 1; off < n; ++off)
+        b.add(ranks[static_cast<size_t>(i)], ranks[static_cast<size_t>((i + off) % n)], bytes / n, reduce, {});
+  };
+  if (kind == Kind::AR) {
+    one(true);
+    b.new_phase();
+    one(false);
+    return 2;
+  }
+  one(kind == Kind::RS);
+  return 1;
+}
+
+int rdh_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kind) {
+  const int n = static_cast<int>(ranks.size());
+  if (n <= 1) return 0;
+  int lg = 0;
+  while ((1 << lg) < n) ++lg;
+  std::vector<int32_t> last_in(static_cast<size_t>(n), -1), next(static_cast<size_t>(n), -1);
+  int steps = 0;
+  auto step = [&](int d, double sz, bool reduce) {
+    for (int p = 0; p < n; ++p) {
+      int q = p ^ d;
+      std::vector<int32_t> deps;
+      if (last_in[static_cast<size_t>(p)] >= 0) deps.push_back(last_in[static_cast<size_t>(p)]);
+      next[static_cast<size_t>(q)] = b.add(ranks[static_cast<size_t>(p)], ranks[static_cast<size_t>(q)], sz, reduce, deps);
+    }
+    last_in = next;
+    ++steps;
+  };
+  if (kind == Kind::RS || kind == Kind::AR)
+    for (int i = 0; i < lg; ++i) step(n >> (i + 1), bytes / std::pow(2.0, i + 1), true);
+  if (kind == Kind::AG || kind == Kind::AR)
+    for (int i = 0; i < lg; ++i) step(1 << i, bytes / n * std::pow(2.0, i), false);
+  return steps;
+}
+
+int phase(Builder& b, Algorithm a, const std::vector<int>& ranks, double bytes, Kind kind, const PlanOptions& opt) {
+  if (kind == Kind::A2A) return mesh_phase(b, ranks, bytes, Kind::A2A);
+  switch (a) {
+    case Algorithm::Mesh: return mesh_phase(b, ranks, bytes, kind);
+    case Algorithm::Rdh:
+      if (is_pow2(static_cast<int>(ranks.size()))) return rdh_phase(b, ranks, bytes, kind);
+      return ring_phase(b, ranks, bytes, kind, opt);
+    case Algorithm::Ring: {
+      PlanOptions o = opt;
+      o.channels = 1;
+      return ring_phase(b, ranks, bytes, kind, o);
+    }
+    case Algorithm::KangaRing: {
+      PlanOptions o = opt;
+      o.channels = std::max(2, opt.channels);
+      return ring_phase(b, ranks, bytes, kind, o);
+    }
+  }
+  return 0;
+}
+
+Kind kind_of(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::AllReduce: return Kind::AR;
+    case CollectiveOp::AllGather: return Kind::AG;
+    case CollectiveOp::ReduceScatter: return Kind::RS;
+    case CollectiveOp::AllToAll: return Kind::A2A;
+  }
+  return Kind::AR;
+}
+
+int max_rank(const std::vector<int>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+
+}  // namespace
+
+bool parse_collective_op(const std::string& s, CollectiveOp* out) {
+  static const std::map<std::string, CollectiveOp> m = {
+      {"all-reduce", CollectiveOp::AllReduce},     {"allreduce", CollectiveOp::AllReduce},
+      {"allr", CollectiveOp::AllReduce},           {"all-gather", CollectiveOp::AllGather},
+      {"allgather", CollectiveOp::AllGather},      {"allg", CollectiveOp::AllGather},
+      {"reduce-scatter", CollectiveOp::ReduceScatter}, {"reducescatter", CollectiveOp::ReduceScatter},
+      {"redsct", CollectiveOp::ReduceScatter},     {"all-to-all", CollectiveOp::AllToAll},
+      {"alltoall", CollectiveOp::AllToAll},        {"alltoall2", CollectiveOp::AllToAll}};
+  auto it = m.find(s);
+  if (it == m.end()) return false;
+  *out = it->second;
+  return true;
+}
+
+const char* collective_op_name(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::AllReduce: return "all-reduce";
+    case CollectiveOp::AllGather: return "all-gather";
+    case CollectiveOp::ReduceScatter: return "reduce-scatter";
+    case CollectiveOp::AllToAll: return "all-to-all";
+  }
+  return "?";
+}
+
+std::string collective_op_names() { return "all-reduce, all-gather, reduce-scatter, all-to-all"; }
+
+bool parse_algorithm(const std::string& s, Algorithm* out) {
+  static const std::map<std::string, Algorithm> m = {{"ring", Algorithm::Ring},
+                                                     {"kangaring", Algorithm::KangaRing},
+                                                     {"mesh", Algorithm::Mesh},
+                                                     {"rdh", Algorithm::Rdh}};
+  auto it = m.find(s);
+  if (it == m.end()) return false;
+  *out = it->second;
+  return true;
+}
+
+const char* algorithm_name(Algorithm a) {
+  switch (a) {
+    case Algorithm::Ring: return "ring";
+    case Algorithm::KangaRing: return "kangaring";
+    case Algorithm::Mesh: return "mesh";
+    case Algorithm::Rdh: return "rdh";
+  }
+  return "?";
+}
+
+double busbw_factor(CollectiveOp op, int ranks) {
+  double n = ranks;
+  if (ranks <= 1) return 1.0;
+  return op == CollectiveOp::AllReduce ? 2.0 * (n - 1) / n : (n - 1) / n;
+}
+
+double CollectivePlan::bytes_moved() const {
+  double b = 0;
+  for (const auto& t : transfers) b += t.bytes;
+  return b;
+}
+
+Algorithm choose_intra(CollectiveOp op, double bytes, int ranks, Algorithm large_algorithm) {
+  if (op == CollectiveOp::AllToAll || bytes < kMeshMax) return Algorithm::Mesh;
+  if (bytes <= kRdhMax && is_pow2(ranks)) return Algorithm::Rdh;
+  return large_algorithm;
+}
+
+Algorithm choose_inter(CollectiveOp op, double bytes, int ranks) {
+  if (op == CollectiveOp::AllToAll || bytes < kMeshMax) return Algorithm::Mesh;
+  if (bytes <= kRdhMax && is_pow2(ranks)) return Algorithm::Rdh;
+  return Algorithm::Ring;
+}
+
+CollectivePlan plan_flat(CollectiveOp op, Algorithm algo, double bytes, const std::vector<int>& order,
+                         const PlanOptions& opt) {
+  Builder b(max_rank(order) + 1);
+  b.plan.steps = phase(b, algo, order, bytes, kind_of(op), opt);
+  b.plan.algorithm = op == CollectiveOp::AllToAll ? "mesh" : algorithm_name(algo);
+  return std::move(b.plan);
+}
+
+namespace {
+// One piece of a hierarchical plan, appended to `b`. Its first phase starts after the
+// barriers in b (the previous piece's first phase); returns this piece's first-phase
+// barriers so that the next piece's first phase queues behind it.
+std::vector<int32_t> hierarchical_piece(Builder& b, CollectiveOp op, double bytes,
+                                        const std::vector<std::vector<int>>& groups,
+                                        Algorithm large_algorithm, const PlanOptions& opt,
+                                        const Algorithm* force_intra) {
+  std::vector<int32_t> first_phase_end;
+  const size_t local = groups.empty() ? 0 : groups[0].size();
+  const int inst = static_cast<int>(groups.size());
+  auto intra_algo = [&](double sz, Kind k) {
+    if (force_intra) return *force_intra;
+    return choose_intra(k == Kind::A2A ? CollectiveOp::AllToAll : CollectiveOp::AllReduce, sz,
+                        static_cast<int>(local), large_algorithm);
+  };
+  auto intra = [&](double sz, Kind k) {
+    Algorithm a = intra_algo(sz, k);
+    int steps = 0;
+    for (const auto& g : groups) steps = std::max(steps, phase(b, a, g, sz, k, opt));
+    b.new_phase();
+    if (first_phase_end.empty()) first_phase_end = b.barriers();
+    return std::make_pair(steps, a);
+  };
+  auto inter = [&](double sz, Kind k) {
+    Algorithm a = choose_inter(CollectiveOp::AllReduce, sz, inst);
+    int steps = 0;
+    for (size_t j = 0; j < local; ++j) {
+      std::vector<int> ranks;
+      for (const auto& g : groups) ranks.push_back(g[j]);
+      steps = std::max(steps, phase(b, a, ranks, sz, k, opt));
+    }
+    b.new_phase();
+    if (first_phase_end.empty()) first_phase_end = b.barriers();
+    return std::make_pair(steps, a);
+  };
+  std::string name;
+  auto label = [&](const char* what, Algorithm a) {
+    name += (name.empty() ? "" : "+") + std::string(what) + ":" + algorithm_name(a);
+  };
+  const double per_local = bytes / static_cast<double>(local ? local : 1);
+  switch (op) {
+    case CollectiveOp::AllReduce: {
+      auto p1 = intra(bytes, Kind::RS);
+      auto p2 = inter(per_local, Kind::AR);
+      auto p3 = intra(bytes, Kind::AG);
+      b.plan.steps = p1.first + p2.first + p3.first;
+      label("intra-rs", p1.second);
+      label("inter-ar", p2.second);
+      label("intra-ag", p3.second);
+      break;
+    }
+    case CollectiveOp::AllGather: {
+      auto p1 = inter(per_local, Kind::AG);
+      auto p2 = intra(bytes, Kind::AG);
+      b.plan.steps = p1.first + p2.first;
+      label("inter-ag", p1.second);
+      label("intra-ag", p2.second);
+      break;
+    }
+    case CollectiveOp::ReduceScatter: {
+      auto p1 = intra(bytes, Kind::RS);
+      auto p2 = inter(per_local, Kind::RS);
+      b.plan.steps = p1.first + p2.first;
+      label("intra-rs", p1.second);
+      label("inter-rs", p2.second);
+      break;
+    }
+    case CollectiveOp::AllToAll: {
+      std::vector<int> all;
+      for (const auto& g : groups) all.insert(all.end(), g.begin(), g.end());
+      b.plan.steps = mesh_phase(b, all, bytes, Kind::A2A);
+      b.new_phase();
+      name = "mesh";
+      break;
+    }
+  }
+  b.plan.algorithm = "hier(" + name + ")";
+  return first_phase_end;
+}
+}  // namespace
+
+CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vector<std::vector<int>>& groups,
+                                 Algorithm large_algorithm, const PlanOptions& opt,
+                                 const Algorithm* force_intra) {
+  int total = 0;
+  for (const auto& g : groups) total = std::max(total, max_rank(g) + 1);
+  Builder b(total);
+  int pieces = 1;
+  if (op != CollectiveOp::AllToAll && opt.min_piece_bytes > 0)
+    pieces = std::clamp(static_cast<int>(bytes / opt.min_piece_bytes), 1, std::max(1, opt.pipeline_pieces));
+  std::vector<int32_t> start(static_cast<size_t>(total), -1);
+  for (int p = 0; p < pieces; ++p) {
+    b.set_barriers(start);
+    start = hierarchical_piece(b, op, bytes / pieces, groups, large_algorithm, opt, force_intra);
+  }
+  if (pieces > 1) b.plan.algorithm += " x" + std::to_string(pieces) + " pipelined";
+  return std::move(b.plan);
+}
+
+}  // namespace trn::models

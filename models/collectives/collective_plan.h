@@ -1,0 +1,79 @@
+// Collective algorithms lowered into chunked point-to-point transfers with dependencies
+// (a DAG), which the SystemC fabric then simulates; no closed-form collective formula.
+//
+// Algorithms (shared/reference/hardware.md, "Collective algorithms"; S22, S23):
+//   ring       : n-1 steps per phase, data split into segments and pipelined chunks,
+//                `channels` rings (odd channels run the other direction).
+//   kangaring  : Trn2's large-message ring (S22); modelled as a 2-channel bidirectional
+//                ring. Its 1R2W duplication (fewer HBM touches) is not modelled.
+//   mesh       : every rank exchanges directly with every peer (one step per phase).
+//   rdh        : recursive halving (reduce-scatter) and doubling (all-gather), log2 n steps.
+//   hierarchical: intra-instance phase(s) and an inter-instance phase, composed with
+//                per-rank barriers (all-reduce = intra RS -> inter AR -> intra AG).
+// Message size semantics follow nccom-test: all-reduce S = buffer; all-gather S = output;
+// reduce-scatter S = input; all-to-all S = send buffer per rank.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace trn::models {
+
+enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, AllToAll };
+enum class Algorithm { Ring, KangaRing, Mesh, Rdh };
+
+bool parse_collective_op(const std::string& s, CollectiveOp* out);
+const char* collective_op_name(CollectiveOp op);
+std::string collective_op_names();
+bool parse_algorithm(const std::string& s, Algorithm* out);
+const char* algorithm_name(Algorithm a);
+
+/// nccom-test busbw factor: all-reduce 2(n-1)/n, others (n-1)/n.
+double busbw_factor(CollectiveOp op, int ranks);
+
+struct Transfer {
+  int32_t src = 0, dst = 0;     // group-local rank indices
+  double bytes = 0;
+  bool reduce = false;          // receiver-side reduction (runs at reduce_rate)
+  bool barrier = false;         // zero-cost join node (src == dst), no data moves
+  std::vector<int32_t> deps;    // indices of transfers that must complete first
+};
+
+struct CollectivePlan {
+  std::string algorithm;
+  std::vector<Transfer> transfers;
+  int steps = 0;                // sequential communication steps on the critical path
+  double bytes_moved() const;
+};
+
+struct PlanOptions {
+  int channels = 2;             // rings for ring/kangaring
+  double max_chunk_bytes = 4.0 * 1024 * 1024;
+  int max_chunks = 16;          // per segment
+  int pipeline_pieces = 4;      // hierarchical: independent pieces so phases overlap
+  double min_piece_bytes = 64.0 * 1024 * 1024;
+};
+
+/// Flat plans over ranks 0..n-1; `order` is the ring order (a permutation of 0..n-1).
+CollectivePlan plan_flat(CollectiveOp op, Algorithm algo, double bytes, const std::vector<int>& order,
+                         const PlanOptions& opt = {});
+
+/// Per-size algorithm choice inside one instance, as the Neuron runtime does (S22):
+/// mesh below 1 MB, rdh from 1 MB to 56 MB (power-of-two groups), the large-message
+/// algorithm above (kangaring on Trn2/Trn3, ring on Trn1). All-to-all is always mesh.
+Algorithm choose_intra(CollectiveOp op, double bytes, int ranks, Algorithm large_algorithm);
+/// Across instances (S23): mesh below 1 MB, rdh to 56 MB (power of two), ring above.
+Algorithm choose_inter(CollectiveOp op, double bytes, int ranks);
+
+/// Hierarchical plan: `groups[g]` lists the ranks of instance g in ring order (all groups
+/// equal size). Phases per op as described above; algorithms chosen per phase by size
+/// unless `force` is set. Large messages are cut into up to `pipeline_pieces` pieces of at
+/// least `min_piece_bytes`, each an independent hierarchical plan, so that one piece's
+/// inter-instance phase overlaps the next piece's intra-instance phase (pipelining).
+CollectivePlan plan_hierarchical(CollectiveOp op, double bytes,
+                                 const std::vector<std::vector<int>>& groups,
+                                 Algorithm large_algorithm, const PlanOptions& opt = {},
+                                 const Algorithm* force_intra = nullptr);
+
+}  // namespace trn::models

@@ -1,0 +1,42 @@
+// The op IR: per-NeuronCore programs of timed operations with dependencies. This is the
+// contract between whatever produces work (kernels, the workload frontend) and the
+// hardware models, as Chakra traces are for ASTRA-sim.
+//
+// Compute ops carry their duration (from models/cost); DMA ops carry bytes and the
+// hardware decides how long they take under contention. An op starts when all its
+// dependencies have finished and its engine (or DMA queue) is free; engines are in-order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace trn::models {
+
+enum class Engine : uint8_t { Tensor, Vector, Scalar, GpSimd, Dma };
+constexpr int kComputeEngines = 4;
+const char* engine_name(Engine e);
+
+struct Op {
+  Engine engine = Engine::Tensor;
+  int queue = 0;                 // DMA queue index (Engine::Dma only)
+  double duration_s = 0;         // compute ops: time on the engine
+  double bytes = 0;              // DMA ops: bytes moved between HBM and SBUF
+  double flops = 0;              // for reporting
+  bool tensor_busy = false;      // tensor op subject to the dI/dt throttle after idle
+  std::vector<int32_t> deps;     // indices of ops in the same program
+  std::string name;
+};
+
+struct Program {
+  std::vector<Op> ops;
+  int32_t add(Op op) {
+    ops.push_back(std::move(op));
+    return static_cast<int32_t>(ops.size()) - 1;
+  }
+  /// Throws std::logic_error when a dependency points forward or out of range (cycles
+  /// are impossible when every dependency points backward).
+  void check() const;
+};
+
+}  // namespace trn::models

@@ -1,0 +1,149 @@
+// Loading and validating ChipSpec / SystemSpec documents.
+#include <set>
+
+#include "models/spec/system_spec.h"
+#include "sim/base/config_loader.h"
+#include "sim/base/paths.h"
+
+namespace trn::models {
+
+using sim::ConfigError;
+using sim::ConfigNode;
+
+void ChipSpec::validate(const ConfigNode& where) const {
+  bool found = false;
+  for (auto m : cores.lnc_modes) {
+    if (cores.physical % m != 0)
+      throw ConfigError(where.loc, "cores.lnc_modes",
+                        "LNC " + std::to_string(m) + " does not divide " +
+                            std::to_string(cores.physical) + " physical cores");
+    found = found || m == cores.default_lnc;
+  }
+  if (!found)
+    throw ConfigError(where.loc, "cores.default_lnc", "default_lnc " + std::to_string(cores.default_lnc) +
+                                                          " is not one of lnc_modes");
+  if (cores.physical % hbm.stacks != 0)
+    throw ConfigError(where.loc, "hbm.stacks", std::to_string(hbm.stacks) +
+                                                   " stacks do not divide " +
+                                                   std::to_string(cores.physical) + " cores");
+  if (psum.banks < 1 || tensor.moving_free_max < 1)
+    throw ConfigError(where.loc, "psum.banks", "expected at least one bank");
+}
+
+void SystemSpec::validate(const ConfigNode& where) const {
+  if (topology.impl == "torus") {
+    if (topology.dims.empty())
+      throw ConfigError(where.loc, "topology.dims", "a torus needs at least one dimension");
+    int64_t n = 1;
+    for (const auto& d : topology.dims) n *= d.size;
+    if (n != chips)
+      throw ConfigError(where.loc, "topology.dims",
+                        "torus of " + std::to_string(n) + " chips does not match chips: " +
+                            std::to_string(chips));
+  } else if (topology.impl == "switched") {
+    if (topology.group_size < 1 || topology.group_bandwidth.v <= 0)
+      throw ConfigError(where.loc, "topology.group_size",
+                        "a switched topology needs group_size and group_bandwidth");
+    if (chips % topology.group_size != 0)
+      throw ConfigError(where.loc, "topology.group_size",
+                        std::to_string(topology.group_size) + " does not divide chips: " +
+                            std::to_string(chips));
+    if (topology.domain_size > 0 &&
+        (chips % topology.domain_size != 0 || topology.domain_size % topology.group_size != 0))
+      throw ConfigError(where.loc, "topology.domain_size",
+                        "domain_size must divide chips and be a multiple of group_size");
+  }
+  if (efa.nics > chips && chips > 0 && efa.nics % chips != 0)
+    throw ConfigError(where.loc, "efa.nics", "NICs must divide evenly among chips");
+  if (efa.nics < chips && chips % efa.nics != 0)
+    throw ConfigError(where.loc, "efa.nics", std::to_string(efa.nics) + " NICs do not divide " +
+                                                 std::to_string(chips) + " chips");
+}
+
+namespace {
+
+const std::set<std::string> kTopologyImpls = {"torus", "switched"};
+
+void check_impl(const ConfigNode& root) {
+  const ConfigNode* topo = root.find("topology");
+  if (!topo || !topo->is_map()) return;
+  const ConfigNode* impl = topo->find("impl");
+  if (!impl || !impl->is_scalar()) return;
+  if (!kTopologyImpls.count(impl->scalar)) {
+    std::vector<std::string> names(kTopologyImpls.begin(), kTopologyImpls.end());
+    std::string near = sim::nearest_word(impl->scalar, names);
+    throw ConfigError(impl->loc, "topology.impl",
+                      "unknown impl '" + impl->scalar + "': expected one of torus, switched" +
+                          (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+  }
+}
+
+ConfigNode load_chip_node(const std::string& name_or_path) {
+  return sim::load_config_file(sim::resolve_named_config(name_or_path, "hw/configs/chips", "chip"));
+}
+
+}  // namespace
+
+ChipSpec load_chip(const std::string& name_or_path, const std::vector<std::string>& sets) {
+  ConfigNode root = load_chip_node(name_or_path);
+  std::vector<sim::SetAssignment> as;
+  for (size_t i = 0; i < sets.size(); ++i) as.push_back(sim::parse_set(sets[i], static_cast<int>(i + 1)));
+  sim::apply_sets(root, as);
+  ChipSpec c;
+  sim::read_config(root, c);
+  c.validate(root);
+  return c;
+}
+
+SystemSpec load_system(const std::string& name_or_path, const std::vector<std::string>& sets,
+                       int instances_override) {
+  ConfigNode root =
+      sim::load_config_file(sim::resolve_named_config(name_or_path, "hw/configs/systems", "system"));
+  if (ConfigNode* chip = root.find("chip"); chip && chip->is_scalar()) {
+    ConfigNode c;
+    try {
+      c = load_chip_node(chip->scalar);
+    } catch (const ConfigError& e) {
+      throw ConfigError(chip->loc, "chip", e.what());
+    }
+    *chip = c;
+  }
+  std::vector<sim::SetAssignment> as;
+  for (size_t i = 0; i < sets.size(); ++i) as.push_back(sim::parse_set(sets[i], static_cast<int>(i + 1)));
+  sim::apply_sets(root, as);
+  check_impl(root);
+  SystemSpec s;
+  sim::read_config(root, s);
+  if (instances_override > 0) s.instances = instances_override;
+  s.chip.validate(root);
+  s.validate(root);
+  return s;
+}
+
+SystemSpec single_chip_system(const ChipSpec& chip) {
+  SystemSpec s;
+  s.name = chip.name + "-single-chip";
+  s.chip = chip;
+  s.chips = 1;
+  s.instances = 1;
+  s.topology.impl = "torus";
+  TorusDim d;
+  d.size = 1;
+  d.link_bandwidth = sim::Bandwidth(1.0);
+  s.topology.dims.push_back(d);
+  s.efa.nics = 1;
+  s.efa.bandwidth_per_nic = sim::Bandwidth(1.0);
+  s.host.vcpus = 1;
+  s.host.memory = sim::Bytes(1.0);
+  return s;
+}
+
+std::string resolved_yaml(const SystemSpec& s, const std::string& header_comment) {
+  return header_comment + sim::to_yaml(sim::write_config(s));
+}
+
+std::string resolved_yaml(const ChipSpec& s, const std::string& header_comment) {
+  return header_comment + sim::to_yaml(sim::write_config(s));
+}
+
+}  // namespace trn::models

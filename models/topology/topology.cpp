@@ -1,0 +1,246 @@
+// Topology graph, builders and Dijkstra routing.
+#include "models/topology/topology.h"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <map>
+#include <stdexcept>
+
+namespace trn::models {
+namespace {
+
+constexpr double kEfaRouteCost = 100.0;  // never route intra-instance traffic over EFA
+
+std::vector<int> snake(const std::vector<int>& sizes, size_t upto) {
+  // Boustrophedon order over dimensions 0..upto-1 (dimension 0 fastest).
+  if (upto == 0) return {0};
+  std::vector<int> sub = snake(sizes, upto - 1);
+  int stride = 1;
+  for (size_t d = 0; d + 1 < upto; ++d) stride *= sizes[d];
+  std::vector<int> out;
+  for (int i = 0; i < sizes[upto - 1]; ++i) {
+    if (i % 2 == 0)
+      for (int x : sub) out.push_back(x + i * stride);
+    else
+      for (auto it = sub.rbegin(); it != sub.rend(); ++it) out.push_back(*it + i * stride);
+  }
+  return out;
+}
+
+void build_torus(const SystemSpec& s, Topology& t, int inst) {
+  const auto& dims = s.topology.dims;
+  std::vector<int> sizes;
+  for (const auto& d : dims) sizes.push_back(d.size);
+  int base = inst * s.chips;
+  for (int c = 0; c < s.chips; ++c) {
+    int rem = c, stride = 1;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      int coord = rem % sizes[d];
+      rem /= sizes[d];
+      int size = sizes[d];
+      if (size > 1) {
+        int next = c + (((coord + 1) % size) - coord) * stride;
+        // One directed link each way per neighbour pair; a size-2 ring has one neighbour.
+        if (size > 2 || coord == 0) {
+          t.add_link(base + c, base + next, dims[d].link_bandwidth.v, s.topology.link_latency.v, 1.0, "neuronlink");
+          t.add_link(base + next, base + c, dims[d].link_bandwidth.v, s.topology.link_latency.v, 1.0, "neuronlink");
+        }
+      }
+      stride *= sizes[d];
+    }
+  }
+  if (inst == 0) t.set_ring_order(snake(sizes, sizes.size()));
+}
+
+void build_switched(const SystemSpec& s, Topology& t, int inst) {
+  const auto& tp = s.topology;
+  int base = inst * s.chips;
+  double lat = tp.link_latency.v;
+  std::string prefix = "i" + std::to_string(inst) + ".";
+  int groups = s.chips / tp.group_size;
+  for (int g = 0; g < groups; ++g) {
+    int sw = t.add_node(prefix + "l1sw" + std::to_string(g));
+    for (int c = g * tp.group_size; c < (g + 1) * tp.group_size; ++c) {
+      t.add_link(base + c, sw, tp.group_bandwidth.v, lat, 1.0, "switch");
+      t.add_link(sw, base + c, tp.group_bandwidth.v, lat, 1.0, "switch");
+    }
+  }
+  if (tp.domain_size > 0 && tp.domain_size > tp.group_size) {
+    int domains = s.chips / tp.domain_size;
+    for (int d = 0; d < domains; ++d) {
+      int sw = t.add_node(prefix + "l2sw" + std::to_string(d));
+      for (int c = d * tp.domain_size; c < (d + 1) * tp.domain_size; ++c) {
+        t.add_link(base + c, sw, tp.domain_bandwidth.v, lat, 1.0, "switch");
+        t.add_link(sw, base + c, tp.domain_bandwidth.v, lat, 1.0, "switch");
+      }
+    }
+    if (tp.peer_bandwidth.v > 0 && domains > 1) {
+      for (int d = 0; d < domains; ++d) {
+        int nd = (d + 1) % domains;
+        if (domains == 2 && d == 1) break;
+        for (int i = 0; i < tp.domain_size; ++i) {
+          int a = base + d * tp.domain_size + i, b = base + nd * tp.domain_size + i;
+          t.add_link(a, b, tp.peer_bandwidth.v, lat, 1.0, "neuronlink");
+          t.add_link(b, a, tp.peer_bandwidth.v, lat, 1.0, "neuronlink");
+        }
+      }
+    }
+  }
+  if (inst == 0) {
+    std::vector<int> order(static_cast<size_t>(s.chips));
+    for (int c = 0; c < s.chips; ++c) order[static_cast<size_t>(c)] = c;
+    t.set_ring_order(order);
+  }
+}
+
+using Builder = std::function<void(const SystemSpec&, Topology&, int)>;
+const std::map<std::string, Builder>& registry() {
+  static const std::map<std::string, Builder> r = {{"torus", build_torus},
+                                                   {"switched", build_switched}};
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::string> topology_impl_names() {
+  std::vector<std::string> names;
+  for (const auto& kv : registry()) names.push_back(kv.first);
+  return names;
+}
+
+int Topology::add_node(std::string name) {
+  node_names_.push_back(std::move(name));
+  return static_cast<int>(node_names_.size()) - 1;
+}
+
+void Topology::add_link(int a, int b, double bandwidth, double latency, double cost,
+                        const std::string& kind) {
+  links_.push_back(Link{a, b, bandwidth, latency, cost, kind});
+}
+
+void Topology::set_shape(int chips_per_instance, int instances) {
+  chips_per_instance_ = chips_per_instance;
+  chips_ = chips_per_instance * instances;
+}
+
+using RouteGraph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                          boost::property<boost::edge_weight_t, double,
+                                          boost::property<boost::edge_index_t, int>>>;
+struct Topology::GraphCache {
+  RouteGraph g;
+};
+
+void Topology::compute_routes_from(int src) const {
+  using namespace boost;
+  if (!graph_) {
+    graph_ = std::make_shared<GraphCache>();
+    RouteGraph& g = graph_->g;
+    g = RouteGraph(static_cast<size_t>(num_nodes()));
+    for (size_t i = 0; i < links_.size(); ++i) {
+      auto e = add_edge(static_cast<size_t>(links_[i].from), static_cast<size_t>(links_[i].to), g).first;
+      put(edge_weight, g, e, links_[i].route_cost);
+      put(edge_index, g, e, static_cast<int>(i));
+    }
+  }
+  const RouteGraph& g = graph_->g;
+  std::vector<size_t> pred(num_vertices(g));
+  std::vector<double> dist(num_vertices(g));
+  dijkstra_shortest_paths(g, static_cast<size_t>(src),
+                          predecessor_map(make_iterator_property_map(pred.begin(), get(vertex_index, g)))
+                              .distance_map(make_iterator_property_map(dist.begin(), get(vertex_index, g))));
+  auto& pe = pred_edge_[static_cast<size_t>(src)];
+  pe.assign(num_vertices(g), -1);
+  // Recover the edge used to reach each vertex: the lowest-index edge pred->v of minimal weight.
+  for (auto v : boost::make_iterator_range(vertices(g))) {
+    if (pred[v] == v) continue;
+    int best = -1;
+    for (auto e : boost::make_iterator_range(out_edges(pred[v], g))) {
+      if (target(e, g) != v) continue;
+      int idx = get(edge_index, g, e);
+      if (dist[pred[v]] + links_[static_cast<size_t>(idx)].route_cost <= dist[v] + 1e-12 &&
+          (best < 0 || idx < best))
+        best = idx;
+    }
+    pe[v] = best;
+  }
+}
+
+const std::vector<int32_t>& Topology::route(int a, int b) const {
+  static const std::vector<int32_t> empty;
+  if (a == b) return empty;
+  size_t n = static_cast<size_t>(chips_);
+  if (route_done_.empty()) {
+    route_done_.assign(n * n, 0);
+    route_cache_.assign(n * n, {});
+    pred_edge_.assign(static_cast<size_t>(num_nodes()), {});
+  }
+  size_t key = static_cast<size_t>(a) * n + static_cast<size_t>(b);
+  if (!route_done_[key]) {
+    if (pred_edge_[static_cast<size_t>(a)].empty()) compute_routes_from(a);
+    const auto& pe = pred_edge_[static_cast<size_t>(a)];
+    std::vector<int32_t> path;
+    int v = b;
+    while (v != a) {
+      int e = pe[static_cast<size_t>(v)];
+      if (e < 0) throw std::logic_error("topology: no route from " + node_name(a) + " to " + node_name(b));
+      path.push_back(e);
+      v = links_[static_cast<size_t>(e)].from;
+    }
+    std::reverse(path.begin(), path.end());
+    route_cache_[key] = std::move(path);
+    route_done_[key] = 1;
+  }
+  return route_cache_[key];
+}
+
+double Topology::route_latency(int a, int b) const {
+  double l = 0;
+  for (int32_t e : route(a, b)) l += links_[static_cast<size_t>(e)].latency;
+  return l;
+}
+
+Topology build_topology(const SystemSpec& s) {
+  Topology t;
+  t.set_shape(s.chips, s.instances);
+  for (int i = 0; i < s.instances; ++i)
+    for (int c = 0; c < s.chips; ++c) t.add_node("chip" + std::to_string(i * s.chips + c));
+  auto it = registry().find(s.topology.impl);
+  if (it == registry().end()) throw std::logic_error("unregistered topology impl " + s.topology.impl);
+  for (int i = 0; i < s.instances; ++i) it->second(s, t, i);
+  if (s.instances > 1) {
+    // EFA: each chip reaches its NIC, every NIC reaches one non-blocking cluster switch.
+    int net = t.add_node("efa_switch");
+    int nics = s.efa.nics;
+    double nic_bw = s.efa.bandwidth_per_nic.v;
+    double half = s.efa.latency.v / 2;
+    for (int i = 0; i < s.instances; ++i) {
+      std::vector<int> nic_nodes;
+      for (int n = 0; n < nics; ++n) {
+        int node = t.add_node("i" + std::to_string(i) + ".nic" + std::to_string(n));
+        nic_nodes.push_back(node);
+        t.add_link(node, net, nic_bw, half, kEfaRouteCost, "efa");
+        t.add_link(net, node, nic_bw, half, kEfaRouteCost, "efa");
+      }
+      for (int c = 0; c < s.chips; ++c) {
+        int chip = i * s.chips + c;
+        if (nics >= s.chips) {
+          int per = nics / s.chips;
+          for (int k = 0; k < per; ++k) {
+            int node = nic_nodes[static_cast<size_t>(c * per + k)];
+            t.add_link(chip, node, nic_bw, 0.0, kEfaRouteCost, "efa");
+            t.add_link(node, chip, nic_bw, 0.0, kEfaRouteCost, "efa");
+          }
+        } else {
+          int node = nic_nodes[static_cast<size_t>(c / (s.chips / nics))];
+          t.add_link(chip, node, nic_bw, 0.0, kEfaRouteCost, "efa");
+          t.add_link(node, chip, nic_bw, 0.0, kEfaRouteCost, "efa");
+        }
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace trn::models

@@ -1,0 +1,69 @@
+// Topology: the chips of a system (and of a cluster of instances) and the directed links
+// between them, built from SystemSpec by an explicitly registered builder ("torus",
+// "switched"). Routes are shortest paths (Boost.Graph Dijkstra, deterministic ties) in
+// which EFA hops cost more than NeuronLink hops, so traffic inside an instance never
+// leaves through the network.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/spec/system_spec.h"
+
+namespace trn::models {
+
+struct Link {
+  int32_t from = 0, to = 0;
+  double bandwidth = 0;   // bytes/s, this direction
+  double latency = 0;     // seconds
+  double route_cost = 1;  // routing weight
+  std::string kind;       // "neuronlink", "switch", "efa"
+};
+
+class Topology {
+ public:
+  /// Chips are nodes 0..num_chips()-1 (instance-major); switches and NICs follow.
+  int num_chips() const { return chips_; }
+  int num_nodes() const { return static_cast<int>(node_names_.size()); }
+  int chips_per_instance() const { return chips_per_instance_; }
+  int instance_of(int chip) const { return chip / chips_per_instance_; }
+  const std::vector<Link>& links() const { return links_; }
+  const std::string& node_name(int n) const { return node_names_[static_cast<size_t>(n)]; }
+
+  /// Link indices from chip a to chip b (empty when a == b). Cached per source.
+  const std::vector<int32_t>& route(int a, int b) const;
+  double route_latency(int a, int b) const;
+
+  /// Chips of one instance in an order where consecutive chips (and last -> first) are
+  /// neighbours where the topology allows (snake order through a torus).
+  const std::vector<int>& ring_order_local() const { return ring_local_; }
+
+  // Construction (used by builders).
+  int add_node(std::string name);
+  void add_link(int a, int b, double bandwidth, double latency, double cost, const std::string& kind);
+  void set_shape(int chips_per_instance, int instances);
+  void set_ring_order(std::vector<int> order) { ring_local_ = std::move(order); }
+
+ private:
+  void compute_routes_from(int src) const;
+  int chips_ = 0, chips_per_instance_ = 0;
+  std::vector<std::string> node_names_;
+  std::vector<Link> links_;
+  std::vector<int> ring_local_;
+  mutable std::vector<std::vector<int32_t>> pred_edge_;  // per source: incoming link on the tree
+  mutable std::vector<std::vector<int32_t>> route_cache_;
+  mutable std::vector<char> route_done_;
+  struct GraphCache;
+  mutable std::shared_ptr<GraphCache> graph_;  // Boost graph built on first route()
+};
+
+/// Builds the topology of `instances` copies of the system joined by EFA.
+Topology build_topology(const SystemSpec& s);
+
+/// Names of the registered topology builders.
+std::vector<std::string> topology_impl_names();
+
+}  // namespace trn::models

@@ -1,0 +1,88 @@
+// CLI dispatch: builds the command tree, maps errors to exit codes (2 for bad input).
+#include <systemc>
+
+#include <cstdio>
+#include <iostream>
+
+#include "sim/app/commands.h"
+#include "sim/base/config_node.h"
+#include "sim/base/output_file.h"
+#include "sim/base/units.h"
+
+namespace trn::app {
+
+void add_common(CLI::App* cmd, CommonOptions& o) {
+  cmd->add_option("--set", o.sets,
+                  "Override any configuration key, e.g. --set chip.hbm.bandwidth=\"3.0 TB/s\" "
+                  "(repeatable; quantities need units)");
+  cmd->add_option("--json", o.json, "Write results as JSON to FILE (SI units; default: none)");
+  cmd->add_option("--resolved", o.resolved,
+                  "Write the fully resolved configuration to FILE (feed it back to reproduce "
+                  "the run; default: none)");
+}
+
+double parse_size(const std::string& text, const std::string& option) {
+  std::string why;
+  auto v = sim::parse_quantity(text, sim::Dim::Bytes, &why);
+  if (!v) throw sim::ConfigError(sim::Location{option, 0, 0}, "", why + "; expected " + sim::dim_expectation(sim::Dim::Bytes));
+  if (*v <= 0) throw sim::ConfigError(sim::Location{option, 0, 0}, "", "size '" + text + "' must be positive");
+  if (*v > 1e15) throw sim::ConfigError(sim::Location{option, 0, 0}, "", "size '" + text + "' is too large (over 1 PB)");
+  return *v;
+}
+
+std::vector<double> parse_size_list(const std::string& text, const std::string& option) {
+  std::vector<double> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    out.push_back(parse_size(item, option));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+void write_output(const std::string& path, const std::string& content) {
+  if (!path.empty()) sim::write_file_atomic(path, content);
+}
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"trnsim: discrete-event simulator of AWS Trainium training systems"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "trnsim 0.1");
+  auto* bench = app.add_subcommand("bench", "Microbenchmarks of the hardware models");
+  bench->require_subcommand(1);
+  std::vector<std::pair<CLI::App*, Runner>> runners;
+  Runner coll = add_bench_collective(bench);
+  Runner mm = add_bench_matmul(bench);
+  Runner hbm = add_bench_hbm(bench);
+  Runner show = add_show(&app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "trnsim: error: %s (see trnsim --help)\n", e.what());
+    return 2;
+  }
+  try {
+    if (bench->got_subcommand("collective")) return coll();
+    if (bench->got_subcommand("matmul")) return mm();
+    if (bench->got_subcommand("hbm")) return hbm();
+    if (app.got_subcommand("show")) return show();
+  } catch (const sim::ConfigError& e) {
+    std::fprintf(stderr, "trnsim: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "trnsim: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 2;
+}
+
+}  // namespace trn::app

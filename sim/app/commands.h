@@ -1,0 +1,39 @@
+// The subcommands of the trnsim executable. Each registers its options on a CLI11 app
+// and returns a function that runs it (0 = success; user errors throw ConfigError,
+// reported by the caller with exit status 2).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace trn::app {
+
+using Runner = std::function<int()>;
+
+/// Options every simulating command shares.
+struct CommonOptions {
+  std::vector<std::string> sets;  // --set key=value
+  std::string json;               // --json FILE
+  std::string resolved;           // --resolved FILE
+};
+void add_common(CLI::App* cmd, CommonOptions& o);
+
+Runner add_bench_collective(CLI::App* bench);
+Runner add_bench_matmul(CLI::App* bench);
+Runner add_bench_hbm(CLI::App* bench);
+Runner add_show(CLI::App* app);
+
+/// Parses a comma-separated list of sizes with units ("1KiB,1 MiB,512MiB").
+std::vector<double> parse_size_list(const std::string& text, const std::string& option);
+/// Parses one size with a unit.
+double parse_size(const std::string& text, const std::string& option);
+
+/// Writes `content` to `path` atomically if `path` is not empty.
+void write_output(const std::string& path, const std::string& content);
+
+int run_cli(int argc, char** argv);
+
+}  // namespace trn::app

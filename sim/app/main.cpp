@@ -1,0 +1,14 @@
+// trnsim entry point: silences the SystemC banner, then hands over to the SystemC kernel,
+// which calls sc_main (sim/app/cli.cpp).
+#include <cstdlib>
+
+#include <systemc>
+
+#include "sim/app/commands.h"
+
+int sc_main(int argc, char** argv) { return trn::app::run_cli(argc, argv); }
+
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,17 @@
+// Output files written atomically: content goes to a temporary name beside the target and
+// is renamed into place only when complete, so an error or a signal never leaves a
+// half-written file. Paths are checked for writability before a run starts.
+#pragma once
+
+#include <string>
+
+namespace trn::sim {
+
+/// Throws ConfigError (exit 2) when `path` cannot be written: its directory is missing,
+/// it names a directory, or the directory is not writable. Call before simulating.
+void check_writable(const std::string& path, const std::string& option);
+
+/// Writes `content` to `path` via a temporary file and rename().
+void write_file_atomic(const std::string& path, const std::string& content);
+
+}  // namespace trn::sim

@@ -1,0 +1,40 @@
+// EventQueue implementation.
+#include "sim/kernel/event_queue.h"
+
+namespace trn::sim {
+
+EventQueue::EventQueue(sc_core::sc_module_name name) : sc_core::sc_module(name) {
+  SC_METHOD(wake);
+  sensitive << ev_;
+  dont_initialize();
+}
+
+void EventQueue::at(double delay_s, std::function<void()> fn) {
+  double t = now_s() + (delay_s > 0 ? delay_s : 0.0);
+  items_.push(Item{t, seq_++, std::move(fn)});
+  double next = items_.top().time;
+  ev_.notify(next > now_s() ? to_sc(next - now_s()) : sc_core::SC_ZERO_TIME);
+}
+
+void EventQueue::wake() {
+  // Items due within half the time resolution count as due now.
+  const double now = now_s();
+  const double eps = sc_core::sc_get_time_resolution().to_seconds() * 0.5;
+  while (!items_.empty() && items_.top().time <= now + eps) {
+    auto fn = items_.top().fn;
+    items_.pop();
+    ++events_;
+    fn();
+  }
+  if (!items_.empty()) {
+    double next = items_.top().time;
+    ev_.notify(next > now ? to_sc(next - now) : sc_core::SC_ZERO_TIME);
+  }
+}
+
+double run_to_completion() {
+  sc_core::sc_start();
+  return now_s();
+}
+
+}  // namespace trn::sim

@@ -1,0 +1,47 @@
+// EventQueue: one SystemC process that runs callbacks at future simulated times, in
+// deterministic (time, insertion) order. Hardware modules use it instead of one process
+// per op, keeping event granularity at the op / chunk level.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+namespace trn::sim {
+
+/// Seconds <-> sc_time (resolution: the kernel's, 1 ps by default).
+inline sc_core::sc_time to_sc(double seconds) { return sc_core::sc_time(seconds, sc_core::SC_SEC); }
+inline double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
+
+class EventQueue : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(EventQueue);
+  explicit EventQueue(sc_core::sc_module_name name);
+  /// Runs `fn` `delay_s` seconds from now (0 = later in the current time step).
+  void at(double delay_s, std::function<void()> fn);
+  uint64_t events() const { return events_; }
+
+ private:
+  struct Item {
+    double time;
+    uint64_t seq;
+    std::function<void()> fn;
+  };
+  struct Later {
+    bool operator()(const Item& a, const Item& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+  void wake();
+  std::priority_queue<Item, std::vector<Item>, Later> items_;
+  sc_core::sc_event ev_;
+  uint64_t seq_ = 0, events_ = 0;
+};
+
+/// Runs the SystemC kernel until no events remain; returns the final simulated time (s).
+double run_to_completion();
+
+}  // namespace trn::sim

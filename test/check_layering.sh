@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Checks #include lines against the layer matrix of ../shared/design.md section 2:
+#   sim/base: no SystemC, no models/hw/workloads; models/: no SystemC, hw/, workloads/;
+#   workloads/: no hw/ or SystemC; hw/: no workloads/; yaml-cpp only in the config loader.
+set -u
+root=${1:-.}
+cd "$root" || exit 2
+fail=0
+bad() { echo "layering: $1"; fail=1; }
+check() {  # dir regex
+  local hits
+  hits=$(grep -rEn "$2" "$1" --include='*.h' --include='*.cpp' 2>/dev/null)
+  [ -n "$hits" ] && bad "$1 must not include $3:
+$hits"
+}
+check sim/base '#include\s*[<"](systemc|tlm|models/|hw/|workloads/|sim/kernel|sim/app)' "SystemC or higher layers"
+check models '#include\s*[<"](systemc|tlm|hw/|workloads/|sim/kernel|sim/app)' "SystemC, hw/, workloads/ or sim/kernel"
+[ -d workloads ] && check workloads '#include\s*[<"](systemc|tlm|hw/|sim/kernel|sim/app)' "SystemC or hw/"
+check hw '#include\s*[<"](workloads/|sim/app)' "workloads/ or sim/app"
+check sim/kernel '#include\s*[<"](models/|hw/|workloads/|sim/app)' "models/, hw/, workloads/ or sim/app"
+yaml=$(grep -rlE '#include\s*[<"]yaml-cpp' sim models hw workloads 2>/dev/null | grep -v '^sim/base/config_loader.cpp$')
+[ -n "$yaml" ] && bad "yaml-cpp included outside sim/base/config_loader.cpp: $yaml"
+[ $fail = 0 ] && echo "layering: ok"
+exit $fail
