@@ -48,6 +48,9 @@ void SystemSpec::validate(const ConfigNode& where) const {
       throw ConfigError(where.loc, "topology.group_size",
                         std::to_string(topology.group_size) + " does not divide chips: " +
                             std::to_string(chips));
+    if (topology.domain_size > 0 && topology.domain_bandwidth.v <= 0)
+      throw ConfigError(where.loc, "topology.domain_bandwidth",
+                        "a second switch level (domain_size > 0) needs domain_bandwidth > 0");
     if (topology.domain_size > 0 &&
         (chips % topology.domain_size != 0 || topology.domain_size % topology.group_size != 0))
       throw ConfigError(where.loc, "topology.domain_size",

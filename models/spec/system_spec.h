@@ -33,10 +33,10 @@ struct TopologySpec {
     v.field("impl", impl, F("topology implementation (registry key)"));
     v.list("dims", dims, F("torus dimensions").optional());
     v.field("link_latency", link_latency, F("latency of one link or switch hop").ge(0));
-    v.field("group_size", group_size, F("switched: chips per first-level switch").ge(1).optional());
-    v.field("group_bandwidth", group_bandwidth, F("switched: chip to first-level switch, per direction").gt(0).optional());
-    v.field("domain_size", domain_size, F("switched: chips per second-level domain").ge(1).optional());
-    v.field("domain_bandwidth", domain_bandwidth, F("switched: chip to second-level switch, per direction").gt(0).optional());
+    v.field("group_size", group_size, F("switched: chips per first-level switch (0 = not switched)").ge(0).optional());
+    v.field("group_bandwidth", group_bandwidth, F("switched: chip to first-level switch, per direction").ge(0).optional());
+    v.field("domain_size", domain_size, F("switched: chips per second-level domain (0 = one level)").ge(0).optional());
+    v.field("domain_bandwidth", domain_bandwidth, F("switched: chip to second-level switch, per direction").ge(0).optional());
     v.field("peer_bandwidth", peer_bandwidth, F("switched: direct link between same-position chips of adjacent domains").ge(0).optional());
   }
 };

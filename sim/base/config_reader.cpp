@@ -86,9 +86,8 @@ const ConfigNode* ConfigReader::get(const char* key, const FieldSpec& s) {
   known_.push_back(key);
   const ConfigNode* n = node_.find(key);
   if (!n) {
-    if (s.required)
-      throw ConfigError(node_.loc, child_path(key),
-                        "missing key '" + std::string(key) + "' (" + s.doc + ")");
+    // Reported by finish(), after unknown keys: a misspelt key also looks missing.
+    if (s.required) missing_.push_back(std::string(key) + "' (" + s.doc + ")");
     return nullptr;
   }
   if (n->kind == ConfigNode::Kind::Null) fail(*n, key, "has no value (" + s.doc + ")");
@@ -202,6 +201,10 @@ void ConfigReader::finish() const {
       for (size_t i = 0; i < known_.size(); ++i) msg += (i ? ", " : "") + known_[i];
     }
     throw ConfigError(e.key_loc, p, msg);
+  }
+  if (!missing_.empty()) {
+    std::string key = missing_.front().substr(0, missing_.front().find('\''));
+    throw ConfigError(node_.loc, child_path(key.c_str()), "missing key '" + missing_.front());
   }
 }
 

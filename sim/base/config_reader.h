@@ -100,6 +100,7 @@ class ConfigReader {
   const ConfigNode& node_;
   std::string path_;
   std::vector<std::string> known_;
+  std::vector<std::string> missing_;  // required keys not found: "key' (doc)"
 };
 
 /// Builds a ConfigNode from a visitable struct (the resolved configuration).

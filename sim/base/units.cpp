@@ -3,7 +3,9 @@
 
 #include <array>
 #include <charconv>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -194,7 +196,9 @@ std::string format_quantity_exact(double value, Dim dim) {
     auto back = parse_quantity(text, dim, &why);
     if (back && *back == value) return text;
   }
-  return format_double_exact(value) + " " + print_units(dim, false).back().name;
+  for (const Unit& u : print_units(dim, false))
+    if (u.factor == 1.0) return format_double_exact(value) + " " + u.name;
+  return format_double_exact(value);
 }
 
 }  // namespace trn::sim

@@ -1,0 +1,56 @@
+// Weighted max-min fairness: closed-form cases and invariants on random instances.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "models/fabric/max_min.h"
+
+using namespace trn::models;
+
+TEST_CASE("equal split, bottleneck and weights", "[maxmin]") {
+  MaxMinSolver s;
+  std::vector<double> rates;
+  std::vector<ResourceUse> a = {{0, 1}}, b = {{0, 1}}, c = {{0, 1}, {1, 1}};
+  s.solve({100, 10}, {&a, &b, &c}, rates);
+  CHECK(rates[2] == Approx(10));  // bottlenecked on resource 1
+  CHECK(rates[0] == Approx(45));  // the rest shared by a and b
+  CHECK(rates[1] == Approx(45));
+  std::vector<ResourceUse> r = {{0, 2}}, p = {{0, 1}};
+  s.solve({90}, {&r, &p}, rates);
+  CHECK(rates[0] == Approx(30));  // a reduction (weight 2) uses twice the capacity per byte
+  CHECK(rates[1] == Approx(30));
+}
+
+TEST_CASE("random instances never oversubscribe and every flow is bottlenecked", "[maxmin][invariant]") {
+  std::mt19937 rng(7);
+  MaxMinSolver s;
+  for (int trial = 0; trial < 200; ++trial) {
+    int nr = 1 + static_cast<int>(rng() % 8), nf = 1 + static_cast<int>(rng() % 20);
+    std::vector<double> cap(static_cast<size_t>(nr));
+    for (auto& x : cap) x = 1 + rng() % 100;
+    std::vector<std::vector<ResourceUse>> flows(static_cast<size_t>(nf));
+    for (auto& f : flows) {
+      int hops = 1 + static_cast<int>(rng() % 3);
+      for (int h = 0; h < hops; ++h) {
+        int32_t res = static_cast<int32_t>(rng() % static_cast<unsigned>(nr));
+        bool dup = false;
+        for (auto& u : f) dup = dup || u.resource == res;
+        if (!dup) f.push_back({res, (rng() % 2) ? 1.0 : 2.0});
+      }
+    }
+    std::vector<const std::vector<ResourceUse>*> in;
+    for (auto& f : flows) in.push_back(&f);
+    std::vector<double> rates;
+    s.solve(cap, in, rates);
+    std::vector<double> used(cap.size(), 0);
+    for (size_t f = 0; f < flows.size(); ++f)
+      for (auto& u : flows[f]) used[static_cast<size_t>(u.resource)] += rates[f] * u.weight;
+    for (size_t j = 0; j < cap.size(); ++j) CHECK(used[j] <= cap[j] * (1 + 1e-9));
+    for (size_t f = 0; f < flows.size(); ++f) {
+      CHECK(rates[f] > 0);
+      bool saturated = false;
+      for (auto& u : flows[f]) saturated = saturated || used[static_cast<size_t>(u.resource)] >= cap[static_cast<size_t>(u.resource)] * (1 - 1e-9);
+      CHECK(saturated);
+    }
+  }
+}

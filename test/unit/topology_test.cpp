@@ -1,0 +1,80 @@
+// Topology builders and routing: the trn2 torus adjacency published by neuron-ls (S25),
+// the UltraServer's Z rings, switched Trn3 fabrics and EFA between instances.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "models/topology/topology.h"
+
+using namespace trn::models;
+
+namespace {
+std::set<int> neighbours(const Topology& t, int chip) {
+  std::set<int> n;
+  for (const auto& l : t.links())
+    if (l.from == chip && l.kind == "neuronlink") n.insert(l.to);
+  return n;
+}
+}  // namespace
+
+TEST_CASE("trn2.48xlarge is the 4x4 torus of neuron-ls --topology", "[topology]") {
+  Topology t = build_topology(load_system("trn2.48xlarge", {}, 0));
+  CHECK(t.num_chips() == 16);
+  // S25: device d = 4r + c links to 4((r+-1) mod 4) + c and 4r + ((c+-1) mod 4); 0 <-> {12, 3, 4, 1}.
+  CHECK(neighbours(t, 0) == std::set<int>{1, 3, 4, 12});
+  for (int d = 0; d < 16; ++d) {
+    int r = d / 4, c = d % 4;
+    std::set<int> want = {4 * ((r + 1) % 4) + c, 4 * ((r + 3) % 4) + c, 4 * r + (c + 1) % 4, 4 * r + (c + 3) % 4};
+    CHECK(neighbours(t, d) == want);
+  }
+  CHECK(t.route(0, 0).empty());
+  CHECK(t.route(0, 1).size() == 1);
+  CHECK(t.route(0, 10).size() == 4);  // (0,0) -> (2,2): two hops in each dimension
+  CHECK(t.route_latency(0, 10) == Approx(4 * 1.5e-6));
+}
+
+TEST_CASE("ring order visits every chip through neighbours", "[topology]") {
+  for (const char* name : {"trn2.48xlarge", "trn2-ultraserver", "trn1.32xlarge"}) {
+    Topology t = build_topology(load_system(name, {}, 0));
+    const auto& ring = t.ring_order_local();
+    REQUIRE(static_cast<int>(ring.size()) == t.chips_per_instance());
+    CHECK(std::set<int>(ring.begin(), ring.end()).size() == ring.size());
+    for (size_t i = 0; i < ring.size(); ++i)
+      CHECK(t.route(ring[i], ring[(i + 1) % ring.size()]).size() == 1);
+  }
+}
+
+TEST_CASE("UltraServer adds Z rings at the inter-instance bandwidth", "[topology]") {
+  Topology t = build_topology(load_system("trn2-ultraserver", {}, 0));
+  CHECK(t.num_chips() == 64);
+  CHECK(neighbours(t, 0).size() == 6);
+  const auto& r = t.route(0, 16);  // same (x, y), next layer
+  REQUIRE(r.size() == 1);
+  CHECK(t.links()[static_cast<size_t>(r[0])].bandwidth == Approx(128e9));
+}
+
+TEST_CASE("switched Trn3 fabrics route through switches", "[topology]") {
+  Topology g1 = build_topology(load_system("trn3-gen1-ultraserver", {}, 0));
+  CHECK(g1.route(0, 63).size() == 2);  // chip -> switch -> chip
+  Topology g2 = build_topology(load_system("trn3-gen2-ultraserver", {}, 0));
+  CHECK(g2.num_chips() == 144);
+  CHECK(g2.route(0, 1).size() == 2);    // same server: L1 switch
+  CHECK(g2.route(0, 70).size() == 2);   // same rack: L2 switch
+  CHECK(g2.route(0, 72).size() == 1);   // same position, other rack: direct link
+  CHECK(g2.route(0, 100).size() == 3);  // other rack: direct link then its rack switch
+}
+
+TEST_CASE("instances join through EFA and only inter-instance traffic uses it", "[topology]") {
+  Topology t = build_topology(load_system("trn2.48xlarge", {}, 2));
+  CHECK(t.num_chips() == 32);
+  for (int a = 0; a < 16; ++a)
+    for (int b = 0; b < 16; ++b)
+      for (int32_t l : t.route(a, b)) CHECK(t.links()[static_cast<size_t>(l)].kind == "neuronlink");
+  const auto& r = t.route(3, 16 + 3);
+  REQUIRE(r.size() == 4);  // chip -> NIC -> switch -> NIC -> chip
+  for (int32_t l : r) CHECK(t.links()[static_cast<size_t>(l)].kind == "efa");
+  CHECK(t.route_latency(3, 19) == Approx(15e-6));
+  // trn1: 8 NICs shared by 16 chips.
+  Topology t1 = build_topology(load_system("trn1.32xlarge", {}, 2));
+  CHECK(t1.route(0, 16).size() == 4);
+}
