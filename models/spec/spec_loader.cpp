@@ -103,9 +103,12 @@ SystemSpec load_system(const std::string& name_or_path, const std::vector<std::s
   ConfigNode root =
       sim::load_config_file(sim::resolve_named_config(name_or_path, "hw/configs/systems", "system"));
   if (ConfigNode* chip = root.find("chip"); chip && chip->is_scalar()) {
+    // A bad name or path is reported at `chip:`; errors inside the chip file keep their
+    // own file:line:col behind it.
+    std::string path = sim::resolve_named_config(chip->scalar, "hw/configs/chips", "chip", chip->loc, "chip");
     ConfigNode c;
     try {
-      c = load_chip_node(chip->scalar);
+      c = sim::load_config_file(path);
     } catch (const ConfigError& e) {
       throw ConfigError(chip->loc, "chip", e.what());
     }

@@ -51,12 +51,15 @@ Runner add_bench_collective(CLI::App* bench) {
     if (o->instances < 0 || o->instances > 4096)
       throw sim::ConfigError(opt_loc("--instances"), "", "expected 1 to 4096 instances, got " + std::to_string(o->instances));
     auto sizes = parse_size_list(o->sizes, "--sizes");
-    if (!o->common.json.empty()) sim::check_writable(o->common.json, "--json");
-    if (!o->common.resolved.empty()) sim::check_writable(o->common.resolved, "--resolved");
+    check_outputs(o->common);
     models::SystemSpec spec = models::load_system(o->system, o->common.sets, o->instances);
     const auto& modes = spec.chip.cores.lnc_modes;
-    if (o->lnc != 0 && std::find(modes.begin(), modes.end(), o->lnc) == modes.end())
-      throw sim::ConfigError(opt_loc("--lnc"), "", "LNC " + std::to_string(o->lnc) + " is not supported by " + spec.chip.name);
+    if (o->lnc != 0 && std::find(modes.begin(), modes.end(), o->lnc) == modes.end()) {
+      std::string expected;
+      for (auto m : modes) expected += (expected.empty() ? "" : ", ") + std::to_string(m);
+      throw sim::ConfigError(opt_loc("--lnc"), "", "LNC " + std::to_string(o->lnc) + " is not supported by " +
+                                                        spec.chip.name + ": expected 0 (chip default) or one of " + expected);
+    }
 
     auto sys = std::make_unique<hw::System>("system", spec, o->lnc);
     int ranks = o->ranks == 0 ? sys->total_ranks() : o->ranks;
@@ -115,12 +118,12 @@ Runner add_bench_collective(CLI::App* bench) {
                     {"transfers", r.transfers}});
     }
     std::printf("GB/s = 1e9 B/s; busbw = algbw x %s.\n", op == models::CollectiveOp::AllReduce ? "2(n-1)/n" : "(n-1)/n");
+    write_outputs(o->common, js.dump(2) + "\n",
+                  models::resolved_yaml(spec, "# trnsim resolved configuration (system " + spec.name + ")\n"));
+    // After the outputs: a failed write then reports its error as the only stderr line.
     std::fprintf(stderr, "fabric: %llu flow events, %llu queue events, %.3f s wall\n",
                 static_cast<unsigned long long>(sys->net().events()),
                 static_cast<unsigned long long>(sys->events().events()), wall);
-    write_output(o->common.json, js.dump(2) + "\n");
-    write_output(o->common.resolved,
-                 models::resolved_yaml(spec, "# trnsim resolved configuration (system " + spec.name + ")\n"));
     return 0;
   };
 }

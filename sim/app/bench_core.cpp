@@ -29,11 +29,6 @@ struct HbmOpts {
   int cores = 1;
 };
 
-void check_outputs(const CommonOptions& c) {
-  if (!c.json.empty()) sim::check_writable(c.json, "--json");
-  if (!c.resolved.empty()) sim::check_writable(c.resolved, "--resolved");
-}
-
 void check_dim(int64_t v, const char* name) {
   if (v < 1 || v > (int64_t{1} << 24))
     throw sim::ConfigError(opt_loc(name), "", "expected 1 to 16777216, got " + std::to_string(v));
@@ -92,8 +87,8 @@ Runner add_bench_matmul(CLI::App* bench) {
                                  {"tensor_cycles", kern.cost.cycles},
                                  {"matmul_instructions", kern.cost.matmul_instructions},
                                  {"dma_bytes", kern.dma_bytes}};
-    write_output(o->common.json, js.dump(2) + "\n");
-    write_output(o->common.resolved, models::resolved_yaml(chip, "# trnsim resolved configuration (chip " + chip.name + ")\n"));
+    write_outputs(o->common, js.dump(2) + "\n",
+                  models::resolved_yaml(chip, "# trnsim resolved configuration (chip " + chip.name + ")\n"));
     return 0;
   };
 }
@@ -130,8 +125,8 @@ Runner add_bench_hbm(CLI::App* bench) {
                 sim::format_quantity(one_core, sim::Dim::Bandwidth).c_str(),
                 sim::format_quantity(stack, sim::Dim::Bandwidth).c_str(), chip.cores_per_stack());
     nlohmann::ordered_json js = {{"time_s", t}, {"bandwidth_Bps", bw}, {"cores", o->cores}, {"bytes_per_core", bytes}};
-    write_output(o->common.json, js.dump(2) + "\n");
-    write_output(o->common.resolved, models::resolved_yaml(chip, "# trnsim resolved configuration (chip " + chip.name + ")\n"));
+    write_outputs(o->common, js.dump(2) + "\n",
+                  models::resolved_yaml(chip, "# trnsim resolved configuration (chip " + chip.name + ")\n"));
     return 0;
   };
 }

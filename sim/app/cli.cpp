@@ -2,6 +2,7 @@
 #include <systemc>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "sim/app/commands.h"
@@ -14,7 +15,7 @@ namespace trn::app {
 void add_common(CLI::App* cmd, CommonOptions& o) {
   cmd->add_option("--set", o.sets,
                   "Override any configuration key, e.g. --set chip.hbm.bandwidth=\"3.0 TB/s\" "
-                  "(repeatable; quantities need units)");
+                  "(repeatable; quantities need units; default: none)");
   cmd->add_option("--json", o.json, "Write results as JSON to FILE (SI units; default: none)");
   cmd->add_option("--resolved", o.resolved,
                   "Write the fully resolved configuration to FILE (feed it back to reproduce "
@@ -47,6 +48,24 @@ void write_output(const std::string& path, const std::string& content) {
   if (!path.empty()) sim::write_file_atomic(path, content);
 }
 
+void check_outputs(const CommonOptions& c) {
+  if (!c.json.empty()) sim::check_writable(c.json, "--json");
+  if (!c.resolved.empty()) sim::check_writable(c.resolved, "--resolved");
+  if (c.json.empty() || c.resolved.empty()) return;
+  std::error_code e1, e2;
+  auto json = std::filesystem::weakly_canonical(c.json, e1);
+  auto resolved = std::filesystem::weakly_canonical(c.resolved, e2);
+  if (!e1 && !e2 && json == resolved)
+    throw sim::ConfigError(sim::Location{"--resolved " + c.resolved, 0, 0}, "", "same file as --json");
+}
+
+void write_outputs(const CommonOptions& c, const std::string& json, const std::string& resolved) {
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!c.json.empty()) files.emplace_back(c.json, json);
+  if (!c.resolved.empty()) files.emplace_back(c.resolved, resolved);
+  sim::write_files_atomic(files);
+}
+
 int run_cli(int argc, char** argv) {
   CLI::App app{"trnsim: discrete-event simulator of AWS Trainium training systems"};
   app.require_subcommand(1);
@@ -58,6 +77,7 @@ int run_cli(int argc, char** argv) {
   Runner mm = add_bench_matmul(bench);
   Runner hbm = add_bench_hbm(bench);
   Runner show = add_show(&app);
+  Runner calib = add_calibrate_collectives(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -75,6 +95,7 @@ int run_cli(int argc, char** argv) {
     if (bench->got_subcommand("matmul")) return mm();
     if (bench->got_subcommand("hbm")) return hbm();
     if (app.got_subcommand("show")) return show();
+    if (app.got_subcommand("calibrate-collectives")) return calib();
   } catch (const sim::ConfigError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
     return 2;

@@ -25,6 +25,7 @@ Runner add_bench_collective(CLI::App* bench);
 Runner add_bench_matmul(CLI::App* bench);
 Runner add_bench_hbm(CLI::App* bench);
 Runner add_show(CLI::App* app);
+Runner add_calibrate_collectives(CLI::App* app);
 
 /// Parses a comma-separated list of sizes with units ("1KiB,1 MiB,512MiB").
 std::vector<double> parse_size_list(const std::string& text, const std::string& option);
@@ -33,6 +34,11 @@ double parse_size(const std::string& text, const std::string& option);
 
 /// Writes `content` to `path` atomically if `path` is not empty.
 void write_output(const std::string& path, const std::string& content);
+
+/// Checks --json and --resolved before a run: writable, and not the same file.
+void check_outputs(const CommonOptions& c);
+/// Writes the --json and --resolved files that were asked for, all or nothing.
+void write_outputs(const CommonOptions& c, const std::string& json, const std::string& resolved);
 
 int run_cli(int argc, char** argv);
 

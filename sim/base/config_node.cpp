@@ -79,16 +79,17 @@ void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value,
     size_t dot = dotted.find('.', start);
     std::string key = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     if (key.empty()) throw ConfigError(loc, dotted, "empty key in dotted path");
-    path += (path.empty() ? "" : ".") + key;
     if (!cur->is_map()) {
       if (cur->kind == ConfigNode::Kind::Null) {
         cur->kind = ConfigNode::Kind::Map;
         cur->loc = loc;
       } else {
+        // `path` is the parent at this point: the node that cannot hold keys.
         throw ConfigError(loc, dotted, "cannot set a key inside '" + path + "', which is " +
                                            cur->kind_name());
       }
     }
+    path += (path.empty() ? "" : ".") + key;
     if (dot == std::string::npos) {
       cur->set(key, std::move(value), loc);
       return;

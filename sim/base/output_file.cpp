@@ -26,20 +26,36 @@ void check_writable(const std::string& path, const std::string& option) {
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
+  write_files_atomic({{path, content}});
+}
+
+void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::string> tmps;
+  auto remove_tmps = [&tmps]() {
+    for (const auto& t : tmps) std::remove(t.c_str());
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& path = files[i].first;
+    std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(i);
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw ConfigError(Location{path, 0, 0}, "", "cannot open for writing");
-    out << content;
+    if (!out) {
+      remove_tmps();
+      throw ConfigError(Location{path, 0, 0}, "", "cannot open for writing");
+    }
+    tmps.push_back(tmp);
+    out << files[i].second;
     out.flush();
     if (!out) {
-      std::remove(tmp.c_str());
+      remove_tmps();
       throw ConfigError(Location{path, 0, 0}, "", "write failed");
     }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw ConfigError(Location{path, 0, 0}, "", "cannot rename the temporary file into place");
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (std::rename(tmps[i].c_str(), files[i].first.c_str()) != 0) {
+      for (size_t j = 0; j < i; ++j) std::remove(files[j].first.c_str());
+      remove_tmps();
+      throw ConfigError(Location{files[i].first, 0, 0}, "", "cannot rename the temporary file into place");
+    }
   }
 }
 

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace trn::sim {
 
@@ -13,5 +15,9 @@ void check_writable(const std::string& path, const std::string& option);
 
 /// Writes `content` to `path` via a temporary file and rename().
 void write_file_atomic(const std::string& path, const std::string& content);
+
+/// Writes several files all or nothing: every temporary file is written before any is
+/// renamed into place, so a failure leaves none of them behind.
+void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace trn::sim
