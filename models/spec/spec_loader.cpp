@@ -90,7 +90,12 @@ ConfigNode load_chip_node(const std::string& name_or_path) {
 ChipSpec load_chip(const std::string& name_or_path, const std::vector<std::string>& sets) {
   ConfigNode root = load_chip_node(name_or_path);
   std::vector<sim::SetAssignment> as;
-  for (size_t i = 0; i < sets.size(); ++i) as.push_back(sim::parse_set(sets[i], static_cast<int>(i + 1)));
+  for (size_t i = 0; i < sets.size(); ++i) {
+    as.push_back(sim::parse_set(sets[i], static_cast<int>(i + 1)));
+    // The chip is the whole document here; accept the system-style "chip.hbm.bandwidth" too,
+    // so one --set spelling (the one --help shows) works for every command.
+    if (as.back().key.rfind("chip.", 0) == 0) as.back().key.erase(0, 5);
+  }
   sim::apply_sets(root, as);
   ChipSpec c;
   sim::read_config(root, c);

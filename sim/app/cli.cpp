@@ -61,9 +61,16 @@ void check_outputs(const CommonOptions& c) {
 
 void write_outputs(const CommonOptions& c, const std::string& json, const std::string& resolved) {
   std::vector<std::pair<std::string, std::string>> files;
-  if (!c.json.empty()) files.emplace_back(c.json, json);
-  if (!c.resolved.empty()) files.emplace_back(c.resolved, resolved);
-  sim::write_files_atomic(files);
+  std::vector<std::string> options;
+  if (!c.json.empty()) {
+    files.emplace_back(c.json, json);
+    options.push_back("--json");
+  }
+  if (!c.resolved.empty()) {
+    files.emplace_back(c.resolved, resolved);
+    options.push_back("--resolved");
+  }
+  sim::write_files_atomic(files, options);
 }
 
 int run_cli(int argc, char** argv) {

@@ -17,6 +17,9 @@ void check_writable(const std::string& path, const std::string& option) {
   if (path.empty()) throw ConfigError(loc, "", "empty output path");
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw ConfigError(loc, "", "is a directory, expected a file path");
+  // The new file is renamed into place, which would replace a device, pipe or socket.
+  if (fs::exists(fs::symlink_status(path, ec)) && !fs::is_regular_file(fs::symlink_status(path, ec)))
+    throw ConfigError(loc, "", "is not a regular file (device, pipe, socket or symbolic link), expected a file path");
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec))
@@ -29,7 +32,17 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   write_files_atomic({{path, content}});
 }
 
-void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files) {
+void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files,
+                        const std::vector<std::string>& options) {
+  auto where = [&](size_t i) {
+    return Location{i < options.size() ? options[i] + " " + files[i].first : files[i].first, 0, 0};
+  };
+  std::error_code ec;
+  for (size_t i = 0; i < files.size(); ++i) {
+    auto st = fs::symlink_status(files[i].first, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st))
+      throw ConfigError(where(i), "", "is not a regular file, expected a file path");
+  }
   std::vector<std::string> tmps;
   auto remove_tmps = [&tmps]() {
     for (const auto& t : tmps) std::remove(t.c_str());
@@ -40,21 +53,21 @@ void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& 
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
       remove_tmps();
-      throw ConfigError(Location{path, 0, 0}, "", "cannot open for writing");
+      throw ConfigError(where(i), "", "cannot open for writing");
     }
     tmps.push_back(tmp);
     out << files[i].second;
     out.flush();
     if (!out) {
       remove_tmps();
-      throw ConfigError(Location{path, 0, 0}, "", "write failed");
+      throw ConfigError(where(i), "", "write failed");
     }
   }
   for (size_t i = 0; i < files.size(); ++i) {
     if (std::rename(tmps[i].c_str(), files[i].first.c_str()) != 0) {
       for (size_t j = 0; j < i; ++j) std::remove(files[j].first.c_str());
       remove_tmps();
-      throw ConfigError(Location{files[i].first, 0, 0}, "", "cannot rename the temporary file into place");
+      throw ConfigError(where(i), "", "cannot rename the temporary file into place");
     }
   }
 }

@@ -10,14 +10,17 @@
 namespace trn::sim {
 
 /// Throws ConfigError (exit 2) when `path` cannot be written: its directory is missing,
-/// it names a directory, or the directory is not writable. Call before simulating.
+/// it names a directory or another non-regular file (a device or symbolic link, which the
+/// rename would replace), or the directory is not writable. Call before simulating.
 void check_writable(const std::string& path, const std::string& option);
 
 /// Writes `content` to `path` via a temporary file and rename().
 void write_file_atomic(const std::string& path, const std::string& content);
 
-/// Writes several files all or nothing: every temporary file is written before any is
-/// renamed into place, so a failure leaves none of them behind.
-void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files);
+/// Writes several (path, content) files all or nothing: every temporary file is written
+/// before any is renamed into place, so a failure leaves none of them behind. Errors name
+/// `options[i]` (e.g. "--json") before the path when given.
+void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files,
+                        const std::vector<std::string>& options = {});
 
 }  // namespace trn::sim

@@ -30,8 +30,8 @@ std::string resolve_named_config(const std::string& name_or_path, const std::str
                                  const std::string& key) {
   Location loc = from.file.empty() ? Location{"--" + what, 0, 0} : from;
   bool looks_like_path = name_or_path.find('/') != std::string::npos ||
-                         name_or_path.size() > 5 &&
-                             name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0;
+                         (name_or_path.size() > 5 &&
+                          name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
   std::error_code ec;
   if (looks_like_path) {
     if (!fs::exists(name_or_path, ec))
