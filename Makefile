@@ -2,6 +2,7 @@
 #   make demo   (installs missing packages, builds, runs the default scenario)
 #   make test   (the same set-up, then every test)
 SHELL := /bin/bash
+MAKEFLAGS += --no-print-directory
 BUILD ?= build
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
