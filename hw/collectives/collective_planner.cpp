@@ -16,6 +16,10 @@ PlannedCollective plan_collective(const System& sys, models::CollectiveOp op, do
   for (size_t i = 0; i < ring.size(); ++i) pos[static_cast<size_t>(ring[i])] = static_cast<int>(i);
   PlannedCollective out;
   out.ranks = ranks;
+  if (op == models::CollectiveOp::SendRecv) {  // keep the group's order: ranks[0] sends to ranks[1]
+    out.plan = models::plan_flat(op, models::Algorithm::Ring, bytes, {0, 1}, opt);
+    return out;
+  }
   // Sort plan indices by (instance, ring position of chip, rank).
   std::vector<int> idx(ranks.size());
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);

@@ -1,6 +1,8 @@
 // NeuronCore implementation.
 #include "hw/core/neuron_core.h"
 
+#include <stdexcept>
+
 #include "models/cost/tensor_cost.h"
 
 namespace trn::hw {
@@ -13,19 +15,22 @@ NeuronCore::NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chi
 
 size_t NeuronCore::lane_of(const models::Op& op) const {
   if (op.engine == Engine::Dma) return models::kComputeEngines + static_cast<size_t>(op.queue % kDmaQueues);
+  if (op.engine == Engine::Collective) return models::kComputeEngines + kDmaQueues;
+  if (op.engine == Engine::Host) return models::kComputeEngines + kDmaQueues + 1;
   return static_cast<size_t>(op.engine);
 }
 
 void NeuronCore::load(models::Program program) {
   program.check();
   program_ = std::move(program);
-  const size_t lanes = models::kComputeEngines + kDmaQueues;
+  const size_t lanes = models::kComputeEngines + kDmaQueues + 2;
   lane_ops_.assign(lanes, {});
   lane_next_.assign(lanes, 0);
   lane_busy_.assign(lanes, 0);
   waiting_.assign(program_.ops.size(), 0);
   dependents_.assign(program_.ops.size(), {});
   times_.assign(program_.ops.size(), {0.0, 0.0});
+  parts_left_.assign(program_.ops.size(), 0);
   for (size_t i = 0; i < program_.ops.size(); ++i) {
     lane_ops_[lane_of(program_.ops[i])].push_back(i);
     waiting_[i] = static_cast<int32_t>(program_.ops[i].deps.size());
@@ -55,17 +60,31 @@ void NeuronCore::begin(size_t i) {
   if (op.engine == Engine::Dma) {
     double latency = chip_.dma.fixed_latency.v + chip_.dma.descriptor_latency.v;
     dma_bytes_ += op.bytes;
+    parts_left_[i] = 1;
     net_.start(dma_path_, op.bytes, latency, [this, i] { complete(i); });
+    return;
+  }
+  if (op.engine == Engine::Collective) {
+    if (!collective_hook_) throw std::logic_error("NeuronCore: collective op without a runner");
+    parts_left_[i] = 1;
+    collective_hook_(op, [this, i] { complete(i); });
     return;
   }
   double d = op.duration_s;
   if (op.engine == Engine::Tensor && op.tensor_busy &&
       now - tensor_idle_since_ >= chip_.tensor.throttle_window.v)
     d += models::throttle_penalty(chip_.tensor, d);
+  parts_left_[i] = 1;
+  if (op.bytes > 0 && op.engine != Engine::Host) {  // operands stream from/to HBM alongside compute
+    parts_left_[i] = 2;
+    dma_bytes_ += op.bytes;
+    net_.start(dma_path_, op.bytes, chip_.dma.fixed_latency.v, [this, i] { complete(i); });
+  }
   events_.at(d, [this, i] { complete(i); });
 }
 
 void NeuronCore::complete(size_t i) {
+  if (--parts_left_[i] > 0) return;
   const models::Op& op = program_.ops[i];
   const double now = sim::now_s();
   times_[i].second = now;

@@ -1,14 +1,17 @@
 // NeuronCore: executes a Program (models/ir) on four in-order compute-engine queues
-// (tensor, vector, scalar, GpSimd) and DMA queues. An op waits for its dependencies and
-// for its engine; compute durations come from the op (cost models), DMA ops become flows
-// through this core's DMA engines and its HBM stack on the shared FlowNetwork, so cores
-// that stream at once contend for HBM. The tensor engine pays the dI/dt throttle ramp
-// after it has been idle for the throttle window.
+// (tensor, vector, scalar, GpSimd), DMA queues, a collective queue (the CC-cores) and a
+// host queue (eager dispatch). An op waits for its dependencies and for its queue;
+// compute durations come from the op (cost models); DMA ops, and the HBM bytes a compute
+// op streams, become flows through this core's DMA engines and its HBM stack on the shared
+// FlowNetwork, so cores that stream at once contend for HBM. Collective ops are handed to
+// a hook (the program runner) that rendezvouses group members and runs the collective on
+// the fabric. The tensor engine pays the dI/dt ramp after idling for the throttle window.
 #pragma once
 
 #include <systemc>
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <vector>
 
@@ -27,6 +30,7 @@ struct EngineStats {
 class NeuronCore : public sc_core::sc_module {
  public:
   static constexpr int kDmaQueues = 8;
+  using CollectiveHook = std::function<void(const models::Op&, std::function<void()> done)>;
 
   /// `dma_path`: resources a DMA transfer of this core crosses (its DMA engines, its HBM stack).
   NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chip, FlowNetwork& net,
@@ -34,6 +38,9 @@ class NeuronCore : public sc_core::sc_module {
 
   /// Loads a program; it starts when the simulation starts. One program per run.
   void load(models::Program program);
+  /// Where collective ops go (required if the program has any).
+  void set_collective_hook(CollectiveHook hook) { collective_hook_ = std::move(hook); }
+  const models::Program& program() const { return program_; }
 
   double finish_time() const { return finish_s_; }
   bool done() const { return executed_ == program_.ops.size(); }
@@ -61,7 +68,9 @@ class NeuronCore : public sc_core::sc_module {
   std::vector<int32_t> waiting_;                 // unfinished deps per op
   std::vector<std::vector<size_t>> dependents_;
   std::vector<std::pair<double, double>> times_;
-  std::array<EngineStats, 5> stats_{};
+  std::array<EngineStats, 7> stats_{};
+  std::vector<int8_t> parts_left_;  // per op: compute and/or streamed bytes still running
+  CollectiveHook collective_hook_;
   double tensor_idle_since_ = -1e9;
   double finish_s_ = 0, dma_bytes_ = 0;
   size_t executed_ = 0;

@@ -158,6 +158,7 @@ Kind kind_of(CollectiveOp op) {
     case CollectiveOp::AllGather: return Kind::AG;
     case CollectiveOp::ReduceScatter: return Kind::RS;
     case CollectiveOp::AllToAll: return Kind::A2A;
+    case CollectiveOp::SendRecv: return Kind::AG;
   }
   return Kind::AR;
 }
@@ -186,6 +187,7 @@ const char* collective_op_name(CollectiveOp op) {
     case CollectiveOp::AllGather: return "all-gather";
     case CollectiveOp::ReduceScatter: return "reduce-scatter";
     case CollectiveOp::AllToAll: return "all-to-all";
+    case CollectiveOp::SendRecv: return "send-recv";
   }
   return "?";
 }
@@ -215,7 +217,7 @@ const char* algorithm_name(Algorithm a) {
 
 double busbw_factor(CollectiveOp op, int ranks) {
   double n = ranks;
-  if (ranks <= 1) return 1.0;
+  if (ranks <= 1 || op == CollectiveOp::SendRecv) return 1.0;
   return op == CollectiveOp::AllReduce ? 2.0 * (n - 1) / n : (n - 1) / n;
 }
 
@@ -240,8 +242,16 @@ Algorithm choose_inter(CollectiveOp op, double bytes, int ranks) {
 CollectivePlan plan_flat(CollectiveOp op, Algorithm algo, double bytes, const std::vector<int>& order,
                          const PlanOptions& opt) {
   Builder b(max_rank(order) + 1);
+  if (op == CollectiveOp::SendRecv) {
+    if (order.size() >= 2) b.add(0, 1, bytes, false, {});
+    b.plan.steps = 1;
+    b.plan.algorithm = "p2p";
+    return std::move(b.plan);
+  }
   b.plan.steps = phase(b, algo, order, bytes, kind_of(op), opt);
   b.plan.algorithm = op == CollectiveOp::AllToAll ? "mesh" : algorithm_name(algo);
+  if (algo == Algorithm::Rdh && !is_pow2(static_cast<int>(order.size())) && op != CollectiveOp::AllToAll)
+    b.plan.algorithm = "kangaring (rdh needs a power-of-two group)";
   return std::move(b.plan);
 }
 
@@ -313,6 +323,7 @@ std::vector<int32_t> hierarchical_piece(Builder& b, CollectiveOp op, double byte
       label("inter-rs", p2.second);
       break;
     }
+    case CollectiveOp::SendRecv:
     case CollectiveOp::AllToAll: {
       std::vector<int> all;
       for (const auto& g : groups) all.insert(all.end(), g.begin(), g.end());

@@ -11,7 +11,8 @@
 //   hierarchical: intra-instance phase(s) and an inter-instance phase, composed with
 //                per-rank barriers (all-reduce = intra RS -> inter AR -> intra AG).
 // Message size semantics follow nccom-test: all-reduce S = buffer; all-gather S = output;
-// reduce-scatter S = input; all-to-all S = send buffer per rank.
+// reduce-scatter S = input; all-to-all S = send buffer per rank; send-recv: S from rank 0
+// of the group to rank 1 (pipeline stages).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +21,7 @@
 
 namespace trn::models {
 
-enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, AllToAll };
+enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv };
 enum class Algorithm { Ring, KangaRing, Mesh, Rdh };
 
 bool parse_collective_op(const std::string& s, CollectiveOp* out);
@@ -35,7 +36,8 @@ double busbw_factor(CollectiveOp op, int ranks);
 struct Transfer {
   int32_t src = 0, dst = 0;     // group-local rank indices
   double bytes = 0;
-  bool reduce = false;          // receiver-side reduction (runs at reduce_rate)
+  bool reduce = false;          // read-add-write reduction done by the sending rank's DMA
+                                // engines, at reduce_rate of their copy bandwidth
   bool barrier = false;         // zero-cost join node (src == dst), no data moves
   std::vector<int32_t> deps;    // indices of transfers that must complete first
 };

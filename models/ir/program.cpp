@@ -12,6 +12,8 @@ const char* engine_name(Engine e) {
     case Engine::Scalar: return "scalar";
     case Engine::GpSimd: return "gpsimd";
     case Engine::Dma: return "dma";
+    case Engine::Collective: return "collective";
+    case Engine::Host: return "host";
   }
   return "?";
 }

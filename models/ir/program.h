@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "models/collectives/collective_plan.h"
+
 namespace trn::models {
 
-enum class Engine : uint8_t { Tensor, Vector, Scalar, GpSimd, Dma };
+enum class Engine : uint8_t { Tensor, Vector, Scalar, GpSimd, Dma, Collective, Host };
 constexpr int kComputeEngines = 4;
 const char* engine_name(Engine e);
 
@@ -21,15 +23,20 @@ struct Op {
   Engine engine = Engine::Tensor;
   int queue = 0;                 // DMA queue index (Engine::Dma only)
   double duration_s = 0;         // compute ops: time on the engine
-  double bytes = 0;              // DMA ops: bytes moved between HBM and SBUF
+  double bytes = 0;              // DMA ops: bytes moved; compute ops: HBM bytes streamed
+                                 // alongside (the op ends when both compute and bytes are done);
+                                 // collective ops: message size (nccom-test semantics)
   double flops = 0;              // for reporting
   bool tensor_busy = false;      // tensor op subject to the dI/dt throttle after idle
+  int32_t group = -1;            // collective ops: index into Program::groups
+  CollectiveOp coll = CollectiveOp::AllReduce;
   std::vector<int32_t> deps;     // indices of ops in the same program
   std::string name;
 };
 
 struct Program {
   std::vector<Op> ops;
+  std::vector<std::vector<int>> groups;  // collective groups: global ranks, same order on every member
   int32_t add(Op op) {
     ops.push_back(std::move(op));
     return static_cast<int32_t>(ops.size()) - 1;

@@ -1,7 +1,9 @@
 // Loading and validating ChipSpec / SystemSpec documents.
+#include <algorithm>
 #include <set>
 
 #include "models/spec/system_spec.h"
+#include "models/topology/topology.h"
 #include "sim/base/config_loader.h"
 #include "sim/base/paths.h"
 
@@ -65,18 +67,18 @@ void SystemSpec::validate(const ConfigNode& where) const {
 
 namespace {
 
-const std::set<std::string> kTopologyImpls = {"torus", "switched"};
-
 void check_impl(const ConfigNode& root) {
   const ConfigNode* topo = root.find("topology");
   if (!topo || !topo->is_map()) return;
   const ConfigNode* impl = topo->find("impl");
   if (!impl || !impl->is_scalar()) return;
-  if (!kTopologyImpls.count(impl->scalar)) {
-    std::vector<std::string> names(kTopologyImpls.begin(), kTopologyImpls.end());
+  std::vector<std::string> names = topology_impl_names();  // the builder registry
+  if (std::find(names.begin(), names.end(), impl->scalar) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     std::string near = sim::nearest_word(impl->scalar, names);
     throw ConfigError(impl->loc, "topology.impl",
-                      "unknown impl '" + impl->scalar + "': expected one of torus, switched" +
+                      "unknown impl '" + impl->scalar + "': expected one of " + list +
                           (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
 }

@@ -150,7 +150,7 @@ void Topology::compute_routes_from(int src) const {
   dijkstra_shortest_paths(g, static_cast<size_t>(src),
                           predecessor_map(make_iterator_property_map(pred.begin(), get(vertex_index, g)))
                               .distance_map(make_iterator_property_map(dist.begin(), get(vertex_index, g))));
-  auto& pe = pred_edge_[static_cast<size_t>(src)];
+  auto& pe = pred_edge_[src];
   pe.assign(num_vertices(g), -1);
   // Recover the edge used to reach each vertex: the lowest-index edge pred->v of minimal weight.
   for (auto v : boost::make_iterator_range(vertices(g))) {
@@ -170,29 +170,21 @@ void Topology::compute_routes_from(int src) const {
 const std::vector<int32_t>& Topology::route(int a, int b) const {
   static const std::vector<int32_t> empty;
   if (a == b) return empty;
-  size_t n = static_cast<size_t>(chips_);
-  if (route_done_.empty()) {
-    route_done_.assign(n * n, 0);
-    route_cache_.assign(n * n, {});
-    pred_edge_.assign(static_cast<size_t>(num_nodes()), {});
+  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
+  auto hit = route_cache_.find(key);
+  if (hit != route_cache_.end()) return hit->second;
+  if (!pred_edge_.count(a)) compute_routes_from(a);
+  const auto& pe = pred_edge_[a];
+  std::vector<int32_t> path;
+  int v = b;
+  while (v != a) {
+    int e = pe[static_cast<size_t>(v)];
+    if (e < 0) throw std::logic_error("topology: no route from " + node_name(a) + " to " + node_name(b));
+    path.push_back(e);
+    v = links_[static_cast<size_t>(e)].from;
   }
-  size_t key = static_cast<size_t>(a) * n + static_cast<size_t>(b);
-  if (!route_done_[key]) {
-    if (pred_edge_[static_cast<size_t>(a)].empty()) compute_routes_from(a);
-    const auto& pe = pred_edge_[static_cast<size_t>(a)];
-    std::vector<int32_t> path;
-    int v = b;
-    while (v != a) {
-      int e = pe[static_cast<size_t>(v)];
-      if (e < 0) throw std::logic_error("topology: no route from " + node_name(a) + " to " + node_name(b));
-      path.push_back(e);
-      v = links_[static_cast<size_t>(e)].from;
-    }
-    std::reverse(path.begin(), path.end());
-    route_cache_[key] = std::move(path);
-    route_done_[key] = 1;
-  }
-  return route_cache_[key];
+  std::reverse(path.begin(), path.end());
+  return route_cache_.emplace(key, std::move(path)).first->second;
 }
 
 double Topology::route_latency(int a, int b) const {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/spec/system_spec.h"
@@ -53,9 +54,8 @@ class Topology {
   std::vector<std::string> node_names_;
   std::vector<Link> links_;
   std::vector<int> ring_local_;
-  mutable std::vector<std::vector<int32_t>> pred_edge_;  // per source: incoming link on the tree
-  mutable std::vector<std::vector<int32_t>> route_cache_;
-  mutable std::vector<char> route_done_;
+  mutable std::unordered_map<int, std::vector<int32_t>> pred_edge_;  // per source: tree links
+  mutable std::unordered_map<uint64_t, std::vector<int32_t>> route_cache_;
   struct GraphCache;
   mutable std::shared_ptr<GraphCache> graph_;  // Boost graph built on first route()
 };

@@ -84,7 +84,8 @@ Runner add_bench_collective(CLI::App* bench) {
       auto pc = hw::plan_collective(*sys, op, sizes[i], rank_list, force ? &forced : nullptr);
       rows[i].size = sizes[i];
       rows[i].algo = pc.plan.algorithm;
-      rows[i].transfers = pc.plan.transfers.size();
+      rows[i].transfers = 0;
+      for (const auto& t : pc.plan.transfers) rows[i].transfers += t.barrier ? 0 : 1;
       eng.run(std::move(pc.plan), pc.ranks, 0.0, [&, i](const hw::CollectiveResult& r) {
         rows[i].res = r;
         launch(i + 1);

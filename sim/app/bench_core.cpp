@@ -54,6 +54,9 @@ Runner add_bench_matmul(CLI::App* bench) {
     check_dim(o->k, "--k");
     check_outputs(o->common);
     models::ChipSpec chip = models::load_chip(o->chip, o->common.sets);
+    if ((dt == models::DType::MXFP8 || dt == models::DType::MXFP4) && chip.tensor.mx_pairs_per_pe <= 1)
+      throw sim::ConfigError(opt_loc("--dtype"), "", "dtype " + o->dtype + " needs MX matmul support, which " +
+                                                          chip.name + " does not have (tensor.mx_pairs_per_pe = 1)");
     models::MatmulShape shape{o->m, o->n, o->k, dt};
     models::MatmulKernel kern = models::lower_matmul(chip, shape);
     auto sys = std::make_unique<hw::System>("system", models::single_chip_system(chip), 1);

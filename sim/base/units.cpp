@@ -188,14 +188,18 @@ std::string format_quantity(double value, Dim dim, int digits) {
 }
 
 std::string format_quantity_exact(double value, Dim dim) {
+  // Among units giving a mantissa in [1e-3, 1e6), the shortest text that reads back exactly.
   bool binary = dim == Dim::Bytes && is_binary_multiple(value);
+  std::string best;
   for (const Unit& u : print_units(dim, binary)) {
-    if (std::fabs(value) < u.factor && value != 0.0) continue;
-    std::string text = format_double_exact(value / u.factor) + " " + u.name;
+    double x = value / u.factor;
+    if (value != 0.0 && (std::fabs(x) < 1e-3 || std::fabs(x) >= 1e6)) continue;
+    std::string text = format_double_exact(x) + " " + u.name;
     std::string why;
     auto back = parse_quantity(text, dim, &why);
-    if (back && *back == value) return text;
+    if (back && *back == value && (best.empty() || text.size() < best.size())) best = text;
   }
+  if (!best.empty()) return best;
   for (const Unit& u : print_units(dim, false))
     if (u.factor == 1.0) return format_double_exact(value) + " " + u.name;
   return format_double_exact(value);

@@ -1,0 +1,49 @@
+// ProgramRunner: runs per-rank programs on a System. Each simulated rank gets a NeuronCore
+// (a logical core: its first physical core's DMA and HBM stack, with LNC x the DMA
+// bandwidth); collective ops rendezvous by (group, sequence number): when every simulated
+// member of the group has reached its k-th collective on that group, the collective is
+// planned over the whole group (simulated or not: unsimulated members are identical ranks
+// assumed to arrive at the same time) and run on the fabric; all members resume at its end.
+#pragma once
+
+#include <systemc>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "hw/collectives/collective_engine.h"
+#include "hw/system/system.h"
+
+namespace trn::hw {
+
+struct CollectiveStats {
+  uint64_t count = 0;
+  double busy_s = 0;  // summed collective durations (launch to end)
+  double bytes = 0;
+};
+
+class ProgramRunner : public sc_core::sc_module {
+ public:
+  ProgramRunner(sc_core::sc_module_name name, System& sys);
+  ~ProgramRunner() override;
+  /// Adds a simulated rank with its program. Elaboration time only.
+  NeuronCore& add_rank(int rank, models::Program program);
+  const std::map<int, NeuronCore*>& ranks() const { return cores_; }
+  const CollectiveStats& collective_stats() const { return stats_; }
+  /// Latest finish time over the simulated ranks.
+  double finish_time() const;
+
+ private:
+  struct Pending;
+  void arrive(int rank, const models::Op& op, std::function<void()> done);
+
+  System& sys_;
+  CollectiveEngine engine_;
+  std::map<int, NeuronCore*> cores_;
+  std::map<std::vector<int>, std::map<int64_t, std::unique_ptr<Pending>>> pending_;
+  std::map<std::pair<int, std::vector<int>>, int64_t> seq_;  // (rank, group) -> next sequence
+  CollectiveStats stats_;
+};
+
+}  // namespace trn::hw
