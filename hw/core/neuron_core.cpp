@@ -15,15 +15,16 @@ NeuronCore::NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chi
 
 size_t NeuronCore::lane_of(const models::Op& op) const {
   if (op.engine == Engine::Dma) return models::kComputeEngines + static_cast<size_t>(op.queue % kDmaQueues);
-  if (op.engine == Engine::Collective) return models::kComputeEngines + kDmaQueues;
-  if (op.engine == Engine::Host) return models::kComputeEngines + kDmaQueues + 1;
+  if (op.engine == Engine::Collective)
+    return models::kComputeEngines + kDmaQueues + static_cast<size_t>(op.queue % kCollectiveQueues);
+  if (op.engine == Engine::Host) return models::kComputeEngines + kDmaQueues + kCollectiveQueues;
   return static_cast<size_t>(op.engine);
 }
 
 void NeuronCore::load(models::Program program) {
   program.check();
   program_ = std::move(program);
-  const size_t lanes = models::kComputeEngines + kDmaQueues + 2;
+  const size_t lanes = models::kComputeEngines + kDmaQueues + kCollectiveQueues + 1;
   lane_ops_.assign(lanes, {});
   lane_next_.assign(lanes, 0);
   lane_busy_.assign(lanes, 0);

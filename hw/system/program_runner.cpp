@@ -21,7 +21,7 @@ ProgramRunner::~ProgramRunner() = default;
 
 NeuronCore& ProgramRunner::add_rank(int rank, models::Program program) {
   RankPlacement p = sys_.placement(rank);
-  NeuronCore& core = sys_.add_core(p.chip, p.first_core, std::move(program));
+  NeuronCore& core = sys_.add_core(p.chip, p.first_core, std::move(program), p.lnc);
   core.set_collective_hook([this, rank](const models::Op& op, std::function<void()> done) {
     arrive(rank, op, std::move(done));
   });

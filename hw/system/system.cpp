@@ -57,9 +57,13 @@ int32_t System::collective_dma_resource(int rank) {
   return r;
 }
 
-NeuronCore& System::add_core(int chip, int core, models::Program program) {
+NeuronCore& System::add_core(int chip, int core, models::Program program, int lnc) {
   int stack = core / spec_.chip.cores_per_stack();
-  std::vector<ResourceUse> path = {{core_dma_resource(chip, core), 1.0}, {hbm_resource(chip, stack), 1.0}};
+  int32_t dma = core_dma_resource(chip, core);
+  if (lnc > 1)
+    dma = net_.add_resource("chip" + std::to_string(chip) + ".lnc" + std::to_string(core / lnc) + ".dma",
+                            lnc * spec_.chip.dma.core_bandwidth());
+  std::vector<ResourceUse> path = {{dma, 1.0}, {hbm_resource(chip, stack), 1.0}};
   std::string nm = "chip" + std::to_string(chip) + "_nc" + std::to_string(core);
   cores_.push_back(std::make_unique<NeuronCore>(nm.c_str(), spec_.chip, net_, events_, std::move(path)));
   cores_.back()->load(std::move(program));

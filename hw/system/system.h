@@ -45,8 +45,9 @@ class System : public sc_core::sc_module {
   int32_t core_dma_resource(int chip, int core) const;
   /// DMA engines that collectives of `rank` drive (created on first use).
   int32_t collective_dma_resource(int rank);
-  /// Creates a NeuronCore for (chip, core) running `program`. Elaboration time only.
-  NeuronCore& add_core(int chip, int core, models::Program program);
+  /// Creates a NeuronCore for (chip, core) running `program`; with `lnc` > 1 it is a logical
+  /// core spanning `lnc` physical cores (their DMA engines together). Elaboration time only.
+  NeuronCore& add_core(int chip, int core, models::Program program, int lnc = 1);
   const std::vector<std::unique_ptr<NeuronCore>>& cores() const { return cores_; }
 
  private:

@@ -10,6 +10,7 @@
 #include "models/kernels/matmul_kernel.h"
 #include "sim/app/commands.h"
 #include "sim/base/output_file.h"
+#include "sim/base/paths.h"
 #include "sim/kernel/event_queue.h"
 
 namespace trn::app {
@@ -143,11 +144,15 @@ Runner add_show(CLI::App* app) {
   c->add_option("name", *name, "Name (hw/configs/...) or YAML path")->required();
   c->add_option("--set", *sets, "Override any configuration key (repeatable)");
   return [what, name, sets]() -> int {
+    // Resolve the name here so that errors name "show system"/"show chip", not an option
+    // this command does not have.
+    std::string path = sim::resolve_named_config(*name, "hw/configs/" + *what + "s", *what,
+                                                 sim::Location{"show " + *what, 0, 0});
     if (*what == "system") {
-      auto s = models::load_system(*name, *sets, 0);
+      auto s = models::load_system(path, *sets, 0);
       std::fputs(models::resolved_yaml(s, "# resolved system " + s.name + "\n").c_str(), stdout);
     } else {
-      auto c2 = models::load_chip(*name, *sets);
+      auto c2 = models::load_chip(path, *sets);
       std::fputs(models::resolved_yaml(c2, "# resolved chip " + c2.name + "\n").c_str(), stdout);
     }
     return 0;

@@ -3,9 +3,6 @@
 // writes hw/configs/calibration/collectives.yaml with the data, the command and the
 // residuals on the fitting points and on held-out points. SystemC elaborates once per
 // process, so each evaluation runs in a forked child.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +13,7 @@
 #include "hw/collectives/collective_engine.h"
 #include "hw/collectives/collective_planner.h"
 #include "sim/app/commands.h"
+#include "sim/app/fork_eval.h"
 #include "sim/base/output_file.h"
 #include "sim/kernel/event_queue.h"
 
@@ -45,40 +43,20 @@ const Point kPoints[] = {
 
 // Simulates one all-reduce in a child process; returns its time in seconds.
 double simulate(const Point& p, const std::vector<std::string>& sets) {
-  int fd[2];
-  if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    close(fd[0]);
-    double t = -1;
-    try {
-      models::SystemSpec spec = models::load_system(p.system, sets, p.instances);
-      auto sys = std::make_unique<hw::System>("system", spec, 0);
-      hw::CollectiveEngine eng("collectives", *sys);
-      std::vector<int> ranks(static_cast<size_t>(p.ranks));
-      std::iota(ranks.begin(), ranks.end(), 0);
-      auto pc = hw::plan_collective(*sys, models::CollectiveOp::AllReduce, p.bytes, ranks);
-      eng.run(std::move(pc.plan), pc.ranks, 0.0, [&](const hw::CollectiveResult& r) { t = r.time(); });
-      sim::run_to_completion();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "trnsim: calibration child failed: %s\n", e.what());
-    }
-    ssize_t w = write(fd[1], &t, sizeof t);
-    (void)w;
-    close(fd[1]);
-    _exit(0);
-  }
-  close(fd[1]);
-  double t = -1;
-  ssize_t got = read(fd[0], &t, sizeof t);
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (got != sizeof t || t < 0) throw std::runtime_error(std::string("calibration simulation failed: ") + p.label);
-  return t;
+  return run_in_child(
+      [&]() -> std::vector<double> {
+        double t = -1;
+        models::SystemSpec spec = models::load_system(p.system, sets, p.instances);
+        auto sys = std::make_unique<hw::System>("system", spec, 0);
+        hw::CollectiveEngine eng("collectives", *sys);
+        std::vector<int> ranks(static_cast<size_t>(p.ranks));
+        std::iota(ranks.begin(), ranks.end(), 0);
+        auto pc = hw::plan_collective(*sys, models::CollectiveOp::AllReduce, p.bytes, ranks);
+        eng.run(std::move(pc.plan), pc.ranks, 0.0, [&](const hw::CollectiveResult& r) { t = r.time(); });
+        sim::run_to_completion();
+        return {t};
+      },
+      std::string("calibration simulation (") + p.label + ")")[0];
 }
 
 std::vector<std::string> sets_for(int engines, double launch_s) {

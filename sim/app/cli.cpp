@@ -85,6 +85,8 @@ int run_cli(int argc, char** argv) {
   Runner hbm = add_bench_hbm(bench);
   Runner show = add_show(&app);
   Runner calib = add_calibrate_collectives(&app);
+  Runner run = add_run(&app);
+  Runner calib_rt = add_calibrate_runtime(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -103,6 +105,8 @@ int run_cli(int argc, char** argv) {
     if (bench->got_subcommand("hbm")) return hbm();
     if (app.got_subcommand("show")) return show();
     if (app.got_subcommand("calibrate-collectives")) return calib();
+    if (app.got_subcommand("run")) return run();
+    if (app.got_subcommand("calibrate-runtime")) return calib_rt();
   } catch (const sim::ConfigError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
     return 2;

@@ -50,13 +50,14 @@ ConfigNode convert(const YAML::Node& n, const std::string& file) {
   return out;
 }
 
-std::string read_file(const std::string& path, const Location& from) {
+// `from` and `key` say where the file was named ("include" for an include).
+std::string read_file(const std::string& path, const Location& from, const std::string& key = "") {
   std::error_code ec;
-  if (!fs::exists(path, ec)) throw ConfigError(from, "", "file '" + path + "' does not exist");
+  if (!fs::exists(path, ec)) throw ConfigError(from, key, "file '" + path + "' does not exist");
   if (fs::is_directory(path, ec))
-    throw ConfigError(from, "", "'" + path + "' is a directory, expected a YAML file");
+    throw ConfigError(from, key, "'" + path + "' is a directory, expected a YAML file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(from, "", "cannot read '" + path + "'");
+  if (!in) throw ConfigError(from, key, "cannot read '" + path + "'");
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -67,7 +68,8 @@ ConfigNode load_rec(const std::string& path, const Location& from, std::vector<s
   for (const auto& s : stack)
     if (s == canon) throw ConfigError(from, "include", "include cycle through '" + path + "'");
   stack.push_back(canon);
-  ConfigNode doc = parse_yaml_text(read_file(path, from), path);
+  const bool included = stack.size() > 1;  // else the file was named on the command line
+  ConfigNode doc = parse_yaml_text(read_file(path, from, included ? "include" : ""), path);
   if (doc.kind == ConfigNode::Kind::Null) {
     doc.kind = ConfigNode::Kind::Map;
     doc.loc = Location{path, 1, 1};

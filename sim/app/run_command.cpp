@@ -1,0 +1,99 @@
+// `trnsim run SCENARIO`: one steady training step, its throughput, MFU, breakdown and
+// memory per rank.
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "hw/system/program_runner.h"
+#include "sim/app/commands.h"
+#include "sim/app/step_simulation.h"
+#include "sim/base/output_file.h"
+
+namespace trn::app {
+namespace {
+
+struct RunOpts {
+  CommonOptions common;
+  std::string scenario, mode, trace;
+  bool allow_oom = false;
+};
+
+std::string gib(double b) { return sim::format_quantity(b, sim::Dim::Bytes, 4); }
+
+void print_memory(const workloads::MemoryReport& m, FILE* out) {
+  std::fprintf(out, "  %-14s %12s\n", "memory/rank", "");
+  for (const auto& c : m.categories) std::fprintf(out, "    %-12s %12s\n", c.name.c_str(), gib(c.bytes).c_str());
+  std::fprintf(out, "    %-12s %12s of %s HBM per rank\n", "total", gib(m.total).c_str(), gib(m.capacity).c_str());
+}
+
+}  // namespace
+
+Runner add_run(CLI::App* app) {
+  auto o = std::make_shared<RunOpts>();
+  auto* c = app->add_subcommand("run", "Simulate one steady training step of a scenario");
+  c->add_option("scenario", o->scenario, "Scenario name (workloads/scenarios) or YAML path")->required();
+  c->add_option("--mode", o->mode, "Execution mode: eager | compiled (default: the scenario's)")
+      ->check(CLI::IsMember({"eager", "compiled"}));
+  c->add_option("--trace", o->trace, "Write a Chrome/Perfetto JSON timeline to FILE (default: none)");
+  c->add_flag("--allow-oom", o->allow_oom, "Simulate even when a rank does not fit in HBM (default: off)");
+  add_common(c, o->common);
+  return [o]() -> int {
+    for (const auto& [path, opt] : {std::pair{o->common.json, "--json"}, {o->common.resolved, "--resolved"}, {o->trace, "--trace"}})
+      if (!path.empty()) sim::check_writable(path, opt);
+    std::vector<std::string> sets = o->common.sets;
+    if (!o->mode.empty()) sets.push_back("mode=" + o->mode);
+    workloads::ScenarioSpec s = workloads::load_scenario(o->scenario, sets);
+    workloads::MemoryReport mem = workloads::memory_per_rank(s);
+    if (!mem.fits() && !o->allow_oom) {
+      std::fprintf(stderr, "trnsim: error: %s does not fit in HBM: %s per rank needed, %s available (use --allow-oom to simulate anyway)\n",
+                   s.name.c_str(), gib(mem.total).c_str(), gib(mem.capacity).c_str());
+      print_memory(mem, stderr);
+      return 2;
+    }
+    StepResult r = simulate_step(s);
+    std::printf("%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
+                s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
+    std::printf("  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
+                s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches,
+                s.parallel.dp, s.parallel.fsdp, s.parallel.ep, s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc,
+                r.world, r.simulated_ranks);
+    std::printf("  batch        %lld sequences x %lld tokens = %lld tokens per step, checkpointing %s\n",
+                static_cast<long long>(s.batch.sequences()), static_cast<long long>(s.batch.seq_len),
+                static_cast<long long>(s.batch.tokens()), s.checkpointing.c_str());
+    std::printf("  step time    %10.4f s\n", r.step_time_s);
+    std::printf("  throughput   %10.0f tokens/s\n", r.tokens_per_s);
+    std::printf("  MFU          %10.1f %% of %s dense BF16 per chip\n", 100 * r.mfu,
+                sim::format_quantity(s.system.chip.peak.bf16.v, sim::Dim::FlopRate).c_str());
+    std::printf("  breakdown (rank 0, seconds)\n");
+    for (const auto& [k, v] : r.breakdown) std::printf("    %-22s %9.4f  %5.1f%%\n", k.c_str(), v, 100 * v / r.step_time_s);
+    std::printf("  engine busy (rank 0, seconds)\n");
+    for (const auto& [k, v] : r.engines) std::printf("    %-22s %9.4f\n", k.c_str(), v);
+    print_memory(r.memory, stdout);
+    std::printf("  verdict: %s\n", r.verdict.c_str());
+    std::fprintf(stderr, "sim: %llu events, %lld ops, %.3f s wall\n", static_cast<unsigned long long>(r.events),
+                 static_cast<long long>(r.ops), r.wall_s);
+    nlohmann::ordered_json js;
+    js["scenario"] = s.name;
+    js["mode"] = s.mode;
+    js["steady"]["step_time_s"] = r.step_time_s;
+    js["steady"]["tokens_per_s"] = r.tokens_per_s;
+    js["steady"]["mfu"] = r.mfu;
+    js["steady"]["model_flops"] = r.model_flops;
+    for (const auto& [k, v] : r.breakdown) js["steady"]["breakdown"][k] = v;
+    for (const auto& [k, v] : r.engines) js["steady"]["engine_busy_s"][k] = v;
+    js["memory"]["per_rank_bytes"] = r.memory.total;
+    js["memory"]["hbm_capacity_bytes"] = r.memory.capacity;
+    for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = c.bytes;
+    js["sim"]["events"] = r.events;
+    js["sim"]["ops"] = r.ops;
+    js["sim"]["simulated_ranks"] = r.simulated_ranks;
+    js["sim"]["wall_s"] = r.wall_s;
+    write_output(o->common.json, js.dump(2) + "\n");
+    write_output(o->common.resolved, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
+    return 0;
+  };
+}
+
+}  // namespace trn::app

@@ -1,0 +1,34 @@
+// One steady training step of a scenario, simulated: builds the stage graphs, applies the
+// parallel passes, lowers the representative ranks' programs, runs them on the SystemC
+// system and derives step time, throughput, MFU, a breakdown and memory per rank.
+// Shared by `trnsim run` and the calibration of the runtime parameters.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "workloads/memory/memory_model.h"
+#include "workloads/scenario/scenario_spec.h"
+
+namespace trn::app {
+
+struct StepResult {
+  double step_time_s = 0, tokens_per_s = 0, mfu = 0;
+  double model_flops = 0;                                  // per step, whole job
+  std::vector<std::pair<std::string, double>> breakdown;   // seconds per category
+  std::vector<std::pair<std::string, double>> engines;     // busy seconds per engine (rank 0)
+  workloads::MemoryReport memory;
+  uint64_t events = 0;
+  double wall_s = 0;
+  int simulated_ranks = 0, world = 0;
+  int64_t ops = 0;
+  std::string verdict;
+};
+
+/// Runs the step in this process (SystemC elaborates once: call once per process).
+StepResult simulate_step(const workloads::ScenarioSpec& s);
+
+/// Model FLOPs of one step (6 x active params x tokens + attention), as used for MFU.
+double model_flops_per_step(const workloads::ScenarioSpec& s);
+
+}  // namespace trn::app

@@ -1,0 +1,260 @@
+// The model zoo loads strictly, parameter counts match the published model sizes, Hugging
+// Face configs import with the right fields (and agree with the zoo), bad input gives
+// ConfigErrors that say what is wrong, and the resolved dump reproduces the spec.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "sim/base/config_loader.h"
+#include "sim/base/paths.h"
+#include "workloads/model/hf_import.h"
+#include "workloads/model/model_spec.h"
+
+using namespace trn::workloads;
+using trn::sim::ConfigError;
+
+namespace {
+
+/// A scratch path unique to this process (ctest may run test binaries concurrently).
+std::filesystem::path scratch(const std::string& name) {
+  return std::filesystem::temp_directory_path() / (name + "." + std::to_string(::getpid()));
+}
+
+std::string hf(const std::string& file) {
+  return std::string(TRNSIM_SOURCE_DIR) + "/test/data/hf/" + file;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no ConfigError)";
+}
+
+/// The spec without its provenance, for comparing an import with a zoo file.
+std::string shape_of(ModelSpec m) {
+  m.name = m.source = "";
+  return resolved_yaml(m, "");
+}
+
+struct Published {
+  const char* name;
+  double total;   // parameters, billions
+  double active;  // 0 = same convention not published / dense
+};
+
+}  // namespace
+
+TEST_CASE("every zoo model loads and validates", "[model]") {
+  auto names = trn::sim::list_named_configs("workloads/models");
+  REQUIRE(names.size() >= 11);
+  for (const auto& n : names) {
+    INFO(n);
+    ModelSpec m = load_model(n, {});
+    CHECK(m.name == n);
+    CHECK_FALSE(m.source.empty());
+  }
+}
+
+TEST_CASE("zoo parameter counts match the published model sizes within 3%", "[model]") {
+  const Published table[] = {
+      {"qwen3-8b", 8.2, 0},      {"qwen3-32b", 32.8, 0},     {"llama2-7b", 6.74, 0},
+      {"llama2-13b", 13.0, 0},   {"llama2-70b", 69.0, 0},    {"llama3.1-8b", 8.03, 0},
+      {"llama3.1-70b", 70.6, 0}, {"gpt3-175b", 175.0, 0},    {"gpt-oss-20b", 20.9, 3.6},
+      {"mixtral-8x7b", 46.7, 12.9}, {"bert-large", 0.335, 0},
+  };
+  for (const auto& p : table) {
+    ModelSpec m = load_model(p.name, {});
+    double total = m.parameters() / 1e9, active = m.active_parameters() / 1e9;
+    std::printf("  %-14s parameters %8.3fB (published %7.3fB, %+5.2f%%)", p.name, total, p.total,
+                100 * (total / p.total - 1));
+    if (p.active > 0)
+      std::printf("  active %6.3fB (published %5.2fB, %+5.2f%%)", active, p.active,
+                  100 * (active / p.active - 1));
+    std::printf("\n");
+    INFO(p.name);
+    CHECK(total == Approx(p.total).epsilon(0.03));
+    if (p.active > 0) CHECK(active == Approx(p.active).epsilon(0.03));
+    // Dense: active = total - lookup tables, + the table again when it doubles as the LM head.
+    double head = m.tied_embeddings ? static_cast<double>(m.vocab_size) * m.hidden_size : 0;
+    if (!m.is_moe())
+      CHECK(m.active_parameters() == Approx(m.parameters() - m.embedding_parameters() + head));
+  }
+}
+
+TEST_CASE("parameter count of a small dense model, counted by hand", "[model]") {
+  ModelSpec m = load_model("llama2-7b", {"num_layers=1", "vocab_size=10", "model.hidden_size=8",
+                                         "num_heads=2", "num_kv_heads=1", "head_dim=4",
+                                         "intermediate_size=16"});
+  // embed 10x8 + head 10x8 + q 8x8 + k 8x4 + v 8x4 + o 8x8 + 2 norms 2x8 + swiglu 3x8x16
+  // + final norm 8 = 80 + 80 + 192 + 16 + 384 + 8.
+  CHECK(m.parameters() == 760);
+  CHECK(m.active_parameters() == 760 - 80);
+  CHECK(m.embedding_parameters() == 80);
+}
+
+TEST_CASE("sliding-window layers follow the pattern", "[model]") {
+  ModelSpec oss = load_model("gpt-oss-20b", {});
+  CHECK(oss.is_sliding_layer(0));
+  CHECK_FALSE(oss.is_sliding_layer(1));
+  CHECK(oss.is_sliding_layer(22));
+  ModelSpec q = load_model("qwen3-32b", {});
+  CHECK_FALSE(q.is_sliding_layer(0));
+}
+
+TEST_CASE("Hugging Face configs import with the right fields", "[model][hf]") {
+  ModelSpec l = import_hf_config(hf("llama-3.1-8b.json"));
+  CHECK(l.name == "hf:llama-3.1-8b.json");
+  CHECK(l.architecture == "llama");
+  CHECK(l.hidden_size == 4096);
+  CHECK(l.num_layers == 32);
+  CHECK(l.num_kv_heads == 8);
+  CHECK(l.head_dim == 128);  // hidden / heads: no head_dim key
+  CHECK(l.vocab_size == 128256);
+  CHECK(l.max_position == 131072);
+  CHECK_FALSE(l.tied_embeddings);
+
+  ModelSpec q = import_hf_config(hf("qwen3-32b.json"));
+  CHECK(q.architecture == "qwen3");
+  CHECK(q.qk_norm);
+  CHECK(q.head_dim == 128);
+  CHECK(q.num_heads * q.head_dim == 8192);
+  CHECK(q.hidden_size == 5120);
+  CHECK(q.sliding_window == 0);
+
+  ModelSpec moe = import_hf_config(hf("qwen3-30b-a3b.json"));
+  CHECK(moe.architecture == "qwen3_moe");
+  CHECK(moe.num_experts == 128);
+  CHECK(moe.experts_per_token == 8);
+  CHECK(moe.moe_intermediate_size == 768);
+  CHECK(moe.num_kv_heads == 4);
+  CHECK(moe.parameters() / 1e9 == Approx(30.5).epsilon(0.03));  // Qwen: 30.5B total
+  // Qwen's 3.3B active counts the input embedding; active_parameters() does not.
+  CHECK((moe.active_parameters() + moe.embedding_parameters()) / 1e9 == Approx(3.3).epsilon(0.03));
+
+  ModelSpec mx = import_hf_config(hf("mixtral-8x7b.json"));
+  CHECK(mx.architecture == "mixtral");
+  CHECK(mx.num_experts == 8);
+  CHECK(mx.experts_per_token == 2);
+  CHECK(mx.moe_intermediate_size == 14336);
+  CHECK(mx.sliding_window == 0);
+  CHECK(mx.sliding_window_pattern == "none");
+
+  ModelSpec oss = import_hf_config(hf("gpt-oss-20b.json"));
+  CHECK(oss.architecture == "gpt_oss");
+  CHECK(oss.num_experts == 32);
+  CHECK(oss.experts_per_token == 4);
+  CHECK(oss.head_dim == 64);
+  CHECK(oss.attention_bias);
+  CHECK(oss.sliding_window == 128);
+  CHECK(oss.sliding_window_pattern == "alternate");
+}
+
+TEST_CASE("imported configs match the zoo where both exist", "[model][hf]") {
+  const std::pair<const char*, const char*> pairs[] = {
+      {"qwen3-32b.json", "qwen3-32b"},
+      {"llama-3.1-8b.json", "llama3.1-8b"},
+      {"mixtral-8x7b.json", "mixtral-8x7b"},
+      {"gpt-oss-20b.json", "gpt-oss-20b"},
+  };
+  for (const auto& [json, zoo] : pairs) {
+    INFO(json);
+    ModelSpec a = load_model(hf(json), {});
+    ModelSpec b = load_model(zoo, {});
+    CHECK(a.parameters() == b.parameters());
+    CHECK(a.active_parameters() == b.active_parameters());
+    CHECK(shape_of(a) == shape_of(b));
+  }
+}
+
+TEST_CASE("set overrides reach imported configs too", "[model][hf]") {
+  ModelSpec q = load_model(hf("qwen3-32b.json"), {"model.num_layers=2"});
+  CHECK(q.num_layers == 2);
+  CHECK_THROWS_AS(load_model(hf("qwen3-32b.json"), {"num_kv_heads=7"}), ConfigError);
+}
+
+TEST_CASE("an unsupported architecture lists the supported ones", "[model][hf]") {
+  std::string e = error_of([] { import_hf_config(hf("t5-small.json")); });
+  CHECK_THAT(e, Catch::Contains("t5-small.json:2:"));
+  CHECK_THAT(e, Catch::Contains("architectures"));
+  CHECK_THAT(e, Catch::Contains("T5ForConditionalGeneration"));
+  for (const auto& a : supported_hf_architectures()) CHECK_THAT(e, Catch::Contains(a));
+}
+
+TEST_CASE("a truncated JSON file is a ConfigError naming the file and position", "[model][hf]") {
+  CHECK_THROWS_AS(import_hf_config(hf("truncated.json")), ConfigError);
+  std::string e = error_of([] { load_model(hf("truncated.json"), {}); });
+  CHECK_THAT(e, Catch::Contains("truncated.json:18:"));
+  CHECK_THAT(e, Catch::Contains("invalid JSON"));
+  std::string missing = error_of([] { import_hf_config(hf("no-such-config.json")); });
+  CHECK_THAT(missing, Catch::Contains("does not exist"));
+}
+
+TEST_CASE("a missing required key in a Hugging Face config is named", "[model][hf]") {
+  auto dir = scratch("trnsim_model_spec_test");
+  std::filesystem::create_directories(dir / "My-Llama");
+  std::ifstream in(hf("llama-3.1-8b.json"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  std::string path = (dir / "My-Llama" / "config.json").string();
+  std::ofstream(path) << text;
+  CHECK(import_hf_config(path).name == "My-Llama");
+  text.replace(text.find("\"vocab_size\""), 12, "\"vocab_sizes\"");
+  std::ofstream(path) << text;
+  std::string e = error_of([&] { import_hf_config(path); });
+  CHECK_THAT(e, Catch::Contains("missing key 'vocab_size'"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a misspelt key in a zoo-style YAML names the nearest key", "[model]") {
+  std::ifstream in(trn::sim::resolve_named_config("qwen3-8b", "workloads/models", "model"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  text.replace(text.find("hidden_size:"), 12, "hiden_size:");
+  auto path = scratch("trnsim_model_typo").string() + ".yaml";
+  std::ofstream(path) << text;
+  std::string e = error_of([&] { load_model(path, {}); });
+  std::filesystem::remove(path);
+  CHECK_THAT(e, Catch::Contains(path + ":5:1"));
+  CHECK_THAT(e, Catch::Contains("unknown key 'hiden_size'"));
+  CHECK_THAT(e, Catch::Contains("did you mean 'hidden_size'"));
+}
+
+TEST_CASE("bad values and inconsistent models are rejected", "[model]") {
+  CHECK_THROWS_AS(load_model("llama2-7b", {"num_heads=0"}), ConfigError);
+  CHECK_THAT(error_of([] { load_model("llama2-7b", {"num_kv_heads=5"}); }),
+             Catch::Contains("do not divide"));
+  CHECK_THAT(error_of([] { load_model("mixtral-8x7b", {"experts_per_token=9"}); }),
+             Catch::Contains("experts_per_token"));
+  CHECK_THAT(error_of([] { load_model("llama2-7b", {"mlp=relu"}); }), Catch::Contains("swiglu"));
+  CHECK_THAT(error_of([] { load_model("qwen3-8b", {"sliding_window=4096"}); }),
+             Catch::Contains("sliding_window_pattern"));
+  CHECK_THAT(error_of([] { load_model("bert-large", {"causal=true"}); }), Catch::Contains("causal"));
+  CHECK_THAT(error_of([] { load_model("llama9-1b", {}); }), Catch::Contains("unknown model"));
+}
+
+TEST_CASE("the resolved model reproduces itself exactly", "[model]") {
+  for (const auto& name : trn::sim::list_named_configs("workloads/models")) {
+    INFO(name);
+    ModelSpec m = load_model(name, {});
+    std::string y1 = resolved_yaml(m, "# resolved\n");
+    ModelSpec back;
+    trn::sim::read_config(trn::sim::parse_yaml_text(y1, "resolved"), back);
+    CHECK(resolved_yaml(back, "# resolved\n") == y1);
+    CHECK(back.parameters() == m.parameters());
+  }
+  ModelSpec imported = load_model(hf("gpt-oss-20b.json"), {});
+  std::string y = resolved_yaml(imported, "");
+  ModelSpec back;
+  trn::sim::read_config(trn::sim::parse_yaml_text(y, "resolved"), back);
+  CHECK(resolved_yaml(back, "") == y);
+}

@@ -1,0 +1,261 @@
+// Training-graph construction: embedding, per-layer blocks, loss, backward, update.
+#include "workloads/graph/training_graph.h"
+
+#include <algorithm>
+
+namespace trn::workloads {
+
+const char* group_kind_name(GroupKind g) {
+  switch (g) {
+    case GroupKind::None: return "none";
+    case GroupKind::Tp: return "tp";
+    case GroupKind::Fsdp: return "fsdp";
+    case GroupKind::Dp: return "dp";
+    case GroupKind::Pp: return "pp";
+    case GroupKind::Ep: return "ep";
+  }
+  return "?";
+}
+
+Vertex TrainingGraph::add(GraphOp op, const std::vector<Vertex>& deps) {
+  Vertex v = boost::add_vertex(std::move(op), g);
+  for (Vertex d : deps) boost::add_edge(d, v, g);
+  order.push_back(v);
+  return v;
+}
+
+Vertex TrainingGraph::insert_after(Vertex v, GraphOp op) {
+  std::vector<Vertex> succ;
+  for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) succ.push_back(boost::target(e, g));
+  boost::clear_out_edges(v, g);
+  Vertex c = boost::add_vertex(std::move(op), g);
+  boost::add_edge(v, c, g);
+  for (Vertex s : succ) boost::add_edge(c, s, g);
+  order.insert(std::find(order.begin(), order.end(), v) + 1, c);
+  return c;
+}
+
+Vertex TrainingGraph::insert_before(Vertex v, GraphOp op) {
+  Vertex c = boost::add_vertex(std::move(op), g);
+  boost::add_edge(c, v, g);
+  order.insert(std::find(order.begin(), order.end(), v), c);
+  return c;
+}
+
+namespace {
+
+struct Builder {
+  TrainingGraph& t;
+  const ModelSpec& m;
+  double tokens, seq, seqs;
+  Vertex last{};
+  bool have_last = false;
+
+  Vertex chain(GraphOp op) {
+    std::vector<Vertex> deps;
+    if (have_last) deps.push_back(last);
+    last = t.add(std::move(op), deps);
+    have_last = true;
+    return last;
+  }
+  GraphOp mm(const std::string& name, Phase ph, int layer, double n, double k, Split s, double params, int experts = 1,
+             double tok = -1) {
+    GraphOp o;
+    o.name = name;
+    o.kind = OpKind::Matmul;
+    o.phase = ph;
+    o.layer = layer;
+    o.tokens = tok < 0 ? tokens : tok;
+    o.n = n;
+    o.k = k;
+    o.split = s;
+    o.params = params;
+    o.experts = experts;
+    return o;
+  }
+  GraphOp ew(const std::string& name, Phase ph, int layer, double width, int inputs, models::Engine e,
+             Split s = Split::None) {
+    GraphOp o;
+    o.name = name;
+    o.kind = OpKind::Elementwise;
+    o.phase = ph;
+    o.layer = layer;
+    o.tokens = tokens;
+    o.width = width;
+    o.inputs = inputs;
+    o.engine = e;
+    o.split = s;
+    return o;
+  }
+  GraphOp attn(Phase ph, int layer) {
+    GraphOp o;
+    o.name = ph == Phase::Forward ? "attention" : "attention_bwd";
+    o.kind = OpKind::Attention;
+    o.phase = ph;
+    o.layer = layer;
+    o.tokens = tokens;
+    o.heads = m.num_heads;
+    o.kv_heads = m.num_kv_heads;
+    o.head_dim = m.head_dim;
+    o.seq = seq;
+    o.sequences = seqs;
+    o.causal = m.causal;
+    o.window = m.is_sliding_layer(layer) ? m.sliding_window : 0;
+    o.split = Split::Column;  // heads split by TP
+    return o;
+  }
+
+  // Forward of one block; `tag` distinguishes recomputation.
+  void block_forward(int l, const std::string& tag) {
+    const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
+    const double qkv_params = h * (q + 2 * kv);
+    chain(ew(tag + "norm1", Phase::Forward, l, h, 1, models::Engine::Vector));
+    chain(mm(tag + "qkv", Phase::Forward, l, q + 2 * kv, h, Split::Column, tag.empty() ? qkv_params : 0));
+    if (m.qk_norm) chain(ew(tag + "qk_norm", Phase::Forward, l, q + kv, 1, models::Engine::Vector, Split::Column));
+    if (m.causal) chain(ew(tag + "rope", Phase::Forward, l, q + kv, 2, models::Engine::Vector, Split::Column));
+    chain(attn(Phase::Forward, l));
+    chain(mm(tag + "o_proj", Phase::Forward, l, h, q, Split::Row, tag.empty() ? q * h : 0));
+    chain(ew(tag + "residual1", Phase::Forward, l, h, 2, models::Engine::Vector));
+    chain(ew(tag + "norm2", Phase::Forward, l, h, 1, models::Engine::Vector));
+    mlp_forward(l, tag);
+    chain(ew(tag + "residual2", Phase::Forward, l, h, 2, models::Engine::Vector));
+  }
+
+  void mlp_forward(int l, const std::string& tag) {
+    const double h = m.hidden_size;
+    const bool own = tag.empty();
+    if (m.is_moe()) {
+      const double f = m.moe_intermediate_size, e = m.num_experts, topk = m.experts_per_token;
+      chain(mm(tag + "router", Phase::Forward, l, e, h, Split::None, own ? h * e : 0));
+      GraphOp topk_op = ew(tag + "topk", Phase::Forward, l, e, 1, models::Engine::GpSimd);
+      topk_op.fusable = false;
+      chain(topk_op);
+      GraphOp a2a;
+      a2a.name = tag + "ep_dispatch";
+      a2a.kind = OpKind::Collective;
+      a2a.coll = models::CollectiveOp::AllToAll;
+      a2a.group = GroupKind::Ep;
+      a2a.layer = l;
+      a2a.coll_bytes = tokens * topk * h * 2;  // bf16 activations, each token to top-k experts
+      chain(a2a);
+      const double routed = tokens * topk / e;  // tokens per expert (balanced routing)
+      const int up_mats = m.mlp == "swiglu" ? 2 : 1;
+      chain(mm(tag + "experts_up", Phase::Forward, l, up_mats * f, h, Split::Column, own ? e * up_mats * f * h : 0,
+               static_cast<int>(e), routed));
+      chain(ew(tag + "experts_act", Phase::Forward, l, f * topk, up_mats, models::Engine::Scalar, Split::Column));
+      chain(mm(tag + "experts_down", Phase::Forward, l, h, f, Split::Row, own ? e * f * h : 0, static_cast<int>(e), routed));
+      a2a.name = tag + "ep_combine";
+      chain(a2a);
+      return;
+    }
+    const double f = m.intermediate_size;
+    const int up_mats = m.mlp == "swiglu" ? 2 : 1;
+    chain(mm(tag + "mlp_up", Phase::Forward, l, up_mats * f, h, Split::Column, own ? up_mats * f * h : 0));
+    chain(ew(tag + "mlp_act", Phase::Forward, l, f, up_mats, models::Engine::Scalar, Split::Column));
+    chain(mm(tag + "mlp_down", Phase::Forward, l, h, f, Split::Row, own ? f * h : 0));
+  }
+
+  // Backward of one block: each matmul -> dgrad + wgrad; elementwise ops -> their backward.
+  void block_backward(int l, const std::string& ckpt) {
+    const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
+    if (ckpt == "full") block_forward(l, "recompute_");
+    chain(ew("residual2_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
+    if (m.is_moe()) {
+      const double f = m.moe_intermediate_size, e = m.num_experts, topk = m.experts_per_token;
+      const double routed = tokens * topk / e;
+      const int up_mats = m.mlp == "swiglu" ? 2 : 1;
+      GraphOp a2a;
+      a2a.kind = OpKind::Collective;
+      a2a.coll = models::CollectiveOp::AllToAll;
+      a2a.group = GroupKind::Ep;
+      a2a.layer = l;
+      a2a.phase = Phase::Backward;
+      a2a.coll_bytes = tokens * topk * h * 2;
+      a2a.name = "ep_combine_bwd";
+      chain(a2a);
+      chain(mm("experts_down_dgrad", Phase::Backward, l, f, h, Split::Column, 0, static_cast<int>(e), routed));
+      chain(mm("experts_down_wgrad", Phase::Backward, l, h, routed, Split::M, 0, static_cast<int>(e), f));
+      chain(ew("experts_act_bwd", Phase::Backward, l, f * topk, up_mats + 1, models::Engine::Vector, Split::Column));
+      chain(mm("experts_up_dgrad", Phase::Backward, l, h, up_mats * f, Split::Row, 0, static_cast<int>(e), routed));
+      chain(mm("experts_up_wgrad", Phase::Backward, l, up_mats * f, routed, Split::Column, 0, static_cast<int>(e), h));
+      a2a.name = "ep_dispatch_bwd";
+      chain(a2a);
+      chain(mm("router_bwd", Phase::Backward, l, h, e, Split::None, 0));
+    } else {
+      const double f = m.intermediate_size;
+      const int up_mats = m.mlp == "swiglu" ? 2 : 1;
+      chain(mm("mlp_down_dgrad", Phase::Backward, l, f, h, Split::Column, 0));
+      chain(mm("mlp_down_wgrad", Phase::Backward, l, h, tokens, Split::M, 0, 1, f));
+      chain(ew("mlp_act_bwd", Phase::Backward, l, f, up_mats + 1, models::Engine::Vector, Split::Column));
+      chain(mm("mlp_up_dgrad", Phase::Backward, l, h, up_mats * f, Split::Row, 0));
+      chain(mm("mlp_up_wgrad", Phase::Backward, l, up_mats * f, tokens, Split::Column, 0, 1, h));
+    }
+    chain(ew("norm2_bwd", Phase::Backward, l, h, 2, models::Engine::Vector));
+    chain(ew("residual1_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
+    chain(mm("o_proj_dgrad", Phase::Backward, l, q, h, Split::Column, 0));
+    chain(mm("o_proj_wgrad", Phase::Backward, l, h, tokens, Split::M, 0, 1, q));
+    if (ckpt == "selective") chain(attn(Phase::Forward, l));  // recompute attention only
+    chain(attn(Phase::Backward, l));
+    if (m.causal) chain(ew("rope_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));
+    if (m.qk_norm) chain(ew("qk_norm_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));
+    chain(mm("qkv_dgrad", Phase::Backward, l, h, q + 2 * kv, Split::Row, 0));
+    chain(mm("qkv_wgrad", Phase::Backward, l, q + 2 * kv, tokens, Split::Column, 0, 1, h));
+    chain(ew("norm1_bwd", Phase::Backward, l, h, 2, models::Engine::Vector));
+  }
+};
+
+}  // namespace
+
+TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last_layer, double sequences,
+                                   double seq_len, const std::string& ckpt) {
+  TrainingGraph t;
+  t.first_layer = first_layer;
+  t.last_layer = last_layer;
+  t.has_embedding = first_layer == 0;
+  t.has_head = last_layer == m.num_layers;
+  t.micro_tokens = sequences * seq_len;
+  Builder b{t, m, sequences * seq_len, seq_len, sequences};
+  const double h = m.hidden_size, v = m.vocab_size;
+  if (t.has_embedding) {
+    GraphOp e;
+    e.name = "embedding";
+    e.kind = OpKind::Embedding;
+    e.tokens = b.tokens;
+    e.width = h;
+    e.params = m.embedding_parameters();
+    e.fusable = false;
+    b.chain(e);
+  }
+  for (int l = first_layer; l < last_layer; ++l) b.block_forward(l, "");
+  if (t.has_head) {
+    b.chain(b.ew("final_norm", Phase::Forward, -1, h, 1, models::Engine::Vector));
+    b.chain(b.mm("lm_head", Phase::Forward, -1, v, h, Split::Column, m.tied_embeddings ? 0 : v * h));
+    GraphOp loss = b.ew("cross_entropy", Phase::Forward, -1, v, 1, models::Engine::Scalar, Split::Column);
+    loss.kind = OpKind::Loss;
+    loss.fusable = false;
+    b.chain(loss);
+    b.chain(b.mm("lm_head_dgrad", Phase::Backward, -1, h, v, Split::Row, 0));
+    b.chain(b.mm("lm_head_wgrad", Phase::Backward, -1, v, b.tokens, Split::Column, 0, 1, h));
+  }
+  for (int l = last_layer - 1; l >= first_layer; --l) b.block_backward(l, ckpt);
+  if (t.has_embedding) {
+    GraphOp e = b.ew("embedding_bwd", Phase::Backward, -1, h, 1, models::Engine::GpSimd);
+    e.fusable = false;
+    b.chain(e);
+  }
+  double params = 0;
+  for (Vertex x : t.order) params += t.g[x].params;
+  t.stage_params = params;
+  GraphOp opt;
+  opt.name = "adamw";
+  opt.kind = OpKind::Optimizer;
+  opt.phase = Phase::Update;
+  opt.once_per_step = true;
+  opt.params = 0;
+  opt.width = params;  // elements updated (sharded later)
+  opt.fusable = false;
+  b.chain(opt);
+  return t;
+}
+
+}  // namespace trn::workloads

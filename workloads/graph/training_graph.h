@@ -1,0 +1,81 @@
+// The training step as a graph (Boost.Graph): one micro-batch's forward and backward
+// through a range of layers, plus the once-per-step gradient reduction and AdamW update.
+// Built with logical (unsharded, one data-parallel replica's micro-batch) shapes by
+// build_training_graph(); the parallelism passes (workloads/parallel) then shard shapes and
+// insert collectives; lowering (workloads/lowering) turns it into per-rank programs.
+#pragma once
+
+#include <boost/graph/adjacency_list.hpp>
+#include <string>
+#include <vector>
+
+#include "models/collectives/collective_plan.h"
+#include "models/ir/program.h"
+#include "workloads/model/model_spec.h"
+
+namespace trn::workloads {
+
+enum class OpKind { Matmul, Elementwise, Attention, Embedding, Loss, Optimizer, Collective };
+enum class Phase { Forward, Backward, Update };
+/// How TP splits a matmul [M x K] x [K x N]: Column = N / tp, Row = K / tp (partial sums
+/// that need a TP reduction), M = M / tp (weight gradients of row-split weights). For
+/// elementwise ops Column means the width is split.
+enum class Split { None, Column, Row, M };
+enum class GroupKind { None, Tp, Fsdp, Dp, Pp, Ep };
+
+const char* group_kind_name(GroupKind g);
+
+struct GraphOp {
+  std::string name;
+  OpKind kind = OpKind::Elementwise;
+  Phase phase = Phase::Forward;
+  int layer = -1;               // -1: embedding / head / optimizer
+  bool once_per_step = false;   // gradient reduction and update: last micro-batch only
+  // Matmul: [tokens x k] x [k x n] (x experts for expert ops, tokens = routed tokens per expert).
+  double tokens = 0, n = 0, k = 0;
+  int experts = 1;
+  Split split = Split::None;
+  // Elementwise: `width` elements per token, `inputs` tensors read, on `engine`; fusable into
+  // a neighbouring op in compiled mode. Elements scale with tokens.
+  double width = 0;
+  int inputs = 1;
+  models::Engine engine = models::Engine::Vector;
+  bool fusable = true;
+  // Attention: per sequence.
+  int heads = 0, kv_heads = 0, head_dim = 0;
+  double seq = 0, sequences = 0, window = 0;
+  bool causal = true;
+  // Parameters owned by this op (for memory accounting and FSDP gathers).
+  double params = 0;
+  // Collective.
+  models::CollectiveOp coll = models::CollectiveOp::AllReduce;
+  GroupKind group = GroupKind::None;
+  double coll_bytes = 0;
+  bool prefetchable = false;    // compiled mode may issue it ahead of its consumers
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, GraphOp>;
+using Vertex = Graph::vertex_descriptor;
+
+struct TrainingGraph {
+  Graph g;
+  std::vector<Vertex> order;   // program order (a topological order)
+  int first_layer = 0, last_layer = 0;  // [first, last) layers in this stage
+  bool has_embedding = true, has_head = true;
+  double micro_tokens = 0;     // tokens per micro-batch of one replica (before sharding)
+  double stage_params = 0;     // parameters held by this stage (unsharded)
+
+  Vertex add(GraphOp op, const std::vector<Vertex>& deps);
+  /// Inserts `op` after `v`: v -> op, and op -> every former successor of v.
+  Vertex insert_after(Vertex v, GraphOp op);
+  /// Inserts `op` before `v`: op -> v (op has no other inputs). Placed before v in order.
+  Vertex insert_before(Vertex v, GraphOp op);
+};
+
+/// Builds the graph of one pipeline stage (layers [first, last)) for one micro-batch of
+/// `sequences` sequences of `seq_len` tokens, with activation checkpointing `ckpt`
+/// (none | selective | full: the backward recomputes attention or the whole forward).
+TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last_layer, double sequences,
+                                   double seq_len, const std::string& ckpt);
+
+}  // namespace trn::workloads

@@ -1,0 +1,250 @@
+// Lowering to per-rank programs (see lower_program.h).
+#include "workloads/lowering/lower_program.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "models/cost/engine_cost.h"
+#include "models/cost/tensor_cost.h"
+
+namespace trn::workloads {
+namespace {
+
+using models::Engine;
+using models::Op;
+
+struct Ctx {
+  const ScenarioSpec& s;
+  const Layout& layout;
+  const models::ChipSpec& chip;
+  int rank, lnc;
+  bool eager;
+  models::Program prog;
+  std::map<std::vector<int>, int32_t> group_ids;
+  LoweringStats stats;
+  int32_t prev_device = -1;   // last device op in program order (eager serialisation)
+  int32_t last_host = -1;
+
+  int32_t group_id(const std::vector<int>& members) {
+    auto it = group_ids.find(members);
+    if (it != group_ids.end()) return it->second;
+    prog.groups.push_back(members);
+    int32_t id = static_cast<int32_t>(prog.groups.size()) - 1;
+    group_ids[members] = id;
+    return id;
+  }
+};
+
+double matmul_time(const Ctx& c, double m, double n, double k) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  // The logical core's physical cores split the token (M) dimension.
+  models::MatmulShape sh{static_cast<int64_t>(std::ceil(m / c.lnc)), static_cast<int64_t>(std::ceil(n)),
+                         static_cast<int64_t>(std::ceil(k)), models::DType::BF16};
+  return models::matmul_cost(c.chip.tensor, c.chip.psum.banks, sh, false).time_s / c.s.runtime.kernel_efficiency;
+}
+
+double stream_time(const Ctx& c, const models::StreamEngineSpec& e, double elements, int inputs) {
+  if (elements <= 0) return 0;
+  // One instruction covers 128 partitions x up to 2,048 free elements.
+  double per_core = elements / c.lnc;
+  double instructions = std::ceil(per_core / (128.0 * 2048.0));
+  return (per_core * std::max(1, inputs) / e.elems_per_cycle + instructions * e.fixed_overhead_cycles) / e.clock.v;
+}
+
+const models::StreamEngineSpec& engine_spec(const Ctx& c, Engine e) {
+  if (e == Engine::Scalar) return c.chip.scalar;
+  if (e == Engine::GpSimd) return c.chip.gpsimd;
+  return c.chip.vector;
+}
+
+// Fills duration, bytes and flops of a compute op from a graph op.
+Op compute_op(Ctx& c, const GraphOp& g) {
+  Op op;
+  op.name = g.name;
+  const double b = 2.0;  // bf16
+  switch (g.kind) {
+    case OpKind::Matmul: {
+      op.engine = Engine::Tensor;
+      op.tensor_busy = true;
+      const double e = std::max(1, g.experts);
+      op.duration_s = matmul_time(c, g.tokens, g.n, g.k) * e;
+      op.flops = 2.0 * g.tokens * g.n * g.k * e;
+      op.bytes = (g.tokens * g.k + g.k * g.n + g.tokens * g.n) * b * e;
+      break;
+    }
+    case OpKind::Attention: {
+      op.engine = Engine::Tensor;
+      op.tensor_busy = true;
+      const double s = g.seq;
+      double s_eff = g.causal ? (s + 1) / 2 : s;
+      if (g.window > 0) s_eff = std::min(s_eff, g.window);
+      const double mult = g.phase == Phase::Backward ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
+      const double mm = 2 * matmul_time(c, s, s_eff, g.head_dim) * g.heads * g.sequences * mult;
+      const double exps = s * s_eff * g.heads * g.sequences * (g.phase == Phase::Backward ? 1.0 : 1.0);
+      const double scalar = stream_time(c, c.chip.scalar, exps, 1);
+      const double vector = stream_time(c, c.chip.vector, exps, 1);
+      op.duration_s = std::max({mm, scalar, vector});  // flash kernel: engines pipeline over tiles
+      op.flops = 4.0 * s * s_eff * g.head_dim * g.heads * g.sequences * mult;
+      const double q = double(g.heads) * g.head_dim, kv = double(g.kv_heads) * g.head_dim;
+      op.bytes = g.tokens * (2 * q + 2 * kv) * b * (g.phase == Phase::Backward ? 2 : 1);
+      break;
+    }
+    case OpKind::Embedding: {
+      op.engine = Engine::GpSimd;
+      op.duration_s = stream_time(c, c.chip.gpsimd, g.tokens * g.width, 1);
+      op.bytes = 2 * g.tokens * g.width * b;
+      break;
+    }
+    case OpKind::Loss: {
+      op.engine = Engine::Scalar;  // exp over the (vocab-sharded) logits, then reductions
+      op.duration_s = stream_time(c, c.chip.scalar, g.tokens * g.width, 2);
+      op.bytes = g.tokens * g.width * 4 * 2;  // fp32 logits read and written
+      break;
+    }
+    case OpKind::Optimizer: {
+      op.engine = Engine::Vector;
+      const auto& p = c.s.parallel;
+      double shard = g.width / p.tp / p.fsdp / (p.zero >= 1 ? p.dp : 1);
+      op.duration_s = stream_time(c, c.chip.vector, shard * 12, 1);  // ~12 vector passes per parameter
+      op.bytes = shard * 28;  // read fp32 master, m, v, grad; write master, m, v and bf16 weights
+      break;
+    }
+    case OpKind::Elementwise: {
+      op.engine = g.engine;
+      const double elements = g.tokens * g.width;
+      op.duration_s = stream_time(c, engine_spec(c, g.engine), elements, g.inputs);
+      const bool fused = !c.eager && g.fusable;
+      op.bytes = fused ? 0.0 : elements * b * (g.inputs + 1);
+      break;
+    }
+    case OpKind::Collective: break;
+  }
+  return op;
+}
+
+std::vector<int> pp_group(const Ctx& c, const GraphOp& g) {
+  const auto mine = c.layout.group(GroupKind::Pp, c.rank, true);
+  const auto back = c.layout.group(GroupKind::Pp, c.rank, false);
+  if (g.name == "pp_send_act") return mine;                                      // {self, next}
+  if (g.name == "pp_recv_grad") return {mine.size() > 1 ? mine[1] : c.rank, c.rank};  // {next, self}
+  if (g.name == "pp_send_grad") return back;                                     // {self, prev}
+  return {back.size() > 1 ? back[1] : c.rank, c.rank};                           // recv act: {prev, self}
+}
+
+// Emits one segment (forward or backward ops of one micro-batch).
+// Emission order: the graph's program order; in compiled mode each prefetchable collective
+// (an FSDP gather) moves up to just after the previous one of the same phase, so that it
+// runs during the previous layer's compute (the compiler's prefetch).
+std::vector<Vertex> emission_order(const Ctx& c, const TrainingGraph& t) {
+  if (c.eager) return t.order;
+  std::vector<Vertex> out;
+  std::map<Phase, size_t> last_prefetch;  // position in `out` after the last prefetched gather
+  for (Vertex v : t.order) {
+    const GraphOp& g = t.g[v];
+    if (g.kind == OpKind::Collective && g.prefetchable && last_prefetch.count(g.phase)) {
+      size_t pos = last_prefetch[g.phase];
+      out.insert(out.begin() + static_cast<std::ptrdiff_t>(pos), v);
+      last_prefetch[g.phase] = pos + 1;
+      continue;
+    }
+    out.push_back(v);
+    if (g.kind == OpKind::Collective && g.prefetchable) last_prefetch[g.phase] = out.size();
+  }
+  return out;
+}
+
+void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::map<Vertex, int32_t>& ids,
+          std::vector<int32_t>& region_launch) {
+  int region = -2;
+  for (Vertex v : emission_order(c, t)) {
+    const GraphOp& g = t.g[v];
+    const bool is_bwd = g.phase != Phase::Forward;
+    if (is_bwd != backward) continue;
+    if (g.once_per_step && !last_micro) continue;
+    Op op;
+    if (g.kind == OpKind::Collective) {
+      op.engine = Engine::Collective;
+      op.queue = static_cast<int>(g.group);  // one in-order stream per kind of group
+      op.coll = g.coll;
+      op.bytes = g.coll_bytes;
+      op.name = g.name;
+      std::vector<int> members =
+          g.group == GroupKind::Pp ? pp_group(c, g) : c.layout.group(g.group, c.rank);
+      op.group = c.group_id(members);
+    } else {
+      op = compute_op(c, g);
+      c.stats.model_flops += op.flops;
+    }
+    // Dependencies: graph inputs of the same step.
+    for (auto e : boost::make_iterator_range(boost::in_edges(v, t.g))) {
+      auto it = ids.find(boost::source(e, t.g));
+      if (it != ids.end()) op.deps.push_back(it->second);
+    }
+    if (c.eager) {
+      // Synchronous host dispatch: each op is launched after the previous one has finished
+      // (no cross-op scheduling, so no compute/communication overlap and no hiding of the
+      // dispatch cost).
+      Op h;
+      h.engine = Engine::Host;
+      h.name = "dispatch";
+      h.duration_s = c.s.runtime.eager_dispatch.v;
+      if (c.last_host >= 0) h.deps.push_back(c.last_host);
+      if (c.prev_device >= 0) h.deps.push_back(c.prev_device);
+      c.last_host = c.prog.add(h);
+      op.deps.push_back(c.last_host);
+    } else {
+      // One launch per region (a layer's forward or backward, or the rest of the step).
+      if (g.layer != region || region_launch.empty()) {
+        region = g.layer;
+        Op h;
+        h.engine = Engine::Host;
+        h.name = "launch";
+        h.duration_s = c.s.runtime.compiled_launch.v;
+        if (c.last_host >= 0) h.deps.push_back(c.last_host);
+        c.last_host = c.prog.add(h);
+        region_launch.push_back(c.last_host);
+      }
+      if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(region_launch.back());
+    }
+    std::sort(op.deps.begin(), op.deps.end());
+    op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
+    int32_t id = c.prog.add(std::move(op));
+    ids[v] = id;
+    c.prev_device = id;
+    ++c.stats.ops;
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m) {
+  std::vector<std::pair<int, bool>> order;
+  int warm = std::min(m, stages - stage - 1);
+  int f = 0, b = 0;
+  for (int i = 0; i < warm; ++i) order.push_back({f++, false});
+  while (f < m) {
+    order.push_back({f++, false});
+    order.push_back({b++, true});
+  }
+  while (b < m) order.push_back({b++, true});
+  return order;
+}
+
+models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& t, int rank,
+                           LoweringStats* stats) {
+  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  Ctx c{s, layout, s.system.chip, rank, lnc, s.mode == "eager", {}, {}, {}};
+  const int stage = layout.coord(rank).p;
+  const int m = s.parallel.microbatches;
+  std::vector<std::map<Vertex, int32_t>> ids(static_cast<size_t>(m));
+  std::vector<int32_t> launches;
+  for (auto [micro, bwd] : one_f_one_b(stage, s.parallel.pp, m)) {
+    emit(c, t, bwd, micro == m - 1, ids[static_cast<size_t>(micro)], launches);
+  }
+  // The optimizer update (phase Update) is emitted with the last backward segment.
+  if (stats) *stats = c.stats;
+  return std::move(c.prog);
+}
+
+}  // namespace trn::workloads

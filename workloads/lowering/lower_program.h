@@ -1,0 +1,35 @@
+// Lowering: a sharded TrainingGraph -> the per-rank Program of timed ops (models/ir).
+//
+// Durations come from the cost models (matmul tiling, streaming engines), divided over the
+// LNC physical cores of a logical core and by the runtime's kernel efficiency for tensor
+// work; HBM bytes stream alongside each op. Execution modes differ by mechanisms:
+//   eager    : every op is dispatched from the host (runtime.eager_dispatch each, in order),
+//              nothing is fused (each elementwise op reads and writes HBM), and each op waits
+//              for the previous one (no cross-op scheduling, so no comm/compute overlap);
+//   compiled : one host launch per region (a layer's forward or backward), elementwise ops
+//              fuse into their neighbours (no HBM round trip), and collectives run as soon
+//              as their inputs allow: FSDP gathers are prefetched during earlier compute.
+// Micro-batches follow the 1F1B schedule of the rank's pipeline stage.
+#pragma once
+
+#include "models/ir/program.h"
+#include "workloads/graph/training_graph.h"
+#include "workloads/parallel/layout.h"
+#include "workloads/scenario/scenario_spec.h"
+
+namespace trn::workloads {
+
+struct LoweringStats {
+  double model_flops = 0;   // FLOPs of the ops (incl. recomputation), per rank per step
+  int64_t ops = 0;
+};
+
+/// Program of `rank` for one training step. `stage_graph` is the graph of the rank's stage
+/// after the parallel passes.
+models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& stage_graph, int rank,
+                           LoweringStats* stats = nullptr);
+
+/// The 1F1B order of (micro-batch, is_backward) for `stage` of `stages` with `m` micro-batches.
+std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m);
+
+}  // namespace trn::workloads

@@ -1,0 +1,58 @@
+// Per-rank memory accounting.
+#include "workloads/memory/memory_model.h"
+
+#include <algorithm>
+
+namespace trn::workloads {
+
+MemoryReport memory_per_rank(const ScenarioSpec& s) {
+  const auto& m = s.model;
+  const auto& p = s.parallel;
+  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const double ranks_per_chip = s.system.chip.cores.physical / lnc;
+  MemoryReport r;
+  r.capacity = s.system.chip.hbm.capacity.v / ranks_per_chip;
+  // Parameters this rank holds (stage share, tp shard; experts also split by ep).
+  const double total = m.parameters();
+  const double stage = total / p.pp;
+  const double per_tp = stage / p.tp;
+  const double fsdp_shard = per_tp / p.fsdp;
+  const double zero_div = p.zero >= 1 ? p.dp : 1;
+  const double master = s.precision.master_weights == "fp32" ? 4.0 : 2.0;
+  // Weights: bf16 shard + (FSDP) the gathered bf16 weights of two layers (current + prefetch).
+  const double layer = per_tp / std::max(1, m.num_layers / p.pp);
+  double weights = (p.fsdp > 1 || p.zero >= 3 ? fsdp_shard / (p.zero >= 3 ? p.dp : 1) : per_tp) * 2.0;
+  if (p.fsdp > 1) weights += 2 * layer * 2.0;
+  double grads = (p.fsdp > 1 || p.zero >= 2 ? fsdp_shard / (p.zero >= 2 ? p.dp : 1) : per_tp) * 2.0;
+  if (p.fsdp > 1) grads += layer * 2.0;  // one layer's full gradient before its reduce-scatter
+  const double optimizer = fsdp_shard / zero_div * (master + 8.0);  // master + AdamW m, v (fp32)
+  // Activations (elements per token and layer, bf16).
+  const double seqs_per_micro = double(s.batch.sequences()) / (double(p.dp) * p.fsdp * p.microbatches);
+  const double tokens = seqs_per_micro * s.batch.seq_len;
+  const double layers_here = double(m.num_layers) / p.pp;
+  const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
+  const int up = m.mlp == "swiglu" ? 2 : 1;
+  const double f = m.is_moe() ? double(m.moe_intermediate_size) * m.experts_per_token : m.intermediate_size;
+  double per_layer;
+  if (s.checkpointing == "full") {
+    per_layer = tokens * h * 2.0 / (p.sequence_parallel ? p.tp : 1);
+  } else {
+    const double replicated = 4.0 * h / (p.sequence_parallel ? p.tp : 1);
+    double split = (q + 2 * kv) + (s.checkpointing == "selective" ? 0.0 : q) + up * f + f;
+    if (m.is_moe()) split += m.num_experts;  // router logits
+    per_layer = tokens * (replicated + split / p.tp) * 2.0;
+  }
+  const double in_flight = std::min<double>(p.pp, p.microbatches);  // stage 0 under 1F1B
+  double activations = per_layer * layers_here * in_flight;
+  // Logits of the last stage: fp32 [tokens x vocab / tp], live during the loss.
+  activations += tokens * double(m.vocab_size) / p.tp * 4.0;
+  r.categories = {{"weights", weights},
+                  {"gradients", grads},
+                  {"optimizer", optimizer},
+                  {"activations", activations},
+                  {"workspace", s.runtime.workspace.v}};
+  for (const auto& c : r.categories) r.total += c.bytes;
+  return r;
+}
+
+}  // namespace trn::workloads

@@ -1,0 +1,35 @@
+// Per-rank HBM accounting: weights, gradients, optimizer state (sharding-aware),
+// activations (checkpointing-aware, in-flight micro-batches of the 1F1B schedule) and
+// workspace. Activations are counted tensor by tensor for the model's block, in the style
+// of Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer
+// Models") but without dropout masks and with flash attention (no score matrix): per token
+// and layer, bf16 copies of the norm and matmul inputs (4h, replicated; split by tp with
+// sequence parallelism) and of q/k/v, the attention output and the MLP intermediates
+// (split by tp). Selective checkpointing drops the attention output (recomputed); full
+// checkpointing keeps only each layer's input.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "workloads/scenario/scenario_spec.h"
+
+namespace trn::workloads {
+
+struct MemoryCategory {
+  std::string name;
+  double bytes = 0;
+};
+
+struct MemoryReport {
+  std::vector<MemoryCategory> categories;  // weights, gradients, optimizer, activations, workspace
+  double total = 0;
+  double capacity = 0;   // HBM per rank
+  int rank = 0;          // the rank with the largest total
+  bool fits() const { return total <= capacity; }
+};
+
+/// The most loaded rank's memory (stage 0 holds the most in-flight micro-batches).
+MemoryReport memory_per_rank(const ScenarioSpec& s);
+
+}  // namespace trn::workloads

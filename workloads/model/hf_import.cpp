@@ -1,0 +1,281 @@
+// Hugging Face config.json -> ModelSpec for the Llama, Qwen3, Qwen3-MoE, Mixtral and
+// gpt-oss families. Errors point at the JSON key (file:line:col of its first occurrence).
+#include "workloads/model/hf_import.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace trn::workloads {
+
+using nlohmann::json;
+using sim::ConfigError;
+using sim::ConfigNode;
+using sim::Location;
+namespace fs = std::filesystem;
+
+const std::vector<std::string>& supported_hf_architectures() {
+  static const std::vector<std::string> names = {"LlamaForCausalLM", "Qwen3ForCausalLM",
+                                                 "Qwen3MoeForCausalLM", "MixtralForCausalLM",
+                                                 "GptOssForCausalLM"};
+  return names;
+}
+
+namespace {
+
+/// The parsed file plus what is needed to point errors at a key.
+struct Doc {
+  std::string path;
+  std::string text;
+  json j;
+  std::map<std::string, std::string> origin;  // ModelSpec key -> JSON key it came from
+
+  Location at_offset(size_t off) const {
+    off = std::min(off, text.size());
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < off; ++i)
+      if (text[i] == '\n') {
+        ++line;
+        line_start = i + 1;
+      }
+    return Location{path, line, static_cast<int>(off - line_start) + 1};
+  }
+  /// Where `"key"` first appears; the file alone when it does not.
+  Location at(const std::string& key) const {
+    size_t p = text.find("\"" + key + "\"");
+    return p == std::string::npos ? Location{path, 0, 0} : at_offset(p);
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
+    throw ConfigError(at(key), key, msg);
+  }
+  bool has(const std::string& key) const { return j.contains(key) && !j.at(key).is_null(); }
+};
+
+Doc read_doc(const std::string& path) {
+  Location file{path, 0, 0};
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw ConfigError(file, "", "Hugging Face config file does not exist");
+  if (fs::is_directory(path, ec))
+    throw ConfigError(file, "", "is a directory, expected a Hugging Face config.json file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(file, "", "cannot read the file");
+  std::ostringstream os;
+  os << in.rdbuf();
+  Doc d;
+  d.path = path;
+  d.text = os.str();
+  try {
+    d.j = json::parse(d.text);
+  } catch (const json::parse_error& e) {
+    // what(): "[json.exception.parse_error.101] parse error at line L, column C: <why>"
+    std::string why = e.what();
+    if (size_t p = why.find("] "); p != std::string::npos) why.erase(0, p + 2);
+    if (why.rfind("parse error at line", 0) == 0)
+      if (size_t p = why.find(": "); p != std::string::npos) why.erase(0, p + 2);
+    size_t off = e.byte > 0 ? e.byte - 1 : 0;
+    throw ConfigError(d.at_offset(off), "",
+                      "invalid JSON at byte " + std::to_string(e.byte) + ": " + why);
+  }
+  if (!d.j.is_object())
+    throw ConfigError(file, "", "expected a JSON object (a Hugging Face config.json), found " +
+                                    std::string(d.j.type_name()));
+  return d;
+}
+
+int get_int(Doc& d, const std::string& key, const std::string& what, int min,
+            const std::string& field) {
+  if (!d.has(key))
+    throw ConfigError(Location{d.path, 0, 0}, key, "missing key '" + key + "' (" + what + ")");
+  const json& v = d.j.at(key);
+  double x = v.is_number() ? v.get<double>() : NAN;
+  if (!v.is_number() || x != std::floor(x))
+    d.fail(key, "expected a whole number (" + what + "), found " + v.dump());
+  if (x < min || x > INT_MAX)
+    d.fail(key, "value " + v.dump() + " is out of range: expected >= " + std::to_string(min));
+  d.origin[field] = key;
+  return static_cast<int>(x);
+}
+
+int get_int_or(Doc& d, const std::string& key, const std::string& what, int min,
+               const std::string& field, int fallback) {
+  return d.has(key) ? get_int(d, key, what, min, field) : fallback;
+}
+
+bool get_bool_or(Doc& d, const std::string& key, const std::string& field, bool fallback) {
+  if (!d.has(key)) return fallback;
+  const json& v = d.j.at(key);
+  if (!v.is_boolean()) d.fail(key, "expected true or false, found " + v.dump());
+  d.origin[field] = key;
+  return v.get<bool>();
+}
+
+std::string architecture_of(const Doc& d) {
+  if (!d.has("architectures"))
+    throw ConfigError(Location{d.path, 0, 0}, "architectures",
+                      "missing key 'architectures' (model class, e.g. LlamaForCausalLM)");
+  const json& a = d.j.at("architectures");
+  if (!a.is_array() || a.empty() || !a.at(0).is_string())
+    d.fail("architectures", "expected a list of model class names, found " + a.dump());
+  std::string name = a.at(0).get<std::string>();
+  const auto& ok = supported_hf_architectures();
+  if (std::find(ok.begin(), ok.end(), name) == ok.end()) {
+    std::string msg = "unsupported architecture '" + name + "'; supported: ";
+    for (size_t i = 0; i < ok.size(); ++i) msg += (i ? ", " : "") + ok[i];
+    d.fail("architectures", msg);
+  }
+  return name;
+}
+
+/// Sizes and attention layout shared by every supported family.
+void read_common(Doc& d, ModelSpec& m) {
+  m.hidden_size = get_int(d, "hidden_size", "model width", 1, "hidden_size");
+  m.num_layers = get_int(d, "num_hidden_layers", "transformer blocks", 1, "num_layers");
+  m.num_heads = get_int(d, "num_attention_heads", "query heads", 1, "num_heads");
+  m.num_kv_heads = get_int_or(d, "num_key_value_heads", "key/value heads", 1, "num_kv_heads", m.num_heads);
+  if (!d.has("head_dim") && m.hidden_size % m.num_heads != 0)
+    d.fail("num_attention_heads", "no head_dim and hidden_size " + std::to_string(m.hidden_size) +
+                                      " is not divisible by " + std::to_string(m.num_heads) + " heads");
+  m.head_dim = get_int_or(d, "head_dim", "dimension of one head", 1, "head_dim", m.hidden_size / m.num_heads);
+  m.intermediate_size = get_int(d, "intermediate_size", "MLP hidden width", 1, "intermediate_size");
+  m.vocab_size = get_int(d, "vocab_size", "vocabulary size", 1, "vocab_size");
+  m.max_position = get_int(d, "max_position_embeddings", "maximum sequence length", 1, "max_position");
+  m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", false);
+  m.attention_bias = get_bool_or(d, "attention_bias", "attention_bias", false);
+  m.mlp = "swiglu";
+  m.norm = "rmsnorm";
+  m.causal = true;
+  if (d.has("hidden_act")) {
+    const json& act = d.j.at("hidden_act");
+    if (!act.is_string() || (act.get<std::string>() != "silu" && act.get<std::string>() != "swish"))
+      d.fail("hidden_act", "expected \"silu\" (a SwiGLU MLP), found " + act.dump());
+  }
+}
+
+void read_experts(Doc& d, ModelSpec& m, const std::string& count_key) {
+  m.num_experts = get_int(d, count_key, "routed experts per layer", 1, "num_experts");
+  std::string k = d.has("num_experts_per_tok") ? "num_experts_per_tok" : "experts_per_token";
+  m.experts_per_token = get_int(d, k, "experts per token (top-k)", 1, "experts_per_token");
+}
+
+/// Window and pattern from sliding_window and, when present, layer_types.
+void read_sliding(Doc& d, ModelSpec& m, const std::string& default_pattern) {
+  m.sliding_window = get_int_or(d, "sliding_window", "sliding window, tokens", 0, "sliding_window", 0);
+  if (!d.has("layer_types")) {
+    m.sliding_window_pattern = m.sliding_window > 0 ? default_pattern : "none";
+    return;
+  }
+  const json& lt = d.j.at("layer_types");
+  if (!lt.is_array() || static_cast<int>(lt.size()) != m.num_layers)
+    d.fail("layer_types", "expected a list of " + std::to_string(m.num_layers) + " layer types");
+  bool all_full = true, all_sliding = true, alternate = true;
+  for (size_t i = 0; i < lt.size(); ++i) {
+    std::string t = lt[i].is_string() ? lt[i].get<std::string>() : "";
+    if (t != "full_attention" && t != "sliding_attention")
+      d.fail("layer_types", "expected full_attention or sliding_attention, found " + lt[i].dump());
+    bool sliding = t == "sliding_attention";
+    all_full = all_full && !sliding;
+    all_sliding = all_sliding && sliding;
+    alternate = alternate && sliding == (i % 2 == 0);
+  }
+  if (all_full) {
+    m.sliding_window = 0;
+    m.sliding_window_pattern = "none";
+    return;
+  }
+  if (m.sliding_window == 0) d.fail("layer_types", "sliding_attention layers need sliding_window > 0");
+  if (all_sliding)
+    m.sliding_window_pattern = "all";
+  else if (alternate)
+    m.sliding_window_pattern = "alternate";
+  else
+    d.fail("layer_types", "unsupported layer pattern: expected all full_attention, all "
+                          "sliding_attention, or alternating starting with sliding_attention");
+  d.origin["sliding_window_pattern"] = "layer_types";
+}
+
+/// Qwen3 writes sliding_window but applies it only when use_sliding_window is true.
+void read_qwen_sliding(Doc& d, ModelSpec& m) {
+  if (get_bool_or(d, "use_sliding_window", "sliding_window", false))
+    d.fail("use_sliding_window", "Qwen sliding-window layers (use_sliding_window: true) are not supported");
+  m.sliding_window = 0;
+  m.sliding_window_pattern = "none";
+}
+
+void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
+  if (arch == "LlamaForCausalLM") {
+    m.architecture = "llama";
+    m.mlp_bias = get_bool_or(d, "mlp_bias", "mlp_bias", false);
+  } else if (arch == "Qwen3ForCausalLM") {
+    m.architecture = "qwen3";
+    m.qk_norm = true;
+    read_qwen_sliding(d, m);
+  } else if (arch == "Qwen3MoeForCausalLM") {
+    m.architecture = "qwen3_moe";
+    m.qk_norm = true;
+    read_experts(d, m, "num_experts");
+    m.moe_intermediate_size = get_int(d, "moe_intermediate_size", "hidden width of one expert", 1,
+                                      "moe_intermediate_size");
+    if (get_int_or(d, "decoder_sparse_step", "MoE layer stride", 1, "decoder_sparse_step", 1) != 1)
+      d.fail("decoder_sparse_step", "only decoder_sparse_step 1 (every layer MoE) is supported");
+    const json none = json::array();
+    if (d.has("mlp_only_layers") && d.j.at("mlp_only_layers") != none)
+      d.fail("mlp_only_layers", "dense layers inside a MoE model are not supported");
+    read_qwen_sliding(d, m);
+  } else if (arch == "MixtralForCausalLM") {
+    m.architecture = "mixtral";
+    read_experts(d, m, "num_local_experts");
+    m.moe_intermediate_size = m.intermediate_size;  // Mixtral's intermediate_size is per expert
+    d.origin["moe_intermediate_size"] = "intermediate_size";
+    read_sliding(d, m, "all");
+  } else if (arch == "GptOssForCausalLM") {
+    m.architecture = "gpt_oss";
+    m.attention_bias = get_bool_or(d, "attention_bias", "attention_bias", true);
+    m.mlp_bias = true;  // expert and router projections carry biases
+    read_experts(d, m, "num_local_experts");
+    m.moe_intermediate_size = m.intermediate_size;
+    d.origin["moe_intermediate_size"] = "intermediate_size";
+    read_sliding(d, m, "alternate");
+  }
+}
+
+std::string model_name(const std::string& path) {
+  fs::path p(path);
+  if (p.filename() == "config.json") {
+    std::string dir = fs::absolute(p).lexically_normal().parent_path().filename().string();
+    if (!dir.empty()) return dir;
+  }
+  return "hf:" + p.filename().string();
+}
+
+/// The spec as a document whose entries sit where their JSON keys are, for validate().
+ConfigNode located(const ModelSpec& m, const Doc& d) {
+  ConfigNode root = sim::write_config(m);
+  root.loc = Location{d.path, 0, 0};
+  for (auto& e : root.map) {
+    auto it = d.origin.find(e.key);
+    e.key_loc = e.value.loc = it == d.origin.end() ? root.loc : d.at(it->second);
+  }
+  return root;
+}
+
+}  // namespace
+
+ModelSpec import_hf_config(const std::string& path) {
+  Doc d = read_doc(path);
+  std::string arch = architecture_of(d);
+  ModelSpec m;
+  m.name = model_name(path);
+  m.source = "Hugging Face config " + path;
+  read_common(d, m);
+  read_family(d, arch, m);
+  m.validate(located(m, d));
+  return m;
+}
+
+}  // namespace trn::workloads

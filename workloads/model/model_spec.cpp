@@ -1,0 +1,170 @@
+// ModelSpec checks, parameter counts and loading (YAML zoo, YAML path or HF config.json).
+#include "workloads/model/model_spec.h"
+
+#include "sim/base/config_loader.h"
+#include "sim/base/paths.h"
+#include "workloads/model/hf_import.h"
+
+namespace trn::workloads {
+
+using sim::ConfigError;
+using sim::ConfigNode;
+
+namespace {
+
+[[noreturn]] void fail(const ConfigNode& where, const std::string& key, const std::string& msg) {
+  const ConfigNode* n = where.is_map() ? where.find(key) : nullptr;
+  throw ConfigError(n && !n->loc.file.empty() ? n->loc : where.loc, key, msg);
+}
+
+bool is_moe_architecture(const std::string& a) {
+  return a == "qwen3_moe" || a == "mixtral" || a == "gpt_oss";
+}
+
+bool has_learned_positions(const std::string& a) { return a == "gpt3" || a == "bert"; }
+
+double norm_params(const ModelSpec& m, double width) {
+  return m.norm == "layernorm" ? 2 * width : width;
+}
+
+/// One MLP (or one expert) of hidden width `inner`.
+double mlp_params(const ModelSpec& m, double inner) {
+  double h = m.hidden_size;
+  double matrices = m.mlp == "swiglu" ? 3 : 2;
+  double w = matrices * h * inner;
+  if (m.mlp_bias) w += (matrices - 1) * inner + h;  // gate/up biases + down bias
+  return w;
+}
+
+double attention_params(const ModelSpec& m) {
+  double h = m.hidden_size;
+  double q = static_cast<double>(m.num_heads) * m.head_dim;
+  double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
+  double w = h * q + 2 * h * kv + q * h;
+  if (m.attention_bias) w += q + 2 * kv + h;
+  if (m.qk_norm) w += 2 * norm_params(m, m.head_dim);
+  if (m.architecture == "gpt_oss") w += m.num_heads;  // learned attention sinks, one per head
+  return w;
+}
+
+double router_params(const ModelSpec& m) {
+  double e = m.num_experts;
+  return m.hidden_size * e + (m.mlp_bias ? e : 0);
+}
+
+/// One block, with `routed` experts counted (all of them, or the top-k).
+double layer_params(const ModelSpec& m, int routed) {
+  double w = attention_params(m) + 2 * norm_params(m, m.hidden_size);
+  if (!m.is_moe()) return w + mlp_params(m, m.intermediate_size);
+  return w + (routed + m.shared_experts) * mlp_params(m, m.moe_intermediate_size) + router_params(m);
+}
+
+double lm_head_params(const ModelSpec& m) {
+  return static_cast<double>(m.vocab_size) * m.hidden_size;
+}
+
+}  // namespace
+
+void ModelSpec::validate(const ConfigNode& where) const {
+  if (num_heads % num_kv_heads != 0)
+    fail(where, "num_kv_heads", std::to_string(num_kv_heads) + " KV heads do not divide " +
+                                    std::to_string(num_heads) + " query heads");
+  if (is_moe_architecture(architecture) && num_experts == 0)
+    fail(where, "num_experts",
+         "architecture " + architecture + " is a mixture of experts: expected num_experts > 0");
+  if (!is_moe_architecture(architecture) && num_experts > 0)
+    fail(where, "num_experts",
+         "architecture " + architecture + " has a dense MLP: expected num_experts 0");
+  if (is_moe()) {
+    if (experts_per_token < 1 || experts_per_token > num_experts)
+      fail(where, "experts_per_token", "expected 1 to num_experts (" + std::to_string(num_experts) +
+                                           "), found " + std::to_string(experts_per_token));
+    if (moe_intermediate_size < 1)
+      fail(where, "moe_intermediate_size", "a mixture of experts needs moe_intermediate_size > 0");
+  } else {
+    const std::string dense = "expected 0 for a dense model (num_experts 0)";
+    if (experts_per_token != 0) fail(where, "experts_per_token", dense);
+    if (moe_intermediate_size != 0) fail(where, "moe_intermediate_size", dense);
+    if (shared_experts != 0) fail(where, "shared_experts", dense);
+  }
+  if ((architecture == "bert") == causal)
+    fail(where, "causal",
+         architecture == "bert" ? "a BERT encoder is not causal: expected false"
+                                : "architecture " + architecture + " is a causal decoder: expected true");
+  if (sliding_window > 0 && sliding_window_pattern == "none")
+    fail(where, "sliding_window_pattern", "sliding_window " + std::to_string(sliding_window) +
+                                              " needs a pattern: alternate or all");
+  if (sliding_window == 0 && sliding_window_pattern != "none")
+    fail(where, "sliding_window", "sliding_window_pattern " + sliding_window_pattern +
+                                      " needs sliding_window > 0");
+}
+
+bool ModelSpec::is_sliding_layer(int layer) const {
+  if (sliding_window == 0) return false;
+  if (sliding_window_pattern == "all") return true;
+  return sliding_window_pattern == "alternate" && layer % 2 == 0;
+}
+
+double ModelSpec::embedding_parameters() const {
+  double w = static_cast<double>(vocab_size) * hidden_size;
+  if (has_learned_positions(architecture)) w += static_cast<double>(max_position) * hidden_size;
+  if (architecture == "bert") w += 2.0 * hidden_size;  // token-type (segment) embeddings
+  return w;
+}
+
+double ModelSpec::parameters() const {
+  double w = embedding_parameters() + num_layers * layer_params(*this, num_experts) +
+             norm_params(*this, hidden_size);
+  if (!tied_embeddings) w += lm_head_params(*this);
+  return w;
+}
+
+double ModelSpec::active_parameters() const {
+  return num_layers * layer_params(*this, experts_per_token) + norm_params(*this, hidden_size) +
+         lm_head_params(*this);
+}
+
+namespace {
+
+std::vector<sim::SetAssignment> model_sets(const std::vector<std::string>& sets) {
+  std::vector<sim::SetAssignment> as;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    as.push_back(sim::parse_set(sets[i], static_cast<int>(i + 1)));
+    if (as.back().key.rfind("model.", 0) == 0) as.back().key.erase(0, 6);
+  }
+  return as;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// An imported spec as a document located in its JSON file, so --set can reach it and
+/// errors name the file.
+ConfigNode json_document(const ModelSpec& m, const std::string& path) {
+  ConfigNode root = sim::write_config(m);
+  root.loc = sim::Location{path, 0, 0};
+  for (auto& e : root.map) e.key_loc = e.value.loc = root.loc;
+  return root;
+}
+
+}  // namespace
+
+ModelSpec load_model(const std::string& name_or_path, const std::vector<std::string>& sets) {
+  ConfigNode root;
+  if (ends_with(name_or_path, ".json"))
+    root = json_document(import_hf_config(name_or_path), name_or_path);
+  else
+    root = sim::load_config_file(sim::resolve_named_config(name_or_path, "workloads/models", "model"));
+  sim::apply_sets(root, model_sets(sets));
+  ModelSpec m;
+  sim::read_config(root, m);
+  m.validate(root);
+  return m;
+}
+
+std::string resolved_yaml(const ModelSpec& m, const std::string& header) {
+  return header + sim::to_yaml(sim::write_config(m));
+}
+
+}  // namespace trn::workloads

@@ -1,0 +1,33 @@
+// Layout: where each rank sits in the parallel grid and which ranks form each group.
+// rank = t + tp * (f + fsdp * (d + dp * p)): TP fastest (inside a chip), then FSDP, then
+// DP, then pipeline stages slowest (across instances when there are several).
+#pragma once
+
+#include <vector>
+
+#include "workloads/graph/training_graph.h"
+#include "workloads/scenario/scenario_spec.h"
+
+namespace trn::workloads {
+
+struct Coord {
+  int t = 0, f = 0, d = 0, p = 0;
+};
+
+class Layout {
+ public:
+  explicit Layout(const ParallelSpec& p);
+  int world() const { return tp_ * fsdp_ * dp_ * pp_; }
+  int rank(const Coord& c) const { return c.t + tp_ * (c.f + fsdp_ * (c.d + dp_ * c.p)); }
+  Coord coord(int rank) const;
+  /// Members of `rank`'s group of a kind, in a canonical order (same on every member).
+  /// Pp groups are {rank, next stage} (`forward`) or {rank, previous stage}.
+  std::vector<int> group(GroupKind g, int rank, bool forward = true) const;
+  /// One representative rank per class of identical ranks: f = 0, d = 0, every t and p.
+  std::vector<int> representatives() const;
+
+ private:
+  int tp_, fsdp_, dp_, pp_, ep_;
+};
+
+}  // namespace trn::workloads

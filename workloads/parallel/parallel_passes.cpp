@@ -1,0 +1,177 @@
+// Parallelism passes (see parallel_passes.h).
+#include "workloads/parallel/parallel_passes.h"
+
+#include <algorithm>
+#include <map>
+
+namespace trn::workloads {
+namespace {
+
+GraphOp collective(const std::string& name, models::CollectiveOp op, GroupKind g, double bytes, int layer,
+                   Phase ph) {
+  GraphOp c;
+  c.name = name;
+  c.kind = OpKind::Collective;
+  c.coll = op;
+  c.group = g;
+  c.coll_bytes = bytes;
+  c.layer = layer;
+  c.phase = ph;
+  return c;
+}
+
+constexpr double kAct = 2.0;  // bytes per activation / weight element (bf16)
+
+}  // namespace
+
+void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
+  std::vector<Vertex> row_split;
+  for (Vertex v : t.order) {
+    GraphOp& o = t.g[v];
+    if (o.kind == OpKind::Matmul) {
+      if (o.split == Split::Column) o.n /= tp;
+      if (o.split == Split::Row) o.k /= tp;
+      if (o.split == Split::M) o.tokens /= tp;
+      o.params /= (o.split == Split::None ? 1 : tp);
+      if (o.split == Split::Row && o.name.find("wgrad") == std::string::npos) row_split.push_back(v);
+    } else if (o.kind == OpKind::Attention) {
+      o.heads /= tp;
+      o.kv_heads = std::max(1, o.kv_heads / tp);
+      o.tokens /= 1;
+    } else if (o.kind == OpKind::Elementwise || o.kind == OpKind::Loss) {
+      if (o.split == Split::Column) o.width /= tp;
+      else if (sp) o.tokens /= tp;  // sequence parallel: replicated ops work on 1/tp of the tokens
+    } else if (o.kind == OpKind::Collective && o.group == GroupKind::Ep) {
+      if (sp) o.coll_bytes /= tp;
+    }
+  }
+  if (tp <= 1) return;
+  for (Vertex v : row_split) {
+    const GraphOp o = t.g[v];
+    const double bytes = o.tokens * o.n * kAct * std::max(1, o.experts) / std::max(1, o.experts);
+    auto op = sp ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
+    t.insert_after(v, collective("tp_" + std::string(sp ? "rs_" : "ar_") + o.name, op, GroupKind::Tp, bytes, o.layer, o.phase));
+  }
+  if (sp) {  // all-gather the sequence-split activations before each column-split matmul that reads them
+    std::vector<Vertex> cols;
+    for (Vertex v : t.order) {
+      const GraphOp& o = t.g[v];
+      if (o.kind == OpKind::Matmul && o.split == Split::Column && o.name.find("wgrad") == std::string::npos &&
+          o.phase == Phase::Forward)
+        cols.push_back(v);
+    }
+    for (Vertex v : cols) {
+      const GraphOp o = t.g[v];
+      t.insert_before(v, collective("tp_ag_" + o.name, models::CollectiveOp::AllGather, GroupKind::Tp,
+                                    o.tokens * o.k * kAct, o.layer, o.phase));
+    }
+  }
+}
+
+void expert_parallel_pass(TrainingGraph& t, int ep) {
+  for (Vertex v : t.order) {
+    GraphOp& o = t.g[v];
+    if (o.kind == OpKind::Matmul && o.experts > 1) {
+      // Each rank holds experts/ep experts and receives the tokens routed to them from its
+      // ep group: per local expert, ep x (its own routed tokens).
+      o.params /= ep;
+      o.experts = std::max(1, o.experts / ep);
+      if (o.name.find("wgrad") == std::string::npos)
+        o.tokens *= ep;
+      else
+        o.k *= ep;
+    }
+  }
+}
+
+void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep) {
+  if (fsdp <= 1) return;
+  // Parameters per layer (already divided by tp and ep).
+  std::map<int, double> layer_params;
+  std::map<int, Vertex> first_fwd, first_bwd, last_bwd;
+  for (Vertex v : t.order) {
+    const GraphOp& o = t.g[v];
+    if (o.kind == OpKind::Optimizer) continue;
+    layer_params[o.layer] += o.params;
+    if (o.phase == Phase::Forward && !first_fwd.count(o.layer)) first_fwd[o.layer] = v;
+    if (o.phase == Phase::Backward && !first_bwd.count(o.layer)) first_bwd[o.layer] = v;
+    if (o.phase == Phase::Backward) last_bwd[o.layer] = v;
+  }
+  for (const auto& [layer, params] : layer_params) {
+    if (params <= 0) continue;
+    const double bytes = params * kAct;  // gathered bf16 weights of this rank's TP shard
+    if (first_fwd.count(layer)) {
+      Vertex c = t.insert_before(first_fwd[layer], collective("fsdp_ag_fwd", models::CollectiveOp::AllGather,
+                                                              GroupKind::Fsdp, bytes, layer, Phase::Forward));
+      t.g[c].prefetchable = true;
+    }
+    if (first_bwd.count(layer)) {
+      Vertex c = t.insert_before(first_bwd[layer], collective("fsdp_ag_bwd", models::CollectiveOp::AllGather,
+                                                              GroupKind::Fsdp, bytes, layer, Phase::Backward));
+      t.g[c].prefetchable = true;
+    }
+    if (last_bwd.count(layer)) {
+      Vertex c = t.insert_after(last_bwd[layer], collective("fsdp_rs_grad", models::CollectiveOp::ReduceScatter,
+                                                            GroupKind::Fsdp, bytes, layer, Phase::Backward));
+      t.g[c].once_per_step = true;
+    }
+  }
+  (void)tp;
+  (void)ep;
+}
+
+void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, int ep) {
+  if (dp <= 1) return;
+  std::map<int, double> layer_params;
+  std::map<int, Vertex> last_bwd;
+  for (Vertex v : t.order) {
+    const GraphOp& o = t.g[v];
+    if (o.kind == OpKind::Optimizer || o.kind == OpKind::Collective) continue;
+    layer_params[o.layer] += o.params;
+    if (o.phase == Phase::Backward) last_bwd[o.layer] = v;
+  }
+  for (const auto& [layer, params] : layer_params) {
+    if (params <= 0 || !last_bwd.count(layer)) continue;
+    const double bytes = params / fsdp * kAct;
+    auto op = zero >= 2 ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
+    Vertex c = t.insert_after(last_bwd[layer], collective("dp_grad", op, GroupKind::Dp, bytes, layer, Phase::Backward));
+    t.g[c].once_per_step = true;
+  }
+  (void)tp;
+  (void)ep;
+}
+
+void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden) {
+  if (stages <= 1) return;
+  const double bytes = t.micro_tokens * hidden * kAct;
+  Vertex first_fwd = t.order.front(), last_fwd = t.order.front(), first_bwd = t.order.front(), last_bwd = t.order.front();
+  bool have_bwd = false;
+  for (Vertex v : t.order) {
+    const GraphOp& o = t.g[v];
+    if (o.phase == Phase::Forward) last_fwd = v;
+    if (o.phase == Phase::Backward) {
+      if (!have_bwd) first_bwd = v;
+      have_bwd = true;
+      last_bwd = v;
+    }
+  }
+  if (stage > 0) {
+    t.insert_before(first_fwd, collective("pp_recv_act", models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, Phase::Forward));
+    t.insert_after(last_bwd, collective("pp_send_grad", models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, Phase::Backward));
+  }
+  if (stage < stages - 1) {
+    t.insert_after(last_fwd, collective("pp_send_act", models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, Phase::Forward));
+    t.insert_before(first_bwd, collective("pp_recv_grad", models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, Phase::Backward));
+  }
+}
+
+void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage) {
+  const auto& p = s.parallel;
+  tensor_parallel_pass(g, p.tp, p.sequence_parallel);
+  if (s.model.is_moe()) expert_parallel_pass(g, p.ep);
+  fsdp_pass(g, p.tp, p.fsdp, p.ep);
+  data_parallel_pass(g, p.tp, p.fsdp, p.dp, p.zero, p.ep);
+  pipeline_pass(g, stage, p.pp, s.model.hidden_size);
+}
+
+}  // namespace trn::workloads

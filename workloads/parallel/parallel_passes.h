@@ -1,0 +1,26 @@
+// Parallelism passes over a TrainingGraph (one pass per concern, applied in this order):
+//   tensor_parallel: shard matmuls, heads and widths by tp; all-reduce after row-split
+//     matmuls (or reduce-scatter + all-gather with sequence parallelism);
+//   fsdp: all-gather each layer's weights before its forward and its backward, and
+//     reduce-scatter its gradients after the backward (ZeRO-3 over the fsdp group);
+//   data_parallel: all-reduce (or reduce-scatter with ZeRO >= 2) each layer's gradients
+//     over the dp group, once per step;
+//   pipeline: send activations to the next stage / gradients to the previous one;
+//   expert_parallel: shards experts by ep (the all-to-alls are placed by the builder).
+#pragma once
+
+#include "workloads/graph/training_graph.h"
+#include "workloads/scenario/scenario_spec.h"
+
+namespace trn::workloads {
+
+void tensor_parallel_pass(TrainingGraph& g, int tp, bool sequence_parallel);
+void fsdp_pass(TrainingGraph& g, int tp, int fsdp, int ep);
+void data_parallel_pass(TrainingGraph& g, int tp, int fsdp, int dp, int zero, int ep);
+void pipeline_pass(TrainingGraph& g, int stage, int stages, double hidden);
+void expert_parallel_pass(TrainingGraph& g, int ep);
+
+/// Applies all passes for one stage of a scenario.
+void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage);
+
+}  // namespace trn::workloads

@@ -1,0 +1,124 @@
+// Scenario loading and layout validation.
+#include <algorithm>
+
+#include "sim/base/config_loader.h"
+#include "sim/base/paths.h"
+#include "workloads/scenario/scenario_spec.h"
+
+namespace trn::workloads {
+
+using sim::ConfigError;
+using sim::ConfigNode;
+using sim::Location;
+
+namespace {
+
+// Replaces a scalar reference at root[key] by the document it names, loaded by `load`.
+template <class Load>
+void inline_reference(ConfigNode& root, const char* key, Load load) {
+  ConfigNode* ref = root.find(key);
+  if (!ref || !ref->is_scalar()) return;
+  Location loc = ref->loc;
+  try {
+    *ref = load(ref->scalar);
+  } catch (const ConfigError& e) {
+    throw ConfigError(loc, key, e.what());
+  }
+}
+
+void fail(const ConfigNode& root, const std::string& key, const std::string& msg) {
+  const ConfigNode* n = &root;
+  size_t start = 0;
+  while (n) {  // point at the deepest existing node of the dotted key
+    size_t dot = key.find('.', start);
+    const ConfigNode* next = n->is_map() ? n->find(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start)) : nullptr;
+    if (!next) break;
+    n = next;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  throw ConfigError(n ? n->loc : root.loc, key, msg);
+}
+
+void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
+  const auto& p = s.parallel;
+  const auto& m = s.model;
+  auto chk = [&](bool ok, const std::string& key, const std::string& msg) {
+    if (!ok) fail(root, key, msg);
+  };
+  chk(m.num_heads % p.tp == 0, "parallel.tp",
+      "tp " + std::to_string(p.tp) + " does not divide the model's " + std::to_string(m.num_heads) + " attention heads");
+  chk(m.num_kv_heads % p.tp == 0 || p.tp % m.num_kv_heads == 0, "parallel.tp",
+      "tp " + std::to_string(p.tp) + " and the model's " + std::to_string(m.num_kv_heads) + " KV heads do not divide each other");
+  chk(m.num_layers % p.pp == 0, "parallel.pp",
+      "pp " + std::to_string(p.pp) + " does not divide the model's " + std::to_string(m.num_layers) + " layers");
+  if (m.is_moe())
+    chk(m.num_experts % p.ep == 0, "parallel.ep",
+        "ep " + std::to_string(p.ep) + " does not divide the model's " + std::to_string(m.num_experts) + " experts");
+  chk((int64_t{p.dp} * p.fsdp) % p.ep == 0, "parallel.ep",
+      "ep " + std::to_string(p.ep) + " must divide dp x fsdp = " + std::to_string(int64_t{p.dp} * p.fsdp));
+  chk(s.batch.seq_len <= m.max_position, "batch.seq_len",
+      "sequence length " + std::to_string(s.batch.seq_len) + " is over the model's limit of " + std::to_string(m.max_position));
+  chk((s.batch.global_batch > 0) != (s.batch.tokens_per_step > 0), "batch",
+      "give exactly one of global_batch or tokens_per_step");
+  chk(s.batch.tokens_per_step == 0 || s.batch.tokens_per_step % s.batch.seq_len == 0, "batch.tokens_per_step",
+      "tokens_per_step " + std::to_string(s.batch.tokens_per_step) + " is not a multiple of seq_len " + std::to_string(s.batch.seq_len));
+  const int64_t seqs = s.batch.sequences();
+  const int64_t replicas = int64_t{p.dp} * p.fsdp;
+  chk(seqs % (replicas * p.microbatches) == 0, "batch",
+      std::to_string(seqs) + " sequences do not divide into dp x fsdp x microbatches = " +
+          std::to_string(replicas * p.microbatches));
+  chk(!(p.sequence_parallel && p.tp == 1), "parallel.sequence_parallel", "sequence parallelism needs tp > 1");
+  chk(p.microbatches >= p.pp || p.pp == 1, "parallel.microbatches",
+      "1F1B needs at least as many micro-batches (" + std::to_string(p.microbatches) + ") as stages (" + std::to_string(p.pp) + ")");
+  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const auto& modes = s.system.chip.cores.lnc_modes;
+  chk(std::find(modes.begin(), modes.end(), lnc) != modes.end(), "lnc",
+      "LNC " + std::to_string(lnc) + " is not supported by " + s.system.chip.name);
+  const int64_t ranks = int64_t{s.system.total_chips()} * (s.system.chip.cores.physical / lnc);
+  chk(p.world() == ranks, "parallel",
+      "tp x pp x dp x fsdp = " + std::to_string(p.world()) + " ranks, but " + std::to_string(s.system.total_chips()) +
+          " chips at LNC=" + std::to_string(lnc) + " have " + std::to_string(ranks));
+}
+
+}  // namespace
+
+ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets) {
+  const std::string path = sim::resolve_named_config(name_or_path, "workloads/scenarios", "scenario");
+  ConfigNode root;
+  root.kind = ConfigNode::Kind::Map;
+  root.loc = Location{path, 1, 1};
+  ConfigNode cal = sim::load_config_file(sim::data_root() + "/workloads/calibration/runtime.yaml");
+  sim::merge_into(root, cal);
+  sim::merge_into(root, sim::load_config_file(path));
+  root.loc = Location{path, 1, 1};
+  inline_reference(root, "system", [](const std::string& n) {
+    ConfigNode sys = sim::load_config_file(sim::resolve_named_config(n, "hw/configs/systems", "system"));
+    if (ConfigNode* chip = sys.find("chip"); chip && chip->is_scalar())
+      *chip = sim::load_config_file(sim::resolve_named_config(chip->scalar, "hw/configs/chips", "chip"));
+    return sys;
+  });
+  inline_reference(root, "model", [](const std::string& n) { return sim::write_config(load_model(n, {})); });
+  // Instances: `instances:` at the top of a scenario sets system.instances.
+  if (ConfigNode* inst = root.find("instances")) {
+    ConfigNode v = *inst;
+    root.erase("instances");
+    if (ConfigNode* sys = root.find("system"); sys && sys->is_map()) sys->set("instances", v, v.loc);
+  }
+  std::vector<sim::SetAssignment> as;
+  for (size_t i = 0; i < sets.size(); ++i) as.push_back(sim::parse_set(sets[i], static_cast<int>(i + 1)));
+  sim::apply_sets(root, as);
+  ScenarioSpec s;
+  sim::read_config(root, s);
+  s.system.chip.validate(root);
+  s.system.validate(root);
+  s.model.validate(root);
+  check_layout(s, root);
+  return s;
+}
+
+std::string resolved_yaml(const ScenarioSpec& s, const std::string& header) {
+  return header + sim::to_yaml(sim::write_config(s));
+}
+
+}  // namespace trn::workloads

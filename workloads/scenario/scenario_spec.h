@@ -1,0 +1,115 @@
+// ScenarioSpec: everything about one training job in one YAML file: the system (name, path
+// or inline), the model (zoo name, Hugging Face config.json, YAML path or inline), the
+// parallel layout, the batch, precision, activation checkpointing, LNC and execution mode.
+// The runtime parameters (eager dispatch cost, compiled-kernel efficiency, ...) come from
+// workloads/calibration/runtime.yaml, merged under every scenario; `--set` overrides any key.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/spec/system_spec.h"
+#include "workloads/model/model_spec.h"
+
+namespace trn::workloads {
+
+using sim::F;
+
+struct ParallelSpec {
+  int tp = 1;                       // tensor parallel
+  bool sequence_parallel = false;   // TP with reduce-scatter / all-gather instead of all-reduce
+  int pp = 1;                       // pipeline stages
+  int microbatches = 1;             // per step, per pipeline
+  std::string schedule = "1f1b";
+  int dp = 1;                       // data-parallel replicas (gradient all-reduce)
+  int fsdp = 1;                     // fully sharded data parallel (ZeRO-3) degree
+  int zero = 0;                     // ZeRO stage for dp (0-3); fsdp > 1 is stage 3 on its own group
+  int ep = 1;                       // expert parallel (within the data-parallel ranks)
+  template <class V> void visit(V& v) {
+    v.field("tp", tp, F("tensor-parallel degree").ge(1).le(1024));
+    v.field("sequence_parallel", sequence_parallel, F("sequence parallelism with TP").optional());
+    v.field("pp", pp, F("pipeline-parallel stages").ge(1).le(1024));
+    v.field("microbatches", microbatches, F("micro-batches per step").ge(1).le(65536));
+    v.field("schedule", schedule, F("pipeline schedule").one_of({"1f1b"}).optional());
+    v.field("dp", dp, F("data-parallel replicas").ge(1).le(65536));
+    v.field("fsdp", fsdp, F("FSDP (ZeRO-3) sharding degree").ge(1).le(65536));
+    v.field("zero", zero, F("ZeRO stage for dp").ge(0).le(3).optional());
+    v.field("ep", ep, F("expert-parallel degree").ge(1).le(65536).optional());
+  }
+  int64_t world() const { return int64_t{tp} * pp * dp * fsdp; }
+};
+
+struct BatchSpec {
+  int64_t global_batch = 0;      // sequences per step (0: use tokens_per_step)
+  int64_t seq_len = 0;           // tokens per sequence
+  int64_t tokens_per_step = 0;   // alternative to global_batch
+  template <class V> void visit(V& v) {
+    v.field("global_batch", global_batch, F("sequences per step (or 0 with tokens_per_step)").ge(0).le(1e9).optional());
+    v.field("seq_len", seq_len, F("sequence length, tokens").ge(1).le(1e7));
+    v.field("tokens_per_step", tokens_per_step, F("tokens per step (or 0 with global_batch)").ge(0).le(1e12).optional());
+  }
+  int64_t sequences() const { return global_batch > 0 ? global_batch : tokens_per_step / seq_len; }
+  int64_t tokens() const { return sequences() * seq_len; }
+};
+
+struct PrecisionSpec {
+  std::string compute = "bf16";
+  std::string master_weights = "fp32";
+  std::string optimizer = "adamw";
+  template <class V> void visit(V& v) {
+    v.field("compute", compute, F("compute dtype").one_of({"bf16", "fp16"}));
+    v.field("master_weights", master_weights, F("master weight dtype").one_of({"fp32", "bf16"}));
+    v.field("optimizer", optimizer, F("optimizer").one_of({"adamw"}));
+  }
+};
+
+/// Runtime parameters with physical meaning; values and provenance in
+/// workloads/calibration/runtime.yaml (fitted by `trnsim calibrate-runtime`).
+struct RuntimeSpec {
+  sim::Time eager_dispatch{0};        // host cost to dispatch one eager op
+  sim::Time compiled_launch{0};       // host cost to launch one compiled graph region
+  double kernel_efficiency = 1.0;     // achieved / tiling-model tensor throughput of generated kernels
+  sim::Bytes workspace{0};            // per-rank runtime workspace in HBM
+  template <class V> void visit(V& v) {
+    v.field("eager_dispatch", eager_dispatch, F("host time to dispatch one eager op (calibrated)").ge(0));
+    v.field("compiled_launch", compiled_launch, F("host time to launch one compiled region").ge(0));
+    v.field("kernel_efficiency", kernel_efficiency, F("tensor-engine efficiency of generated kernels (calibrated)").gt(0).le(1));
+    v.field("workspace", workspace, F("per-rank runtime workspace in HBM").ge(0));
+  }
+};
+
+struct ScenarioSpec {
+  std::string name;
+  models::SystemSpec system;
+  ModelSpec model;
+  int lnc = 0;                      // 0 = chip default
+  std::string mode = "compiled";    // eager | compiled
+  ParallelSpec parallel;
+  BatchSpec batch;
+  PrecisionSpec precision;
+  std::string checkpointing = "none";
+  RuntimeSpec runtime;
+  template <class V> void visit(V& v) {
+    v.field("name", name, F("scenario name"));
+    v.section("system", system, F("system: name, path or inline"));
+    v.section("model", model, F("model: zoo name, config.json, YAML path or inline"));
+    v.field("lnc", lnc, F("logical NeuronCore size (0 = chip default)").ge(0).le(8).optional());
+    v.field("mode", mode, F("execution mode").one_of({"eager", "compiled"}));
+    v.section("parallel", parallel, F("parallel layout"));
+    v.section("batch", batch, F("batch"));
+    v.section("precision", precision, F("precision"));
+    v.field("checkpointing", checkpointing, F("activation checkpointing").one_of({"none", "selective", "full"}));
+    v.section("runtime", runtime, F("runtime parameters (calibrated)"));
+  }
+};
+
+/// Loads a scenario by name (workloads/scenarios/NAME.yaml) or path, resolving system and
+/// model references, merging the runtime calibration underneath, applying `--set`, reading
+/// strictly and checking the layout (divisibility, ranks vs chips, sequence length).
+ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets);
+
+/// The fully resolved scenario (system, chip and model inline); loading it reproduces the run.
+std::string resolved_yaml(const ScenarioSpec& s, const std::string& header);
+
+}  // namespace trn::workloads
