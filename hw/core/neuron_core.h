@@ -30,7 +30,7 @@ struct EngineStats {
 class NeuronCore : public sc_core::sc_module {
  public:
   static constexpr int kDmaQueues = 8;
-  static constexpr int kCollectiveQueues = 4;  // in-order collective streams (op.queue picks one)
+  static constexpr int kCollectiveQueues = 8;  // in-order collective streams (op.queue picks one)
   using CollectiveHook = std::function<void(const models::Op&, std::function<void()> done)>;
 
   /// `dma_path`: resources a DMA transfer of this core crosses (its DMA engines, its HBM stack).

@@ -35,6 +35,22 @@ double ProgramRunner::finish_time() const {
   return t;
 }
 
+void ProgramRunner::check_finished() const {
+  for (const auto& [rank, core] : cores_) {
+    if (core->done()) continue;
+    std::string detail;
+    for (const auto& [group, slots] : pending_)
+      for (const auto& [seq, p] : slots) {
+        detail += " group {";
+        for (size_t i = 0; i < group.size() && i < 8; ++i) detail += (i ? "," : "") + std::to_string(group[i]);
+        detail += group.size() > 8 ? ",...}" : "}";
+        detail += " #" + std::to_string(seq) + " has " + std::to_string(p->waiters.size()) + "/" +
+                  std::to_string(p->expected) + " members;";
+      }
+    throw std::logic_error("simulation deadlock: rank " + std::to_string(rank) + " did not finish its program;" + detail);
+  }
+}
+
 void ProgramRunner::arrive(int rank, const models::Op& op, std::function<void()> done) {
   const auto& prog = cores_.at(rank)->program();
   const std::vector<int>& group = prog.groups.at(static_cast<size_t>(op.group));

@@ -33,6 +33,9 @@ class ProgramRunner : public sc_core::sc_module {
   const CollectiveStats& collective_stats() const { return stats_; }
   /// Latest finish time over the simulated ranks.
   double finish_time() const;
+  /// After the run: throws std::logic_error naming the first rank that did not finish
+  /// (a deadlock: a collective whose members never all arrived).
+  void check_finished() const;
 
  private:
   struct Pending;

@@ -82,6 +82,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s) {
   }
   r.simulated_ranks = static_cast<int>(runner->ranks().size());
   sim::run_to_completion();
+  runner->check_finished();
   r.step_time_s = runner->finish_time();
   r.tokens_per_s = double(s.batch.tokens()) / r.step_time_s;
   r.model_flops = model_flops_per_step(s);
@@ -92,14 +93,15 @@ StepResult simulate_step(const workloads::ScenarioSpec& s) {
   const hw::NeuronCore& core = *runner->ranks().begin()->second;
   const auto& prog = core.program();
   const auto& times = core.op_times();
-  std::vector<Interval> compute, coll, host;
+  std::vector<Interval> compute, coll, host, pipe;
   double memory_bound = 0;
   std::map<models::Engine, double> busy;
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     const auto& op = prog.ops[i];
     Interval iv = times[i];
     double len = iv.second - iv.first;
-    if (op.engine == models::Engine::Collective) coll.push_back(iv);
+    if (op.engine == models::Engine::Collective && op.name.rfind("pp_", 0) == 0) pipe.push_back(iv);
+    else if (op.engine == models::Engine::Collective) coll.push_back(iv);
     else if (op.engine == models::Engine::Host) host.push_back(iv);
     else {
       compute.push_back(iv);
@@ -112,12 +114,15 @@ StepResult simulate_step(const workloads::ScenarioSpec& s) {
   std::vector<Interval> dev = compute;
   dev.insert(dev.end(), coll.begin(), coll.end());
   const double t_host = exposed(host, dev);
-  const double idle = std::max(0.0, r.step_time_s - t_compute - t_comm - t_host);
+  dev.insert(dev.end(), host.begin(), host.end());
+  const double t_pipe = exposed(pipe, dev);  // waiting for the neighbouring stage
+  const double idle = std::max(0.0, r.step_time_s - t_compute - t_comm - t_host - t_pipe);
   r.breakdown = {{"compute", t_compute - std::min(memory_bound, t_compute)},
                  {"memory_bound", std::min(memory_bound, t_compute)},
                  {"exposed_communication", t_comm},
                  {"host_dispatch", t_host},
-                 {"pipeline_bubble", idle}};
+                 {"pipeline_bubble", t_pipe},
+                 {"idle", idle}};
   for (auto e : {models::Engine::Tensor, models::Engine::Vector, models::Engine::Scalar, models::Engine::GpSimd})
     r.engines.push_back({models::engine_name(e), busy[e]});
   r.memory = workloads::memory_per_rank(s);

@@ -165,7 +165,10 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     Op op;
     if (g.kind == OpKind::Collective) {
       op.engine = Engine::Collective;
-      op.queue = static_cast<int>(g.group);  // one in-order stream per kind of group
+      // One in-order stream per kind of group; pipeline receives get their own stream so that
+      // a blocked send never holds up the receive its peer is waiting for.
+      op.queue = static_cast<int>(g.group);
+      if (g.group == GroupKind::Pp && g.name.find("recv") != std::string::npos) op.queue = 6;
       op.coll = g.coll;
       op.bytes = g.coll_bytes;
       op.name = g.name;

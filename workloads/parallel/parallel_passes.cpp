@@ -137,6 +137,15 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     Vertex c = t.insert_after(last_bwd[layer], collective("dp_grad", op, GroupKind::Dp, bytes, layer, Phase::Backward));
     t.g[c].once_per_step = true;
   }
+  if (zero >= 1) {  // ZeRO: each replica updated 1/dp of the parameters; gather the rest
+    double params = 0;
+    for (const auto& [layer, p] : layer_params) params += p;
+    Vertex opt = t.order.back();
+    GraphOp ag = collective("dp_param_gather", models::CollectiveOp::AllGather, GroupKind::Dp, params / fsdp * kAct, -1,
+                            Phase::Update);
+    ag.once_per_step = true;
+    t.insert_after(opt, ag);
+  }
   (void)tp;
   (void)ep;
 }
