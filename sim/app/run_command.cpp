@@ -16,7 +16,7 @@ namespace {
 
 struct RunOpts {
   CommonOptions common;
-  std::string scenario, mode, trace;
+  std::string scenario, mode, trace, model;
   bool allow_oom = false;
 };
 
@@ -36,15 +36,17 @@ Runner add_run(CLI::App* app) {
   c->add_option("scenario", o->scenario, "Scenario name (workloads/scenarios) or YAML path")->required();
   c->add_option("--mode", o->mode, "Execution mode: eager | compiled (default: the scenario's)")
       ->check(CLI::IsMember({"eager", "compiled"}));
+  c->add_option("--model", o->model,
+                 "Replace the scenario's model: zoo name, YAML path or Hugging Face config.json (default: the scenario's)");
   c->add_option("--trace", o->trace, "Write a Chrome/Perfetto JSON timeline to FILE (default: none)");
   c->add_flag("--allow-oom", o->allow_oom, "Simulate even when a rank does not fit in HBM (default: off)");
   add_common(c, o->common);
   return [o]() -> int {
-    for (const auto& [path, opt] : {std::pair{o->common.json, "--json"}, {o->common.resolved, "--resolved"}, {o->trace, "--trace"}})
-      if (!path.empty()) sim::check_writable(path, opt);
+    check_outputs(o->common);
+    if (!o->trace.empty()) sim::check_writable(o->trace, "--trace");
     std::vector<std::string> sets = o->common.sets;
     if (!o->mode.empty()) sets.push_back("mode=" + o->mode);
-    workloads::ScenarioSpec s = workloads::load_scenario(o->scenario, sets);
+    workloads::ScenarioSpec s = workloads::load_scenario(o->scenario, sets, o->model);
     workloads::MemoryReport mem = workloads::memory_per_rank(s);
     if (!mem.fits() && !o->allow_oom) {
       std::fprintf(stderr, "trnsim: error: %s does not fit in HBM: %s per rank needed, %s available (use --allow-oom to simulate anyway)\n",
@@ -52,7 +54,7 @@ Runner add_run(CLI::App* app) {
       print_memory(mem, stderr);
       return 2;
     }
-    StepResult r = simulate_step(s);
+    StepResult r = simulate_step(s, !o->trace.empty());
     std::printf("%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                 s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
     std::printf("  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
@@ -90,8 +92,14 @@ Runner add_run(CLI::App* app) {
     js["sim"]["ops"] = r.ops;
     js["sim"]["simulated_ranks"] = r.simulated_ranks;
     js["sim"]["wall_s"] = r.wall_s;
-    write_output(o->common.json, js.dump(2) + "\n");
-    write_output(o->common.resolved, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
+    std::vector<std::pair<std::string, std::string>> files;
+    std::vector<std::string> opts;
+    if (!o->common.json.empty()) files.emplace_back(o->common.json, js.dump(2) + "\n"), opts.push_back("--json");
+    if (!o->common.resolved.empty())
+      files.emplace_back(o->common.resolved, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n")),
+          opts.push_back("--resolved");
+    if (!o->trace.empty()) files.emplace_back(o->trace, r.trace), opts.push_back("--trace");
+    sim::write_files_atomic(files, opts);
     return 0;
   };
 }

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "hw/system/program_runner.h"
+#include "sim/app/trace_writer.h"
 #include "sim/kernel/event_queue.h"
 #include "workloads/graph/training_graph.h"
 #include "workloads/lowering/lower_program.h"
@@ -56,7 +57,7 @@ double model_flops_per_step(const workloads::ScenarioSpec& s) {
   return dense + attn * tokens;
 }
 
-StepResult simulate_step(const workloads::ScenarioSpec& s) {
+StepResult simulate_step(const workloads::ScenarioSpec& s, bool want_trace) {
   auto wall0 = std::chrono::steady_clock::now();
   StepResult r;
   workloads::Layout layout(s.parallel);
@@ -131,6 +132,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s) {
                               [](const auto& a, const auto& b) { return a.second < b.second; });
   r.verdict = "the step is bound by " + top->first + " (" +
               std::to_string(static_cast<int>(100 * top->second / r.step_time_s + 0.5)) + "% of the step)";
+  if (want_trace) r.trace = chrome_trace(*runner, *sys);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;
 }

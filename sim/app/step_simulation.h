@@ -23,10 +23,12 @@ struct StepResult {
   int simulated_ranks = 0, world = 0;
   int64_t ops = 0;
   std::string verdict;
+  std::string trace;  // Chrome trace JSON when requested
 };
 
 /// Runs the step in this process (SystemC elaborates once: call once per process).
-StepResult simulate_step(const workloads::ScenarioSpec& s);
+/// With `want_trace`, also fills StepResult::trace.
+StepResult simulate_step(const workloads::ScenarioSpec& s, bool want_trace = false);
 
 /// Model FLOPs of one step (6 x active params x tokens + attention), as used for MFU.
 double model_flops_per_step(const workloads::ScenarioSpec& s);

@@ -83,7 +83,8 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
 
 }  // namespace
 
-ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets) {
+ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets,
+                           const std::string& model_override) {
   const std::string path = sim::resolve_named_config(name_or_path, "workloads/scenarios", "scenario");
   ConfigNode root;
   root.kind = ConfigNode::Kind::Map;
@@ -92,6 +93,13 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
   sim::merge_into(root, cal);
   sim::merge_into(root, sim::load_config_file(path));
   root.loc = Location{path, 1, 1};
+  if (!model_override.empty()) {
+    ConfigNode m;
+    m.kind = ConfigNode::Kind::Scalar;
+    m.scalar = model_override;
+    m.loc = Location{"--model", 0, 0};
+    root.set("model", m, m.loc);
+  }
   inline_reference(root, "system", [](const std::string& n) {
     ConfigNode sys = sim::load_config_file(sim::resolve_named_config(n, "hw/configs/systems", "system"));
     if (ConfigNode* chip = sys.find("chip"); chip && chip->is_scalar())

@@ -107,7 +107,9 @@ struct ScenarioSpec {
 /// Loads a scenario by name (workloads/scenarios/NAME.yaml) or path, resolving system and
 /// model references, merging the runtime calibration underneath, applying `--set`, reading
 /// strictly and checking the layout (divisibility, ranks vs chips, sequence length).
-ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets);
+/// `model_override` (a zoo name, YAML or Hugging Face config.json path) replaces `model:`.
+ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets,
+                           const std::string& model_override = "");
 
 /// The fully resolved scenario (system, chip and model inline); loading it reproduces the run.
 std::string resolved_yaml(const ScenarioSpec& s, const std::string& header);

@@ -1,0 +1,182 @@
+// Workload frontend: scenario loading and layout checks, the graph and its parallel
+// passes, lowering (eager vs compiled mechanisms), 1F1B order and memory accounting.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+
+#include "sim/base/config_loader.h"
+
+#include "workloads/graph/training_graph.h"
+#include "workloads/lowering/lower_program.h"
+#include "workloads/memory/memory_model.h"
+#include "workloads/parallel/layout.h"
+#include "workloads/parallel/parallel_passes.h"
+
+using namespace trn::workloads;
+
+namespace {
+std::string error_of(const std::vector<std::string>& sets) {
+  try {
+    load_scenario("qwen3-32b-trn2", sets);
+  } catch (const trn::sim::ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::map<std::string, int> count_collectives(const TrainingGraph& t) {
+  std::map<std::string, int> n;
+  for (Vertex v : t.order)
+    if (t.g[v].kind == OpKind::Collective) n[std::string(group_kind_name(t.g[v].group)) + ":" + t.g[v].name.substr(0, 7)]++;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("every shipped scenario loads and its resolved form reproduces it", "[workload]") {
+  for (const char* name : {"qwen3-32b-trn2", "llama2-70b-trn1-pp", "llama3.1-70b-trn2-ultraserver", "qwen3-32b-trn3-gen1",
+                           "qwen3-32b-trn3-gen2", "gpt-oss-20b-trn2", "mixtral-8x7b-trn2"}) {
+    INFO(name);
+    ScenarioSpec s = load_scenario(name, {});
+    std::string y = resolved_yaml(s, "");
+    ScenarioSpec back;
+    trn::sim::read_config(trn::sim::parse_yaml_text(y, "resolved"), back);
+    CHECK(resolved_yaml(back, "") == y);
+  }
+}
+
+TEST_CASE("layouts that do not divide the model say which number fails", "[workload]") {
+  CHECK(error_of({"parallel.tp=3", "parallel.fsdp=21"}).find("tp 3 does not divide the model's 64 attention heads") != std::string::npos);
+  CHECK(error_of({"parallel.pp=3"}).find("pp 3 does not divide the model's 64 layers") != std::string::npos);
+  CHECK(error_of({"parallel.fsdp=8"}).find("ranks") != std::string::npos);
+  CHECK(error_of({"batch.seq_len=65536"}).find("over the model's limit of 40960") != std::string::npos);
+  CHECK(error_of({"batch.global_batch=15"}).find("do not divide") != std::string::npos);
+  CHECK(error_of({"parallel.tp=5"}).find("parallel.tp") != std::string::npos);
+}
+
+TEST_CASE("MoE layouts check experts against ep", "[workload]") {
+  try {
+    load_scenario("mixtral-8x7b-trn2", {"parallel.ep=16"});
+    FAIL("expected an error");
+  } catch (const trn::sim::ConfigError& e) {
+    CHECK(std::string(e.what()).find("ep 16 does not divide the model's 8 experts") != std::string::npos);
+  }
+}
+
+TEST_CASE("tensor and FSDP passes shard shapes and insert the collectives of each layer", "[workload]") {
+  ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"checkpointing=none"});
+  TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, "none");
+  double qkv_n = 0;
+  for (Vertex v : t.order)
+    if (t.g[v].name == "qkv") qkv_n = t.g[v].n;
+  apply_parallel_passes(t, s, 0);
+  for (Vertex v : t.order)
+    if (t.g[v].name == "qkv") CHECK(t.g[v].n == Approx(qkv_n / 4));
+  auto n = count_collectives(t);
+  // Per layer: 2 forward all-reduces (o_proj, mlp_down), 2 backward (mlp_up and qkv dgrad);
+  // (the LM head is not in this 2-layer stage); FSDP: gathers for forward and backward, gradient scatter.
+  CHECK(n["tp:tp_ar_o"] + n["tp:tp_ar_m"] + n["tp:tp_ar_q"] + n["tp:tp_ar_l"] == 2 * 4);
+  CHECK(n["fsdp:fsdp_ag"] == 2 * 2 + 2);  // two layers + embedding and head (layer -1) twice
+  CHECK(n["fsdp:fsdp_rs"] == 3);
+}
+
+TEST_CASE("sequence parallelism replaces all-reduces by reduce-scatter and all-gather", "[workload]") {
+  ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"parallel.sequence_parallel=true"});
+  TrainingGraph t = build_training_graph(s.model, 0, 1, 1, 4096, "none");
+  apply_parallel_passes(t, s, 0);
+  int rs = 0, ag = 0, ar = 0;
+  for (Vertex v : t.order) {
+    const auto& o = t.g[v];
+    if (o.group != GroupKind::Tp) continue;
+    rs += o.coll == trn::models::CollectiveOp::ReduceScatter;
+    ag += o.coll == trn::models::CollectiveOp::AllGather;
+    ar += o.coll == trn::models::CollectiveOp::AllReduce;
+  }
+  CHECK(ar == 0);
+  CHECK(rs > 0);
+  CHECK(ag > 0);
+}
+
+TEST_CASE("eager dispatches every op and fuses nothing; compiled launches regions and fuses", "[workload]") {
+  for (const char* mode : {"eager", "compiled"}) {
+    ScenarioSpec s = load_scenario("qwen3-32b-trn2", {std::string("mode=") + mode});
+    Layout layout(s.parallel);
+    TrainingGraph t = build_training_graph(s.model, 0, s.model.num_layers, 1, 4096, s.checkpointing);
+    apply_parallel_passes(t, s, 0);
+    trn::models::Program p = lower_rank(s, layout, t, 0);
+    int host = 0, device = 0;
+    double ew_bytes = 0;
+    for (const auto& op : p.ops) {
+      if (op.engine == trn::models::Engine::Host) ++host;
+      else ++device;
+      if (op.engine == trn::models::Engine::Vector && op.name.find("norm") != std::string::npos) ew_bytes += op.bytes;
+    }
+    if (std::string(mode) == "eager") {
+      CHECK(host == device);
+      CHECK(ew_bytes > 0);
+    } else {
+      CHECK(host < device / 5);  // one launch per region (a layer forward, recompute or backward)
+      CHECK(ew_bytes == 0);
+    }
+    CHECK(p.groups.size() >= 2);  // TP and FSDP groups
+  }
+}
+
+TEST_CASE("1F1B runs every micro-batch forward before its backward", "[workload]") {
+  for (int stages : {1, 2, 4})
+    for (int stage = 0; stage < stages; ++stage) {
+      auto order = one_f_one_b(stage, stages, 8);
+      CHECK(order.size() == 16);
+      std::map<int, int> seen;
+      int in_flight = 0, peak = 0;
+      for (auto [m, bwd] : order) {
+        if (!bwd) {
+          CHECK(seen[m] == 0);
+          ++in_flight;
+        } else {
+          CHECK(seen[m] == 1);
+          --in_flight;
+        }
+        peak = std::max(peak, in_flight);
+        seen[m]++;
+      }
+      CHECK(peak == std::min(8, stages - stage));
+    }
+}
+
+TEST_CASE("more TP lowers per-rank weight memory; checkpointing lowers activations", "[workload][invariant]") {
+  auto weights = [](const std::vector<std::string>& sets) {
+    auto m = memory_per_rank(load_scenario("qwen3-32b-trn2", sets));
+    std::map<std::string, double> c;
+    for (const auto& x : m.categories) c[x.name] = x.bytes;
+    return c;
+  };
+  auto tp2 = weights({"parallel.tp=2", "parallel.fsdp=32", "batch.global_batch=32"});
+  auto tp4 = weights({"batch.global_batch=32"});
+  CHECK(tp4["weights"] < tp2["weights"]);
+  auto none = weights({"checkpointing=none"}), sel = weights({"checkpointing=selective"}), full = weights({});
+  CHECK(full["activations"] < sel["activations"]);
+  CHECK(sel["activations"] < none["activations"]);
+  // The published run fits: 64 ranks at LNC=2 have 24 GiB each.
+  CHECK(memory_per_rank(load_scenario("qwen3-32b-trn2", {})).fits());
+  CHECK_FALSE(memory_per_rank(load_scenario("qwen3-32b-trn2", {"checkpointing=none"})).fits());
+}
+
+TEST_CASE("layout groups are consistent on every member", "[workload]") {
+  ParallelSpec p;
+  p.tp = 4;
+  p.fsdp = 4;
+  p.dp = 2;
+  p.pp = 2;
+  p.ep = 2;
+  Layout l(p);
+  for (int r = 0; r < l.world(); ++r) {
+    CHECK(l.rank(l.coord(r)) == r);
+    for (GroupKind g : {GroupKind::Tp, GroupKind::Fsdp, GroupKind::Dp, GroupKind::Ep}) {
+      auto members = l.group(g, r);
+      CHECK(std::find(members.begin(), members.end(), r) != members.end());
+      for (int m : members) CHECK(l.group(g, m) == members);
+    }
+  }
+  CHECK(l.representatives().size() == 8u);
+}
