@@ -87,6 +87,9 @@ int run_cli(int argc, char** argv) {
   Runner calib = add_calibrate_collectives(&app);
   Runner run = add_run(&app);
   Runner calib_rt = add_calibrate_runtime(&app);
+  Runner startup = add_startup(&app);
+  Runner calib_compile = add_calibrate_compile(&app);
+  Runner flex = add_flexattention(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -107,6 +110,9 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("calibrate-collectives")) return calib();
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("calibrate-runtime")) return calib_rt();
+    if (app.got_subcommand("startup")) return startup();
+    if (app.got_subcommand("calibrate")) return calib_compile();
+    if (app.got_subcommand("flexattention")) return flex();
   } catch (const sim::ConfigError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
     return 2;

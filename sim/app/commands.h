@@ -28,6 +28,9 @@ Runner add_show(CLI::App* app);
 Runner add_calibrate_collectives(CLI::App* app);
 Runner add_run(CLI::App* app);
 Runner add_calibrate_runtime(CLI::App* app);
+Runner add_startup(CLI::App* app);
+Runner add_calibrate_compile(CLI::App* app);
+Runner add_flexattention(CLI::App* app);
 
 /// Parses a comma-separated list of sizes with units ("1KiB,1 MiB,512MiB").
 std::vector<double> parse_size_list(const std::string& text, const std::string& option);

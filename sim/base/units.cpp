@@ -189,9 +189,13 @@ std::string format_quantity(double value, Dim dim, int digits) {
 
 std::string format_quantity_exact(double value, Dim dim) {
   // Among units giving a mantissa in [1e-3, 1e6), the shortest text that reads back exactly.
-  bool binary = dim == Dim::Bytes && is_binary_multiple(value);
   std::string best;
-  for (const Unit& u : print_units(dim, binary)) {
+  std::vector<Unit> candidates = print_units(dim, false);
+  if (dim == Dim::Bytes) {
+    const auto& bin = print_units(dim, true);
+    candidates.insert(candidates.end(), bin.begin(), bin.end());
+  }
+  for (const Unit& u : candidates) {
     double x = value / u.factor;
     if (value != 0.0 && (std::fabs(x) < 1e-3 || std::fabs(x) >= 1e6)) continue;
     std::string text = format_double_exact(x) + " " + u.name;

@@ -137,6 +137,7 @@ struct Builder {
       a2a.group = GroupKind::Ep;
       a2a.layer = l;
       a2a.coll_bytes = tokens * topk * h * 2;  // bf16 activations, each token to top-k experts
+      a2a.width = h;
       chain(a2a);
       const double routed = tokens * topk / e;  // tokens per expert (balanced routing)
       const int up_mats = m.mlp == "swiglu" ? 2 : 1;
@@ -171,6 +172,7 @@ struct Builder {
       a2a.layer = l;
       a2a.phase = Phase::Backward;
       a2a.coll_bytes = tokens * topk * h * 2;
+      a2a.width = h;
       a2a.name = "ep_combine_bwd";
       chain(a2a);
       chain(mm("experts_down_dgrad", Phase::Backward, l, f, h, Split::Column, 0, static_cast<int>(e), routed));

@@ -79,6 +79,26 @@ struct RuntimeSpec {
   }
 };
 
+/// How the job compiles (shared/reference/compile-latency.md section 1).
+struct CompileSpec {
+  std::string frontend = "torchneuron";   // torchneuron (eager kernels / regional torch.compile) | xla
+  bool parallel_compile = false;          // xla: neuron_parallel_compile (AOT on parallel workers)
+  std::string cache = "cold";             // cold | warm | partial
+  double cache_hit_rate = 0.5;            // for partial
+  bool shared_cache = true;               // one compile per graph per node (file locks) or per rank
+  sim::Time budget{0};                    // per-graph compile budget (0 = none)
+  double speedup = 1.0;                   // a compiler this many times faster
+  template <class V> void visit(V& v) {
+    v.field("frontend", frontend, F("compile frontend").one_of({"torchneuron", "xla"}).optional());
+    v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
+    v.field("cache", cache, F("persistent cache state").one_of({"cold", "warm", "partial"}).optional());
+    v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());
+    v.field("shared_cache", shared_cache, F("cache shared by the ranks of a node").optional());
+    v.field("budget", budget, F("per-graph compile budget (0 s = none)").ge(0).optional());
+    v.field("speedup", speedup, F("compiler speed-up factor").gt(0).optional());
+  }
+};
+
 struct ScenarioSpec {
   std::string name;
   models::SystemSpec system;
@@ -90,6 +110,7 @@ struct ScenarioSpec {
   PrecisionSpec precision;
   std::string checkpointing = "none";
   RuntimeSpec runtime;
+  CompileSpec compile;
   template <class V> void visit(V& v) {
     v.field("name", name, F("scenario name"));
     v.section("system", system, F("system: name, path or inline"));
@@ -101,6 +122,7 @@ struct ScenarioSpec {
     v.section("precision", precision, F("precision"));
     v.field("checkpointing", checkpointing, F("activation checkpointing").one_of({"none", "selective", "full"}));
     v.section("runtime", runtime, F("runtime parameters (calibrated)"));
+    v.section("compile", compile, F("compilation: frontend, cache, budget").optional());
   }
 };
 

@@ -1,0 +1,67 @@
+// Compile-latency model (see compile_model.h).
+#include "models/compile/compile_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <queue>
+
+namespace trn::models {
+
+double compile_seconds(const CompileParams& p, const CompileJob& j) {
+  double cold = j.kernel ? p.c0_op.v + p.a_op.v * j.units
+                         : p.c0.v + p.a.v * j.units + p.b.v * j.units * std::pow(j.units / p.i_ref, p.alpha - 1.0);
+  return (1.0 - j.hit) * cold * j.scale;
+}
+
+double compile_memory(const CompileParams& p, const CompileJob& j) { return p.mu0.v + p.mu1.v * j.units; }
+
+double lpt_makespan(std::vector<double> jobs, int workers) {
+  std::sort(jobs.rbegin(), jobs.rend());
+  std::priority_queue<double, std::vector<double>, std::greater<>> w;
+  for (int i = 0; i < std::max(1, workers); ++i) w.push(0.0);
+  double end = 0;
+  for (double t : jobs) {
+    double s = w.top();
+    w.pop();
+    w.push(s + t);
+    end = std::max(end, s + t);
+  }
+  return end;
+}
+
+CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>& jobs, Schedule schedule,
+                           const HostLimits& host, double speedup, double budget_s) {
+  CompilePhase out;
+  double max_mem = 0;
+  std::vector<double> secs;
+  for (const auto& j : jobs) {
+    JobResult r;
+    r.name = j.name;
+    r.units = j.units;
+    r.hit = j.hit;
+    r.seconds = compile_seconds(p, j) / std::max(1e-9, speedup) + j.hit * p.t_hit.v;
+    r.memory = j.hit >= 1 ? 0 : compile_memory(p, j);
+    if (j.hit < 1 && !j.kernel) {
+      if (j.units > p.i_max) r.failure = "instruction-limit";
+      else if (r.memory > host.memory) r.failure = "host-oom";
+      else if (budget_s > 0 && r.seconds > budget_s) r.failure = "timeout";
+    }
+    if (!r.failure.empty()) out.failures.push_back(j.name + ": " + r.failure);
+    max_mem = std::max(max_mem, r.memory);
+    for (int d = 0; d < std::max(1, j.kernel || j.hit >= 1 ? 1 : host.duplicate); ++d) secs.push_back(r.seconds);
+    out.jobs.push_back(std::move(r));
+  }
+  if (schedule == Schedule::Sequential) {
+    out.workers = 1;
+    for (double s : secs) out.wall_s += s;
+    return out;
+  }
+  int by_cpu = static_cast<int>(host.vcpus / p.cores_per_job);
+  int by_mem = max_mem > 0 ? static_cast<int>(host.memory / max_mem) : by_cpu;
+  out.workers = std::max(1, std::min({by_cpu, by_mem, static_cast<int>(secs.size())}));
+  out.wall_s = lpt_makespan(secs, out.workers);
+  return out;
+}
+
+}  // namespace trn::models

@@ -1,0 +1,117 @@
+// Compile-latency model: how long the first training step takes before steady state.
+// (shared/reference/compile-latency.md section 5.) Pure C++; the parameters live in
+// workloads/calibration/compile.yaml, fitted by `trnsim calibrate`.
+//
+// A job compiles a set of graphs (eager kernels, regional forward/backward graphs, or whole
+// step graphs). Graph g has I_g instruction units (tiles x instructions per tile, summed over
+// op kinds, times how often each op is emitted). Its single-job compile time is
+//   C_g = c0 + a * I_g + b * I_g * (I_g / I_ref)^(alpha - 1)        (graphs)
+//   C_k = c0_op + a_op * I_k                                          (eager kernels)
+// scaled by `speedup`. Graphs compile sequentially (JIT) or on P parallel workers (AOT),
+// P = min(jobs, vCPUs / cores_per_job, host memory / max_g M_g), M_g = mu0 + mu1 * I_g;
+// the makespan is LPT list scheduling. Warm-cache hits cost t_hit instead. The first step
+// adds process start, capture, weight initialisation, NEFF load, collective bootstrap and
+// the first execution (k_first x steady step). Failures (time over budget, host memory,
+// instruction limit) are reported per graph.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/base/config_reader.h"
+
+namespace trn::models {
+
+using sim::F;
+
+struct CompileParams {
+  sim::Time c0{9};              // fixed per graph compile
+  sim::Time a{5e-4};            // per instruction unit (linear)
+  sim::Time b{5e-4};            // per unit of the super-linear term at I = i_ref
+  double alpha = 1.3;           // super-linearity exponent
+  double i_ref = 1e6;           // units, reference size of the super-linear term
+  sim::Time c0_op{0.3};         // per eager kernel
+  sim::Time a_op{1e-4};         // per unit of an eager kernel
+  sim::Time t_hit{1};           // per graph or kernel found in the cache
+  double cores_per_job = 8;     // host cores one neuronx-cc job uses
+  sim::Bytes mu0{2e9};          // host memory per compile job
+  sim::Bytes mu1{2e4};          // host memory per instruction unit
+  double i_max = 1e7;           // units, compiler instruction limit
+  sim::Time t_proc{30};         // process, runtime and framework start
+  sim::Bandwidth weight_bw{2.9e9};  // weight initialisation per node
+  sim::Time t_capture_op{5e-3}; // per op traced into a graph
+  sim::Time l0{0.5};            // per NEFF load
+  sim::Time t_load_unit{1e-5};  // per instruction unit loaded
+  sim::Time k0_coll{10};        // collective bootstrap
+  sim::Time k1_coll{1};         // per doubling of ranks
+  double k_first = 1.5;         // first execution / steady step
+  double moe_row_units = 1;     // units per routed token row in MoE dispatch/combine (indirect DMA)
+  double xla_factor = 1;        // compile-time multiplier of the torch-neuronx XLA frontend (older SDK)
+  template <class V> void visit(V& v) {
+    v.field("c0", c0, F("fixed time per graph compile").ge(0));
+    v.field("a", a, F("time per instruction unit, linear part").ge(0));
+    v.field("b", b, F("time per instruction unit, super-linear part at I = i_ref").ge(0));
+    v.field("alpha", alpha, F("super-linearity exponent").ge(1).le(3));
+    v.field("i_ref", i_ref, F("reference size of the super-linear term, units").gt(0));
+    v.field("c0_op", c0_op, F("fixed time per eager kernel compile").ge(0));
+    v.field("a_op", a_op, F("time per unit of an eager kernel").ge(0));
+    v.field("t_hit", t_hit, F("time per cache hit (lookup and fetch)").ge(0));
+    v.field("cores_per_job", cores_per_job, F("host cores one compile job uses").ge(1));
+    v.field("mu0", mu0, F("host memory per compile job").ge(0));
+    v.field("mu1", mu1, F("host memory per instruction unit").ge(0));
+    v.field("i_max", i_max, F("compiler instruction limit, units").gt(0));
+    v.field("t_proc", t_proc, F("process, runtime and framework start").ge(0));
+    v.field("weight_bw", weight_bw, F("weight initialisation bandwidth per node").gt(0));
+    v.field("t_capture_op", t_capture_op, F("time per op traced into a graph").ge(0));
+    v.field("l0", l0, F("time per NEFF load").ge(0));
+    v.field("t_load_unit", t_load_unit, F("load time per instruction unit").ge(0));
+    v.field("k0_coll", k0_coll, F("collective bootstrap").ge(0));
+    v.field("k1_coll", k1_coll, F("collective bootstrap per doubling of ranks").ge(0));
+    v.field("k_first", k_first, F("first execution time / steady step").ge(1));
+    v.field("moe_row_units", moe_row_units, F("instruction units per routed token row (MoE dispatch)").ge(0));
+    v.field("xla_factor", xla_factor, F("compile-time multiplier of the XLA frontend").gt(0));
+  }
+};
+
+/// One unit of compilation: a graph or an eager kernel.
+struct CompileJob {
+  std::string name;
+  double units = 0;        // instruction units I
+  double ops = 0;          // ops traced (capture cost)
+  bool kernel = false;     // eager kernel (c0_op, a_op) or graph (c0, a, b, alpha)
+  double hit = 0;          // probability of a persistent-cache hit (0 cold, 1 warm)
+  double scale = 1;        // compile-time multiplier (frontend / compiler version)
+};
+
+enum class Schedule { Sequential, Parallel };
+
+struct HostLimits {
+  int vcpus = 1;
+  double memory = 0;       // bytes
+  int duplicate = 1;       // identical compiles per node (no shared cache lock)
+};
+
+struct JobResult {
+  std::string name;
+  double units = 0, seconds = 0, memory = 0;
+  double hit = 0;
+  std::string failure;     // "", "timeout", "host-oom", "instruction-limit"
+};
+
+struct CompilePhase {
+  std::vector<JobResult> jobs;
+  double wall_s = 0;       // makespan (or sum when sequential)
+  int workers = 1;
+  std::vector<std::string> failures;
+};
+
+double compile_seconds(const CompileParams& p, const CompileJob& j);
+double compile_memory(const CompileParams& p, const CompileJob& j);
+/// LPT makespan of `jobs` seconds on `workers` identical workers.
+double lpt_makespan(std::vector<double> jobs, int workers);
+/// Compiles `jobs` under `schedule` on the host; `speedup` divides every compile time;
+/// `budget_s` (0 = none) marks graphs that exceed it.
+CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>& jobs, Schedule schedule,
+                           const HostLimits& host, double speedup, double budget_s);
+
+}  // namespace trn::models

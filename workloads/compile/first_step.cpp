@@ -1,0 +1,196 @@
+// Graph inventory and first-step assembly (see first_step.h).
+#include "workloads/compile/first_step.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sim/base/config_loader.h"
+#include "sim/base/paths.h"
+#include "workloads/memory/memory_model.h"
+#include "workloads/parallel/parallel_passes.h"
+
+namespace trn::workloads {
+namespace {
+
+double cdiv(double a, double b) { return std::ceil(std::max(0.0, a) / b); }
+
+constexpr double kCollectiveUnits = 50;  // descriptor programs and semaphores per collective (assumption)
+
+std::string base_name(const std::string& n) {
+  const std::string pre = "recompute_";
+  return n.rfind(pre, 0) == 0 ? n.substr(pre.size()) : n;
+}
+
+// Unique signature of an op: kind, base name and shapes (not the layer).
+std::string signature(const GraphOp& o) {
+  std::ostringstream s;
+  s << static_cast<int>(o.kind) << '|' << base_name(o.name) << '|' << o.tokens << '|' << o.n << '|' << o.k << '|'
+    << o.experts << '|' << o.width << '|' << o.heads << '|' << o.seq << '|' << o.window << '|'
+    << static_cast<int>(o.coll) << '|' << o.coll_bytes << '|' << static_cast<int>(o.phase);
+  return s.str();
+}
+
+double hit_of(const ScenarioSpec& s) {
+  if (s.compile.cache == "warm") return 1.0;
+  if (s.compile.cache == "partial") return s.compile.cache_hit_rate;
+  return 0.0;
+}
+
+bool is_remainder(const GraphOp& o) {
+  return o.layer < 0 || (o.kind == OpKind::Collective && o.group != GroupKind::Tp && o.group != GroupKind::Ep);
+}
+
+}  // namespace
+
+double op_units(const GraphOp& o, const models::CompileParams& p) {
+  switch (o.kind) {
+    case OpKind::Matmul:
+      return cdiv(o.tokens, 128) * cdiv(o.n, 512) * cdiv(o.k, 128) * std::max(1, o.experts);
+    case OpKind::Attention: {
+      double s_eff = o.causal ? (o.seq + 1) / 2 : o.seq;
+      if (o.window > 0) s_eff = std::min(s_eff, o.window);
+      double per_head = cdiv(o.seq, 128) * cdiv(s_eff, 512) * cdiv(o.head_dim, 128) +
+                        cdiv(o.seq, 128) * cdiv(o.head_dim, 512) * cdiv(s_eff, 128) +
+                        cdiv(o.seq, 128) * cdiv(s_eff, 512);  // softmax on the score tiles
+      return per_head * o.heads * o.sequences * (o.phase == Phase::Backward ? 2.5 : 1.0);
+    }
+    case OpKind::Collective:
+      // MoE dispatch/combine: an indirect DMA descriptor per routed token row.
+      if (o.group == GroupKind::Ep) return kCollectiveUnits + p.moe_row_units * o.coll_bytes / 2.0 / std::max(1.0, o.width);
+      return kCollectiveUnits;
+    case OpKind::Optimizer: return cdiv(o.width, 128 * 512.0) * 12;
+    default: return cdiv(o.tokens, 128) * cdiv(o.width, 512) * std::max(1, o.inputs);
+  }
+}
+
+Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, const std::string& mode,
+                          const models::CompileParams& p) {
+  Inventory inv;
+  const double hit = hit_of(s);
+  auto kernels = [&](bool remainder_only) {
+    std::set<std::string> seen;
+    for (Vertex v : g.order) {
+      const GraphOp& o = g.g[v];
+      if (remainder_only && !is_remainder(o)) continue;
+      if (!seen.insert(signature(o)).second) continue;
+      models::CompileJob j;
+      j.name = "kernel:" + base_name(o.name);
+      j.units = op_units(o, p);
+      j.kernel = true;
+      j.hit = hit;
+      inv.jobs.push_back(j);
+    }
+  };
+  if (mode == "eager") {
+    inv.kind = "eager kernels";
+    kernels(false);
+    return inv;
+  }
+  if (s.compile.frontend == "torchneuron") {
+    inv.kind = "regional";
+    // Block signature: the concatenated signatures of the layer's non-remainder ops.
+    std::map<int, std::string> sig;
+    std::map<int, std::pair<double, double>> units, ops;  // layer -> (fwd, bwd)
+    for (Vertex v : g.order) {
+      const GraphOp& o = g.g[v];
+      if (is_remainder(o)) continue;
+      sig[o.layer] += signature(o) + ";";
+      auto& u = units[o.layer];
+      auto& n = ops[o.layer];
+      (o.phase == Phase::Forward ? u.first : u.second) += op_units(o, p);
+      (o.phase == Phase::Forward ? n.first : n.second) += 1;
+    }
+    std::map<std::string, int> blocks;
+    for (const auto& [layer, text] : sig) {
+      if (blocks.count(text)) continue;
+      int id = static_cast<int>(blocks.size());
+      blocks[text] = id;
+      for (int bwd = 0; bwd < 2; ++bwd) {
+        models::CompileJob j;
+        j.name = "block" + std::to_string(id) + (bwd ? "_bwd" : "_fwd");
+        j.units = bwd ? units[layer].second : units[layer].first;
+        j.hit = hit;
+        inv.jobs.push_back(j);
+        inv.traced_ops += bwd ? ops[layer].second : ops[layer].first;
+      }
+    }
+    kernels(true);
+    return inv;
+  }
+  inv.kind = "whole step";
+  inv.schedule = s.compile.parallel_compile ? models::Schedule::Parallel : models::Schedule::Sequential;
+  double fwd_bwd = 0, update = 0, n_ops = 0;
+  for (Vertex v : g.order) {
+    const GraphOp& o = g.g[v];
+    (o.phase == Phase::Update || o.once_per_step ? update : fwd_bwd) += op_units(o, p);
+    n_ops += 1;
+  }
+  std::vector<std::pair<std::string, double>> graphs = {{"init", update}, {"step_first", fwd_bwd + update}};
+  if (s.parallel.microbatches > 1) {
+    graphs.push_back({"micro_step", fwd_bwd});
+    graphs.push_back({"update_step", fwd_bwd + update});
+  } else {
+    graphs.push_back({"step", fwd_bwd + update});
+  }
+  for (const auto& [name, u] : graphs) {
+    models::CompileJob j;
+    j.name = name;
+    j.units = u;
+    j.hit = hit;
+    j.scale = p.xla_factor;
+    inv.jobs.push_back(j);
+    inv.traced_ops += name == "init" ? 0 : n_ops;
+  }
+  return inv;
+}
+
+FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, const std::string& mode,
+                     double steady_step_s) {
+  FirstStep f;
+  f.steady = steady_step_s;
+  const double seqs_micro = double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
+  TrainingGraph g = build_training_graph(s.model, 0, s.model.num_layers / s.parallel.pp, seqs_micro,
+                                         double(s.batch.seq_len), s.checkpointing);
+  apply_parallel_passes(g, s, 0);
+  f.inventory = build_inventory(s, g, mode, p);
+  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int ranks_per_node = s.system.chips * (s.system.chip.cores.physical / lnc);
+  models::HostLimits host;
+  host.vcpus = s.system.host.vcpus;
+  host.memory = s.system.host.memory.v;
+  host.duplicate = s.compile.shared_cache ? 1 : ranks_per_node;
+  f.compile = models::compile_phase(p, f.inventory.jobs, f.inventory.schedule, host, s.compile.speedup,
+                                    s.compile.budget.v);
+  MemoryReport mem = memory_per_rank(s);
+  double per_rank = 0;
+  for (const auto& c : mem.categories)
+    if (c.name == "weights") per_rank += c.bytes;
+    else if (c.name == "optimizer") per_rank += c.bytes / 3.0;  // fp32 master copy; m and v start at zero
+  double load = 0;
+  for (const auto& j : f.inventory.jobs) load += p.l0.v + j.units * p.t_load_unit.v;
+  const double world = double(s.parallel.world());
+  f.parts = {{"process_start", p.t_proc.v},
+             {"weight_init", per_rank * ranks_per_node / p.weight_bw.v},
+             {"graph_capture", f.inventory.traced_ops * p.t_capture_op.v},
+             {"compile", f.compile.wall_s},
+             {"neff_load", load},
+             {"collective_bootstrap", p.k0_coll.v + p.k1_coll.v * std::log2(std::max(1.0, world))},
+             {"first_execution", p.k_first * steady_step_s}};
+  for (const auto& [k, v] : f.parts) f.total += v;
+  return f;
+}
+
+models::CompileParams load_compile_params(const std::string& path) {
+  std::string file = path.empty() ? sim::data_root() + "/workloads/calibration/compile.yaml" : path;
+  sim::ConfigNode root = sim::load_config_file(file);
+  models::CompileParams p;
+  const sim::ConfigNode* n = root.find("compile_params");
+  if (!n) throw sim::ConfigError(root.loc, "compile_params", "missing section 'compile_params'");
+  sim::read_config(*n, p, "compile_params");
+  return p;
+}
+
+}  // namespace trn::workloads
