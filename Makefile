@@ -25,8 +25,7 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	./$(BUILD)/trnsim bench collective --system trn2.48xlarge --ranks 16 --op all-reduce \
-	  --sizes 8KiB,1MiB,32MiB,512MiB --dtype fp32
+	./$(BUILD)/trnsim startup qwen3-32b-trn2
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

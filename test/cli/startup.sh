@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `trnsim startup`: the shipped compile parameters are what `trnsim calibrate` produces;
+# the Qwen3-32B first steps are within 10% of 184.6 s (eager) and 255.7 s (compiled) with
+# first/steady ratios inside the published 30-55x (the published pair itself gives 31.3x and
+# 55.2x); the JSON has the stable keys; --sensitivity ranks parameters; bad options exit 2.
+set -euo pipefail
+trnsim=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$trnsim" calibrate "$src/workloads/calibration/compile_observations.yaml" --out "$tmp/c.yaml"
+diff -u "$src/workloads/calibration/compile.yaml" "$tmp/c.yaml" || {
+  echo "workloads/calibration/compile.yaml is stale: run build/trnsim calibrate workloads/calibration/compile_observations.yaml --out workloads/calibration/compile.yaml"; exit 1; }
+"$trnsim" startup qwen3-32b-trn2 --price-per-hour 10 --sensitivity --json "$tmp/s.json" > "$tmp/s.txt" 2>&1
+cat "$tmp/s.txt"
+python3 - "$tmp/s.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e, c = d["eager"], d["compiled"]
+for m in (e, c):
+    for k in ("total_s", "parts", "ratio_to_steady"): assert k in m["first_step"], k
+    assert "step_time_s" in m["steady"]
+assert abs(e["first_step"]["total_s"] / 184.6 - 1) <= 0.10, e["first_step"]["total_s"]
+assert abs(c["first_step"]["total_s"] / 255.7 - 1) <= 0.10, c["first_step"]["total_s"]
+for m in (e, c): assert 30 <= m["first_step"]["ratio_to_steady"] <= 56, m["first_step"]["ratio_to_steady"]
+assert d["break_even"]["steps"] > 1 and d["break_even"]["tokens"] > 0
+assert d["cost"]["money"]["compiled"] > 0
+s = [abs(r["compiled_s"]) if abs(r["compiled_s"]) > abs(r["eager_s"]) else abs(r["eager_s"]) for r in d["sensitivity"]]
+assert s == sorted(s, reverse=True) and len(s) >= 5
+print("startup checks pass")
+PY
+# Warm cache: a much shorter first step; bad option values exit 2 with one line.
+"$trnsim" startup qwen3-32b-trn2 --cache warm --json "$tmp/w.json" > /dev/null 2>&1
+python3 -c "import json,sys; a=json.load(open('$tmp/s.json')); b=json.load(open('$tmp/w.json')); assert b['compiled']['first_step']['parts']['compile'] < a['compiled']['first_step']['parts']['compile']/5"
+for bad in "--budget 600" "--price-per-hour -3" "--cache lukewarm"; do
+  set +e; out=$("$trnsim" startup qwen3-32b-trn2 $bad 2>&1); rc=$?; set -e
+  [ $rc = 2 ] || { echo "FAIL: startup $bad exited $rc"; exit 1; }
+done
+echo ok
