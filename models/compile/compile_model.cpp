@@ -33,6 +33,7 @@ double lpt_makespan(std::vector<double> jobs, int workers) {
 CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>& jobs, Schedule schedule,
                            const HostLimits& host, double speedup, double budget_s) {
   CompilePhase out;
+  out.duplicate = std::max(1, host.duplicate);
   double max_mem = 0;
   std::vector<double> secs;
   for (const auto& j : jobs) {
@@ -40,7 +41,11 @@ CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>
     r.name = j.name;
     r.units = j.units;
     r.hit = j.hit;
-    r.seconds = compile_seconds(p, j) / std::max(1e-9, speedup) + j.hit * p.t_hit.v;
+    // A hit costs the lookup, but never more than compiling (small eager kernels).
+    CompileJob cold = j;
+    cold.hit = 0;
+    const double full = compile_seconds(p, cold) / std::max(1e-9, speedup);
+    r.seconds = (1.0 - j.hit) * full + j.hit * std::min(p.t_hit.v, full);
     r.memory = j.hit >= 1 ? 0 : compile_memory(p, j);
     if (j.hit < 1 && !j.kernel) {
       if (j.units > p.i_max) r.failure = "instruction-limit";
@@ -53,8 +58,11 @@ CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>
     out.jobs.push_back(std::move(r));
   }
   if (schedule == Schedule::Sequential) {
+    // JIT: each rank compiles its graphs in order; without a shared cache the ranks of a
+    // node compile their copies at the same time and share the host's cores.
     out.workers = 1;
-    for (double s : secs) out.wall_s += s;
+    double contention = std::max(1.0, out.duplicate * p.cores_per_job / std::max(1, host.vcpus));
+    for (const auto& r : out.jobs) out.wall_s += r.seconds * (r.hit < 1 ? contention : 1.0);
     return out;
   }
   int by_cpu = static_cast<int>(host.vcpus / p.cores_per_job);

@@ -102,6 +102,7 @@ struct CompilePhase {
   std::vector<JobResult> jobs;
   double wall_s = 0;       // makespan (or sum when sequential)
   int workers = 1;
+  int duplicate = 1;       // identical compiles of each graph (no shared cache lock)
   std::vector<std::string> failures;
 };
 

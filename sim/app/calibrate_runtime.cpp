@@ -96,7 +96,7 @@ Runner add_calibrate_runtime(CLI::App* app) {
     y << line;
     y << "# Uncertainty: two numbers fit two parameters exactly, so the fit itself says nothing about\n"
          "# their error; kernel_efficiency absorbs every device inefficiency the model does not\n"
-         "# represent (see docs/model.md, 'Workload model').\n"
+         "# represent (see docs/workloads.md, section Calibration).\n"
          "runtime:\n";
     std::snprintf(line, sizeof line, "  eager_dispatch: \"%.2f us\"", disp);
     y << line << "   # fitted: host time to launch one eager op (synchronous dispatch)\n";

@@ -23,7 +23,7 @@ Runner add_flexattention(CLI::App* app) {
   auto* c = app->add_subcommand("flexattention", "The reconstructed Trainium3 FlexAttention compile suite (96 cases)");
   c->add_option("--budget", o->budget, "Compile budget per test, a time with unit")->capture_default_str();
   c->add_option("--speedup", o->speedup, "Compiler speed-up factor (2 = twice as fast)")->capture_default_str();
-  add_common(c, o->common);
+  c->add_option("--json", o->common.json, "Write the cases and summaries as JSON to FILE (default: none)");
   return [o]() -> int {
     check_outputs(o->common);
     std::string why;

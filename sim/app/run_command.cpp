@@ -20,7 +20,11 @@ struct RunOpts {
   bool allow_oom = false;
 };
 
-std::string gib(double b) { return sim::format_quantity(b, sim::Dim::Bytes, 4); }
+std::string gib(double b) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", b / 1073741824.0);
+  return buf;
+}
 
 void print_memory(const workloads::MemoryReport& m, FILE* out) {
   std::fprintf(out, "  %-14s %12s\n", "memory/rank", "");

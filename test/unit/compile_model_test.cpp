@@ -76,7 +76,7 @@ TEST_CASE("a warm cache removes compile time but not load and initialisation", "
   CompileParams p = workloads::load_compile_params();
   auto cold = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {}), p, "compiled", 4.6);
   auto warm = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {"compile.cache=warm"}), p, "compiled", 4.6);
-  CHECK(part(warm, "compile") == Approx(warm.inventory.jobs.size() * p.t_hit.v));
+  CHECK(part(warm, "compile") <= warm.inventory.jobs.size() * p.t_hit.v * (1 + 1e-9));  // a lookup per graph or kernel
   CHECK(part(warm, "compile") < 0.2 * part(cold, "compile"));
   CHECK(part(warm, "neff_load") == Approx(part(cold, "neff_load")));
   CHECK(part(warm, "weight_init") == Approx(part(cold, "weight_init")));

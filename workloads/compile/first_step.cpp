@@ -29,7 +29,8 @@ std::string signature(const GraphOp& o) {
   std::ostringstream s;
   s << static_cast<int>(o.kind) << '|' << base_name(o.name) << '|' << o.tokens << '|' << o.n << '|' << o.k << '|'
     << o.experts << '|' << o.width << '|' << o.heads << '|' << o.seq << '|' << o.window << '|'
-    << static_cast<int>(o.coll) << '|' << o.coll_bytes << '|' << static_cast<int>(o.phase);
+    << static_cast<int>(o.coll) << '|' << o.coll_bytes << '|'
+    << static_cast<int>(o.recompute ? Phase::Forward : o.phase);
   return s.str();
 }
 
@@ -55,7 +56,7 @@ double op_units(const GraphOp& o, const models::CompileParams& p) {
       double per_head = cdiv(o.seq, 128) * cdiv(s_eff, 512) * cdiv(o.head_dim, 128) +
                         cdiv(o.seq, 128) * cdiv(o.head_dim, 512) * cdiv(s_eff, 128) +
                         cdiv(o.seq, 128) * cdiv(s_eff, 512);  // softmax on the score tiles
-      return per_head * o.heads * o.sequences * (o.phase == Phase::Backward ? 2.5 : 1.0);
+      return per_head * o.heads * o.sequences * (o.phase == Phase::Backward && !o.recompute ? 2.5 : 1.0);
     }
     case OpKind::Collective:
       // MoE dispatch/combine: an indirect DMA descriptor per routed token row.

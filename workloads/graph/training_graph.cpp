@@ -89,7 +89,7 @@ struct Builder {
   }
   GraphOp attn(Phase ph, int layer) {
     GraphOp o;
-    o.name = ph == Phase::Forward ? "attention" : "attention_bwd";
+    o.name = ph == Phase::Forward ? "attention" : "attention_bwd";  // (recompute_ prefix set by callers)
     o.kind = OpKind::Attention;
     o.phase = ph;
     o.layer = layer;
@@ -113,7 +113,9 @@ struct Builder {
     chain(mm(tag + "qkv", Phase::Forward, l, q + 2 * kv, h, Split::Column, tag.empty() ? qkv_params : 0));
     if (m.qk_norm) chain(ew(tag + "qk_norm", Phase::Forward, l, q + kv, 1, models::Engine::Vector, Split::Column));
     if (m.causal) chain(ew(tag + "rope", Phase::Forward, l, q + kv, 2, models::Engine::Vector, Split::Column));
-    chain(attn(Phase::Forward, l));
+    GraphOp a = attn(Phase::Forward, l);
+    a.name = tag + a.name;
+    chain(a);
     chain(mm(tag + "o_proj", Phase::Forward, l, h, q, Split::Row, tag.empty() ? q * h : 0));
     chain(ew(tag + "residual1", Phase::Forward, l, h, 2, models::Engine::Vector));
     chain(ew(tag + "norm2", Phase::Forward, l, h, 1, models::Engine::Vector));
@@ -157,9 +159,21 @@ struct Builder {
   }
 
   // Backward of one block: each matmul -> dgrad + wgrad; elementwise ops -> their backward.
+  // Marks the ops added since `first` as recomputation in the backward.
+  void mark_recompute(size_t first) {
+    for (size_t i = first; i < t.order.size(); ++i) {
+      t.g[t.order[i]].phase = Phase::Backward;
+      t.g[t.order[i]].recompute = true;
+    }
+  }
+
   void block_backward(int l, const std::string& ckpt) {
     const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
-    if (ckpt == "full") block_forward(l, "recompute_");
+    if (ckpt == "full") {
+      size_t first = t.order.size();
+      block_forward(l, "recompute_");
+      mark_recompute(first);
+    }
     chain(ew("residual2_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
     if (m.is_moe()) {
       const double f = m.moe_intermediate_size, e = m.num_experts, topk = m.experts_per_token;
@@ -196,7 +210,13 @@ struct Builder {
     chain(ew("residual1_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
     chain(mm("o_proj_dgrad", Phase::Backward, l, q, h, Split::Column, 0));
     chain(mm("o_proj_wgrad", Phase::Backward, l, h, tokens, Split::M, 0, 1, q));
-    if (ckpt == "selective") chain(attn(Phase::Forward, l));  // recompute attention only
+    if (ckpt == "selective") {  // recompute attention only
+      size_t first = t.order.size();
+      GraphOp a = attn(Phase::Forward, l);
+      a.name = "recompute_attention";
+      chain(a);
+      mark_recompute(first);
+    }
     chain(attn(Phase::Backward, l));
     if (m.causal) chain(ew("rope_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));
     if (m.qk_norm) chain(ew("qk_norm_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));

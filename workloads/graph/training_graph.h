@@ -31,6 +31,7 @@ struct GraphOp {
   Phase phase = Phase::Forward;
   int layer = -1;               // -1: embedding / head / optimizer
   bool once_per_step = false;   // gradient reduction and update: last micro-batch only
+  bool recompute = false;       // forward work redone during the backward (checkpointing)
   // Matmul: [tokens x k] x [k x n] (x experts for expert ops, tokens = routed tokens per expert).
   double tokens = 0, n = 0, k = 0;
   int experts = 1;

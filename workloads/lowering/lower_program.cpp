@@ -79,15 +79,16 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       const double s = g.seq;
       double s_eff = g.causal ? (s + 1) / 2 : s;
       if (g.window > 0) s_eff = std::min(s_eff, g.window);
-      const double mult = g.phase == Phase::Backward ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
+      const bool bwd = g.phase == Phase::Backward && !g.recompute;
+      const double mult = bwd ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
       const double mm = 2 * matmul_time(c, s, s_eff, g.head_dim) * g.heads * g.sequences * mult;
-      const double exps = s * s_eff * g.heads * g.sequences * (g.phase == Phase::Backward ? 1.0 : 1.0);
+      const double exps = s * s_eff * g.heads * g.sequences;
       const double scalar = stream_time(c, c.chip.scalar, exps, 1);
       const double vector = stream_time(c, c.chip.vector, exps, 1);
       op.duration_s = std::max({mm, scalar, vector});  // flash kernel: engines pipeline over tiles
       op.flops = 4.0 * s * s_eff * g.head_dim * g.heads * g.sequences * mult;
       const double q = double(g.heads) * g.head_dim, kv = double(g.kv_heads) * g.head_dim;
-      op.bytes = g.tokens * (2 * q + 2 * kv) * b * (g.phase == Phase::Backward ? 2 : 1);
+      op.bytes = g.tokens * (2 * q + 2 * kv) * b * (bwd ? 2 : 1);
       break;
     }
     case OpKind::Embedding: {
@@ -104,8 +105,7 @@ Op compute_op(Ctx& c, const GraphOp& g) {
     }
     case OpKind::Optimizer: {
       op.engine = Engine::Vector;
-      const auto& p = c.s.parallel;
-      double shard = g.width / p.tp / p.fsdp / (p.zero >= 1 ? p.dp : 1);
+      const double shard = g.width;  // already divided by the parallel passes
       op.duration_s = stream_time(c, c.chip.vector, shard * 12, 1);  // ~12 vector passes per parameter
       op.bytes = shard * 28;  // read fp32 master, m, v, grad; write master, m, v and bf16 weights
       break;

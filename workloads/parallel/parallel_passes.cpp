@@ -37,18 +37,19 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
     } else if (o.kind == OpKind::Attention) {
       o.heads /= tp;
       o.kv_heads = std::max(1, o.kv_heads / tp);
-      o.tokens /= 1;
     } else if (o.kind == OpKind::Elementwise || o.kind == OpKind::Loss) {
       if (o.split == Split::Column) o.width /= tp;
       else if (sp) o.tokens /= tp;  // sequence parallel: replicated ops work on 1/tp of the tokens
     } else if (o.kind == OpKind::Collective && o.group == GroupKind::Ep) {
       if (sp) o.coll_bytes /= tp;
+    } else if (o.kind == OpKind::Optimizer) {
+      o.width /= tp;  // parameters this rank updates
     }
   }
   if (tp <= 1) return;
   for (Vertex v : row_split) {
     const GraphOp o = t.g[v];
-    const double bytes = o.tokens * o.n * kAct * std::max(1, o.experts) / std::max(1, o.experts);
+    const double bytes = o.tokens * o.n * kAct * std::max(1, o.experts);  // every local expert's partial output
     auto op = sp ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
     t.insert_after(v, collective("tp_" + std::string(sp ? "rs_" : "ar_") + o.name, op, GroupKind::Tp, bytes, o.layer, o.phase));
   }
@@ -86,6 +87,8 @@ void expert_parallel_pass(TrainingGraph& t, int ep) {
 
 void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep) {
   if (fsdp <= 1) return;
+  for (Vertex v : t.order)
+    if (t.g[v].kind == OpKind::Optimizer) t.g[v].width /= fsdp;
   // Parameters per layer (already divided by tp and ep).
   std::map<int, double> layer_params;
   std::map<int, Vertex> first_fwd, first_bwd, last_bwd;
@@ -137,7 +140,9 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     Vertex c = t.insert_after(last_bwd[layer], collective("dp_grad", op, GroupKind::Dp, bytes, layer, Phase::Backward));
     t.g[c].once_per_step = true;
   }
-  if (zero >= 1) {  // ZeRO: each replica updated 1/dp of the parameters; gather the rest
+  if (zero >= 1) {  // ZeRO: each replica updates 1/dp of the parameters; gather the rest
+    for (Vertex v : t.order)
+      if (t.g[v].kind == OpKind::Optimizer) t.g[v].width /= dp;
     double params = 0;
     for (const auto& [layer, p] : layer_params) params += p;
     Vertex opt = t.order.back();
@@ -176,8 +181,8 @@ void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden) {
 
 void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage) {
   const auto& p = s.parallel;
+  if (s.model.is_moe()) expert_parallel_pass(g, p.ep);  // first: TP reductions then see the local experts
   tensor_parallel_pass(g, p.tp, p.sequence_parallel);
-  if (s.model.is_moe()) expert_parallel_pass(g, p.ep);
   fsdp_pass(g, p.tp, p.fsdp, p.ep);
   data_parallel_pass(g, p.tp, p.fsdp, p.dp, p.zero, p.ep);
   pipeline_pass(g, stage, p.pp, s.model.hidden_size);

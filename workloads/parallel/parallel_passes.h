@@ -1,12 +1,12 @@
 // Parallelism passes over a TrainingGraph (one pass per concern, applied in this order):
+//   expert_parallel: shards experts by ep (the all-to-alls are placed by the builder);
 //   tensor_parallel: shard matmuls, heads and widths by tp; all-reduce after row-split
 //     matmuls (or reduce-scatter + all-gather with sequence parallelism);
 //   fsdp: all-gather each layer's weights before its forward and its backward, and
 //     reduce-scatter its gradients after the backward (ZeRO-3 over the fsdp group);
 //   data_parallel: all-reduce (or reduce-scatter with ZeRO >= 2) each layer's gradients
 //     over the dp group, once per step;
-//   pipeline: send activations to the next stage / gradients to the previous one;
-//   expert_parallel: shards experts by ep (the all-to-alls are placed by the builder).
+//   pipeline: send activations to the next stage / gradients to the previous one.
 #pragma once
 
 #include "workloads/graph/training_graph.h"
