@@ -122,10 +122,7 @@ Runner add_calibrate_collectives(CLI::App* app) {
          "  # Runtime + CC-core cost to start one collective, independent of size and peers.\n"
          "  launch_overhead: \""
       << line << "\"\n";
-    if (out->empty())
-      std::fputs(y.str().c_str(), stdout);
-    else
-      sim::write_file_atomic(*out, y.str());
+    write_or_print(*out, y.str());
     return 0;
   };
 }

@@ -237,10 +237,7 @@ Runner add_calibrate_compile(CLI::App* app) {
                     round_sig(std::sqrt(std::max(0.0, cov(i, i))), 3));
       y << line;
     }
-    if (out->empty())
-      std::fputs(y.str().c_str(), stdout);
-    else
-      sim::write_file_atomic(*out, y.str());
+    write_or_print(*out, y.str());
     return 0;
   };
 }

@@ -104,10 +104,7 @@ Runner add_calibrate_runtime(CLI::App* app) {
     std::snprintf(line, sizeof line, "  kernel_efficiency: %.4f", eff);
     y << line << "         # fitted: achieved / tiling-model tensor throughput of generated kernels\n";
     y << "  workspace: \"2 GiB\"              # assumption: runtime scratch, collective buffers, instructions\n";
-    if (out->empty())
-      std::fputs(y.str().c_str(), stdout);
-    else
-      sim::write_file_atomic(*out, y.str());
+    write_or_print(*out, y.str());
     return 0;
   };
 }

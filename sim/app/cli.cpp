@@ -48,6 +48,13 @@ void write_output(const std::string& path, const std::string& content) {
   if (!path.empty()) sim::write_file_atomic(path, content);
 }
 
+void write_or_print(const std::string& path, const std::string& content) {
+  if (path.empty())
+    std::fputs(content.c_str(), stdout);
+  else
+    sim::write_file_atomic(path, content);
+}
+
 void check_outputs(const CommonOptions& c) {
   if (!c.json.empty()) sim::check_writable(c.json, "--json");
   if (!c.resolved.empty()) sim::check_writable(c.resolved, "--resolved");
@@ -90,6 +97,7 @@ int run_cli(int argc, char** argv) {
   Runner startup = add_startup(&app);
   Runner calib_compile = add_calibrate_compile(&app);
   Runner flex = add_flexattention(&app);
+  Runner config_ref = add_config_reference(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -113,6 +121,7 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("startup")) return startup();
     if (app.got_subcommand("calibrate")) return calib_compile();
     if (app.got_subcommand("flexattention")) return flex();
+    if (app.got_subcommand("config-reference")) return config_ref();
   } catch (const sim::ConfigError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
     return 2;

@@ -31,6 +31,7 @@ Runner add_calibrate_runtime(CLI::App* app);
 Runner add_startup(CLI::App* app);
 Runner add_calibrate_compile(CLI::App* app);
 Runner add_flexattention(CLI::App* app);
+Runner add_config_reference(CLI::App* app);
 
 /// Parses a comma-separated list of sizes with units ("1KiB,1 MiB,512MiB").
 std::vector<double> parse_size_list(const std::string& text, const std::string& option);
@@ -39,6 +40,8 @@ double parse_size(const std::string& text, const std::string& option);
 
 /// Writes `content` to `path` atomically if `path` is not empty.
 void write_output(const std::string& path, const std::string& content);
+/// Writes `content` to `path` atomically, or to standard output when `path` is empty.
+void write_or_print(const std::string& path, const std::string& content);
 
 /// Checks --json and --resolved before a run: writable, and not the same file.
 void check_outputs(const CommonOptions& c);
