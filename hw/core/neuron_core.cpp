@@ -1,6 +1,7 @@
 // NeuronCore implementation.
 #include "hw/core/neuron_core.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "models/cost/tensor_cost.h"
@@ -93,6 +94,25 @@ void NeuronCore::complete(size_t i) {
   st.busy_s += now - times_[i].first;
   ++st.ops;
   if (op.engine == Engine::Tensor) tensor_idle_since_ = now;
+  if (trace_) {
+    const size_t lane_id = lane_of(op);
+    if (trace_named_.size() <= lane_id) trace_named_.resize(lane_id + 1, 0);
+    const int tid = trace_tid_ + static_cast<int>(lane_id);
+    std::string cat = models::engine_name(op.engine);
+    if (!trace_named_[lane_id]) {
+      trace_named_[lane_id] = 1;
+      std::string track = trace_label_ + " " + cat;
+      if (op.engine == Engine::Dma || op.engine == Engine::Collective) track += " q" + std::to_string(op.queue);
+      trace_->thread_name(trace_pid_, tid, track);
+    }
+    std::string args;
+    if (op.flops > 0 || op.bytes > 0) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "{\"flops\":%.6g,\"bytes\":%.6g}", op.flops, op.bytes);
+      args = buf;
+    }
+    trace_->span(trace_pid_, tid, op.name.empty() ? cat : op.name, cat, times_[i].first, now, args);
+  }
   ++executed_;
   finish_s_ = now;
   size_t lane = lane_of(op);

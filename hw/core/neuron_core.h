@@ -18,6 +18,7 @@
 #include "hw/fabric/flow_network.h"
 #include "models/ir/program.h"
 #include "models/spec/chip_spec.h"
+#include "sim/base/trace_sink.h"
 #include "sim/kernel/event_queue.h"
 
 namespace trn::hw {
@@ -39,6 +40,13 @@ class NeuronCore : public sc_core::sc_module {
 
   /// Loads a program; it starts when the simulation starts. One program per run.
   void load(models::Program program);
+  /// Streams a span per finished op to `sink` as process `pid`, tracks from `tid_base`.
+  void set_trace(sim::TraceSink* sink, int pid, int tid_base, const std::string& label) {
+    trace_ = sink;
+    trace_pid_ = pid;
+    trace_tid_ = tid_base;
+    trace_label_ = label;
+  }
   /// Where collective ops go (required if the program has any).
   void set_collective_hook(CollectiveHook hook) { collective_hook_ = std::move(hook); }
   const models::Program& program() const { return program_; }
@@ -72,6 +80,10 @@ class NeuronCore : public sc_core::sc_module {
   std::array<EngineStats, 7> stats_{};
   std::vector<int8_t> parts_left_;  // per op: compute and/or streamed bytes still running
   CollectiveHook collective_hook_;
+  sim::TraceSink* trace_ = nullptr;
+  int trace_pid_ = 0, trace_tid_ = 0;
+  std::string trace_label_;
+  std::vector<char> trace_named_;
   double tensor_idle_since_ = -1e9;
   double finish_s_ = 0, dma_bytes_ = 0;
   size_t executed_ = 0;

@@ -78,6 +78,25 @@ void FlowNetwork::recompute() {
   dirty_ = false;
 }
 
+void FlowNetwork::trace_counters(double now) {
+  if (!trace_->wants("counters")) return;
+  std::vector<double> load(capacity_.size(), 0.0);
+  for (size_t s : active_)
+    for (const auto& u : slots_[s].uses) load[static_cast<size_t>(u.resource)] += slots_[s].rate * u.weight;
+  traced_util_.resize(capacity_.size(), 0.0);
+  traced_at_.resize(capacity_.size(), -1.0);
+  for (size_t r = 0; r < capacity_.size(); ++r) {
+    double util = capacity_[r] > 0 ? load[r] / capacity_[r] : 0.0;
+    // Sample on changes of more than 5% of capacity, at most every 100 us per resource
+    // (a drop to idle is always recorded), to keep traces of long steps small.
+    if (std::fabs(util - traced_util_[r]) <= 0.05) continue;
+    if (util > 0 && now - traced_at_[r] < 100e-6) continue;
+    traced_util_[r] = util;
+    traced_at_[r] = now;
+    trace_->counter(trace_pid_, names_[r] + " utilisation", "counters", now, util);
+  }
+}
+
 void FlowNetwork::schedule(double now) {
   double next = std::numeric_limits<double>::infinity();
   if (!pending_.empty()) next = pending_.top().time;
@@ -121,7 +140,10 @@ void FlowNetwork::wake() {
     for (const auto& u : slots_[slot].uses) ++active_count_[static_cast<size_t>(u.resource)];
     dirty_ = true;
   }
-  if (dirty_) recompute();
+  if (dirty_) {
+    recompute();
+    if (trace_) trace_counters(now);
+  }
   schedule(now);
   for (auto& cb : callbacks)
     if (cb) cb();

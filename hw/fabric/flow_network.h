@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/fabric/max_min.h"
+#include "sim/base/trace_sink.h"
 
 namespace trn::hw {
 
@@ -42,6 +43,12 @@ class FlowNetwork : public sc_core::sc_module {
   double busy_time(int32_t r) const { return busy_[static_cast<size_t>(r)]; }
   /// Current rate of flows on a resource (bytes/s, weighted), for counters.
   double load(int32_t r) const;
+  /// Streams a utilisation counter per resource (category "counters") to `sink` as process
+  /// `pid` when a resource's utilisation changes by more than 5% (at most every 100 us).
+  void set_trace(sim::TraceSink* sink, int pid) {
+    trace_ = sink;
+    trace_pid_ = pid;
+  }
 
  private:
   struct Flow {
@@ -76,6 +83,10 @@ class FlowNetwork : public sc_core::sc_module {
   std::vector<int32_t> active_count_;  // active flows per resource
   models::MaxMinSolver solver_;
   sc_core::sc_event wake_;
+  sim::TraceSink* trace_ = nullptr;
+  int trace_pid_ = 0;
+  std::vector<double> traced_util_, traced_at_;
+  void trace_counters(double now);
   double last_ = 0;
   bool dirty_ = false;
   uint64_t seq_ = 0, events_ = 0, completed_ = 0;

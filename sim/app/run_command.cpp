@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <memory>
 
 #include "hw/system/program_runner.h"
@@ -16,7 +18,7 @@ namespace {
 
 struct RunOpts {
   CommonOptions common;
-  std::string scenario, mode, trace, model;
+  std::string scenario, mode, trace, model, categories, window;
   bool allow_oom = false;
 };
 
@@ -42,7 +44,11 @@ Runner add_run(CLI::App* app) {
       ->check(CLI::IsMember({"eager", "compiled"}));
   c->add_option("--model", o->model,
                  "Replace the scenario's model: zoo name, YAML path or Hugging Face config.json (default: the scenario's)");
-  c->add_option("--trace", o->trace, "Write a Chrome/Perfetto JSON timeline to FILE (default: none)");
+  c->add_option("--trace", o->trace, "Write a Chrome/Perfetto JSON timeline to FILE, streamed (default: none)");
+  c->add_option("--trace-categories", o->categories,
+                "Comma-separated categories to keep: tensor, vector, scalar, gpsimd, dma, collective, host, counters "
+                "(default: all)");
+  c->add_option("--trace-window", o->window, "Simulated-time window START,END with units, e.g. 0s,500ms (default: all)");
   c->add_flag("--allow-oom", o->allow_oom, "Simulate even when a rank does not fit in HBM (default: off)");
   add_common(c, o->common);
   return [o]() -> int {
@@ -58,7 +64,34 @@ Runner add_run(CLI::App* app) {
       print_memory(mem, stderr);
       return 2;
     }
-    StepResult r = simulate_step(s, !o->trace.empty());
+    TraceOptions topt;
+    topt.path = o->trace;
+    if (!o->categories.empty()) {
+      const std::set<std::string> known = {"tensor", "vector", "scalar", "gpsimd", "dma", "collective", "host", "counters"};
+      size_t start = 0;
+      while (start <= o->categories.size()) {
+        size_t comma = o->categories.find(',', start);
+        std::string cat = o->categories.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!known.count(cat))
+          throw sim::ConfigError(sim::Location{"--trace-categories", 0, 0}, "",
+                                 "unknown category '" + cat + "': expected tensor, vector, scalar, gpsimd, dma, collective, host, counters");
+        topt.categories.insert(cat);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+    if (!o->window.empty()) {
+      size_t comma = o->window.find(',');
+      std::string why;
+      auto a = comma == std::string::npos ? std::nullopt : sim::parse_quantity(o->window.substr(0, comma), sim::Dim::Time, &why);
+      auto b = comma == std::string::npos ? std::nullopt : sim::parse_quantity(o->window.substr(comma + 1), sim::Dim::Time, &why);
+      if (!a || !b || *a < 0 || *b <= *a)
+        throw sim::ConfigError(sim::Location{"--trace-window", 0, 0}, "",
+                               "expected START,END times with units and END > START >= 0, e.g. 0s,500ms");
+      topt.t0 = *a;
+      topt.t1 = *b;
+    }
+    StepResult r = simulate_step(s, topt);
     std::printf("%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                 s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
     std::printf("  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
@@ -102,7 +135,6 @@ Runner add_run(CLI::App* app) {
     if (!o->common.resolved.empty())
       files.emplace_back(o->common.resolved, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n")),
           opts.push_back("--resolved");
-    if (!o->trace.empty()) files.emplace_back(o->trace, r.trace), opts.push_back("--trace");
     sim::write_files_atomic(files, opts);
     return 0;
   };

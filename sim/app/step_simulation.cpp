@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "hw/system/program_runner.h"
-#include "sim/app/trace_writer.h"
 #include "sim/kernel/event_queue.h"
 #include "workloads/graph/training_graph.h"
 #include "workloads/lowering/lower_program.h"
@@ -57,7 +56,7 @@ double model_flops_per_step(const workloads::ScenarioSpec& s) {
   return dense + attn * tokens;
 }
 
-StepResult simulate_step(const workloads::ScenarioSpec& s, bool want_trace) {
+StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace) {
   auto wall0 = std::chrono::steady_clock::now();
   StepResult r;
   workloads::Layout layout(s.parallel);
@@ -82,6 +81,19 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, bool want_trace) {
     r.ops += st.ops;
   }
   r.simulated_ranks = static_cast<int>(runner->ranks().size());
+  std::unique_ptr<sim::TraceSink> sink;
+  if (!trace.path.empty()) {
+    sink = std::make_unique<sim::TraceSink>(trace.path, trace.categories, trace.t0, trace.t1);
+    std::set<int> chips;
+    for (const auto& [rank, core] : runner->ranks()) {
+      const hw::RankPlacement p = sys->placement(rank);
+      if (chips.insert(p.chip).second) sink->process_name(p.chip, "chip " + std::to_string(p.chip));
+      core->set_trace(sink.get(), p.chip, rank * 100, "rank " + std::to_string(rank));
+    }
+    const int fabric_pid = s.system.total_chips() + 1;
+    sink->process_name(fabric_pid, "fabric (links, EFA, DMA, HBM utilisation)");
+    sys->net().set_trace(sink.get(), fabric_pid);
+  }
   sim::run_to_completion();
   runner->check_finished();
   r.step_time_s = runner->finish_time();
@@ -132,7 +144,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, bool want_trace) {
                               [](const auto& a, const auto& b) { return a.second < b.second; });
   r.verdict = "the step is bound by " + top->first + " (" +
               std::to_string(static_cast<int>(100 * top->second / r.step_time_s + 0.5)) + "% of the step)";
-  if (want_trace) r.trace = chrome_trace(*runner, *sys);
+  if (sink) sink->finish();
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;
 }

@@ -4,6 +4,7 @@
 // Shared by `trnsim run` and the calibration of the runtime parameters.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,12 +24,17 @@ struct StepResult {
   int simulated_ranks = 0, world = 0;
   int64_t ops = 0;
   std::string verdict;
-  std::string trace;  // Chrome trace JSON when requested
+};
+
+/// Where and what to trace (Chrome / Perfetto JSON, streamed during the run).
+struct TraceOptions {
+  std::string path;                    // empty: no trace
+  std::set<std::string> categories;    // empty: all (tensor, vector, scalar, gpsimd, dma, collective, host, counters)
+  double t0 = 0, t1 = 1e300;           // simulated-time window, seconds
 };
 
 /// Runs the step in this process (SystemC elaborates once: call once per process).
-/// With `want_trace`, also fills StepResult::trace.
-StepResult simulate_step(const workloads::ScenarioSpec& s, bool want_trace = false);
+StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace = {});
 
 /// Model FLOPs of one step (6 x active params x tokens + attention), as used for MFU.
 double model_flops_per_step(const workloads::ScenarioSpec& s);

@@ -35,6 +35,15 @@ Vertex TrainingGraph::insert_after(Vertex v, GraphOp op) {
   return c;
 }
 
+Vertex TrainingGraph::insert_branch(Vertex v, GraphOp op) {
+  Vertex c = boost::add_vertex(std::move(op), g);
+  boost::add_edge(v, c, g);
+  for (Vertex u : order)
+    if (g[u].kind == OpKind::Optimizer) boost::add_edge(c, u, g);
+  order.insert(std::find(order.begin(), order.end(), v) + 1, c);
+  return c;
+}
+
 Vertex TrainingGraph::insert_before(Vertex v, GraphOp op) {
   Vertex c = boost::add_vertex(std::move(op), g);
   boost::add_edge(c, v, g);

@@ -69,6 +69,9 @@ struct TrainingGraph {
   Vertex add(GraphOp op, const std::vector<Vertex>& deps);
   /// Inserts `op` after `v`: v -> op, and op -> every former successor of v.
   Vertex insert_after(Vertex v, GraphOp op);
+  /// Adds `op` as a side branch after `v` (v -> op) that nothing but the optimizer update
+  /// waits for: gradient reductions run off the critical path of the backward.
+  Vertex insert_branch(Vertex v, GraphOp op);
   /// Inserts `op` before `v`: op -> v (op has no other inputs). Placed before v in order.
   Vertex insert_before(Vertex v, GraphOp op);
 };

@@ -58,7 +58,7 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
     for (Vertex v : t.order) {
       const GraphOp& o = t.g[v];
       if (o.kind == OpKind::Matmul && o.split == Split::Column && o.name.find("wgrad") == std::string::npos &&
-          o.phase == Phase::Forward)
+          (o.phase == Phase::Forward || o.recompute))
         cols.push_back(v);
     }
     for (Vertex v : cols) {
@@ -114,8 +114,8 @@ void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep) {
       t.g[c].prefetchable = true;
     }
     if (last_bwd.count(layer)) {
-      Vertex c = t.insert_after(last_bwd[layer], collective("fsdp_rs_grad", models::CollectiveOp::ReduceScatter,
-                                                            GroupKind::Fsdp, bytes, layer, Phase::Backward));
+      Vertex c = t.insert_branch(last_bwd[layer], collective("fsdp_rs_grad", models::CollectiveOp::ReduceScatter,
+                                                             GroupKind::Fsdp, bytes, layer, Phase::Backward));
       t.g[c].once_per_step = true;
     }
   }
@@ -137,7 +137,7 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     if (params <= 0 || !last_bwd.count(layer)) continue;
     const double bytes = params / fsdp * kAct;
     auto op = zero >= 2 ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
-    Vertex c = t.insert_after(last_bwd[layer], collective("dp_grad", op, GroupKind::Dp, bytes, layer, Phase::Backward));
+    Vertex c = t.insert_branch(last_bwd[layer], collective("dp_grad", op, GroupKind::Dp, bytes, layer, Phase::Backward));
     t.g[c].once_per_step = true;
   }
   if (zero >= 1) {  // ZeRO: each replica updates 1/dp of the parameters; gather the rest

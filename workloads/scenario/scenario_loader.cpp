@@ -93,6 +93,15 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
   sim::merge_into(root, cal);
   sim::merge_into(root, sim::load_config_file(path));
   root.loc = Location{path, 1, 1};
+  // `--set system=NAME` / `--set model=NAME` replace references before they are resolved.
+  std::vector<std::string> late;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const std::string& a = sets[i];
+    if (a.rfind("system=", 0) == 0 || a.rfind("model=", 0) == 0)
+      sim::apply_sets(root, {sim::parse_set(a, static_cast<int>(i + 1))});
+    else
+      late.push_back(a);
+  }
   if (!model_override.empty()) {
     ConfigNode m;
     m.kind = ConfigNode::Kind::Scalar;
@@ -114,7 +123,7 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
     if (ConfigNode* sys = root.find("system"); sys && sys->is_map()) sys->set("instances", v, v.loc);
   }
   std::vector<sim::SetAssignment> as;
-  for (size_t i = 0; i < sets.size(); ++i) as.push_back(sim::parse_set(sets[i], static_cast<int>(i + 1)));
+  for (size_t i = 0; i < late.size(); ++i) as.push_back(sim::parse_set(late[i], static_cast<int>(i + 1)));
   sim::apply_sets(root, as);
   ScenarioSpec s;
   sim::read_config(root, s);

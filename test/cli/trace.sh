@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `trnsim run --trace`: the streamed Chrome/Perfetto JSON parses, every event is well formed,
+# spans on one track never overlap, every track and process is named, and the category and
+# time-window filters keep large traces small; no temporary file is left behind.
+set -euo pipefail
+trnsim=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$trnsim" run qwen3-32b-trn2 --model llama3.1-8b --trace "$tmp/all.json" > /dev/null 2>&1
+"$trnsim" run qwen3-32b-trn2 --model llama3.1-8b --trace "$tmp/some.json" --trace-categories tensor,collective \
+  --trace-window 0s,200ms > /dev/null 2>&1
+python3 - "$tmp/all.json" "$tmp/some.json" <<'PY'
+import json, sys, collections
+def check(path):
+    d = json.load(open(path))["traceEvents"]
+    named_threads = {(e["pid"], e["tid"]) for e in d if e["ph"] == "M" and e["name"] == "thread_name"}
+    named_procs = {e["pid"] for e in d if e["ph"] == "M" and e["name"] == "process_name"}
+    tracks = collections.defaultdict(list)
+    for e in d:
+        assert e["ph"] in ("M", "X", "C"), e
+        if e["ph"] == "X":
+            for k in ("name", "cat", "pid", "tid", "ts", "dur"):
+                assert k in e, (k, e)
+            assert e["dur"] >= 0 and e["ts"] >= 0
+            assert (e["pid"], e["tid"]) in named_threads, e
+            tracks[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"]))
+        if e["ph"] in ("X", "C"):
+            assert e["pid"] in named_procs, e
+        if e["ph"] == "C":
+            assert "value" in e["args"]
+    for key, spans in tracks.items():
+        spans.sort()
+        for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+            assert b0 >= a1 - 1e-3, ("overlap on track", key, (a0, a1), (b0, b1))
+    return d
+a = check(sys.argv[1]); b = check(sys.argv[2])
+cats = {e["cat"] for e in b if e["ph"] != "M"}
+assert cats <= {"tensor", "collective"}, cats
+assert all(e["ts"] <= 200e3 for e in b if e["ph"] == "X")
+assert len(b) < len(a)
+print(f"trace ok: {len(a)} events (all), {len(b)} (tensor+collective, first 200 ms)")
+PY
+ls "$tmp" | grep -q tmp && { echo "FAIL: temporary trace file left"; exit 1; }
+# Bad filters: exit 2, one line, no file.
+for bad in "--trace-categories tensor,bogus" "--trace-window 5s,1s" "--trace-window 1"; do
+  set +e; "$trnsim" run qwen3-32b-trn2 --trace "$tmp/bad.json" $bad > /dev/null 2> "$tmp/err"; rc=$?; set -e
+  [ $rc = 2 ] && [ "$(wc -l < "$tmp/err")" = 1 ] && [ ! -e "$tmp/bad.json" ] || { echo "FAIL: $bad"; cat "$tmp/err"; exit 1; }
+done
+echo ok
