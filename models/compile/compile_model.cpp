@@ -30,6 +30,23 @@ double lpt_makespan(std::vector<double> jobs, int workers) {
   return end;
 }
 
+std::vector<std::pair<int, double>> lpt_assign(const std::vector<double>& jobs, int workers) {
+  std::vector<size_t> idx(jobs.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return jobs[a] > jobs[b]; });
+  using Slot = std::pair<double, int>;  // (free at, worker)
+  std::priority_queue<Slot, std::vector<Slot>, std::greater<>> w;
+  for (int i = 0; i < std::max(1, workers); ++i) w.push({0.0, i});
+  std::vector<std::pair<int, double>> out(jobs.size());
+  for (size_t i : idx) {
+    Slot s = w.top();
+    w.pop();
+    out[i] = {s.second, s.first};
+    w.push({s.first + jobs[i], s.second});
+  }
+  return out;
+}
+
 CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>& jobs, Schedule schedule,
                            const HostLimits& host, double speedup, double budget_s) {
   CompilePhase out;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/base/config_reader.h"
@@ -110,6 +111,8 @@ double compile_seconds(const CompileParams& p, const CompileJob& j);
 double compile_memory(const CompileParams& p, const CompileJob& j);
 /// LPT makespan of `jobs` seconds on `workers` identical workers.
 double lpt_makespan(std::vector<double> jobs, int workers);
+/// The LPT schedule itself: (worker, start time) of each job, in the jobs' order.
+std::vector<std::pair<int, double>> lpt_assign(const std::vector<double>& jobs, int workers);
 /// Compiles `jobs` under `schedule` on the host; `speedup` divides every compile time;
 /// `budget_s` (0 = none) marks graphs that exceed it.
 CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>& jobs, Schedule schedule,

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <set>
 
 #include "hw/host/compile_host.h"
 #include "sim/app/commands.h"
@@ -15,6 +16,7 @@
 #include "sim/base/config_loader.h"
 #include "sim/base/output_file.h"
 #include "sim/base/paths.h"
+#include "sim/base/trace_sink.h"
 #include "workloads/compile/first_step.h"
 
 namespace trn::app {
@@ -22,7 +24,7 @@ namespace {
 
 struct StartupOpts {
   CommonOptions common;
-  std::string scenario, cache, budget, price, model;
+  std::string scenario, cache, budget, price, model, trace;
   bool sensitivity = false;
 };
 
@@ -96,10 +98,14 @@ Runner add_startup(CLI::App* app) {
   c->add_option("--budget", o->budget, "Per-graph compile budget, a time with unit, e.g. 600s (default: none)");
   c->add_option("--price-per-hour", o->price, "Instance price in money per instance-hour (default: none)");
   c->add_option("--model", o->model, "Replace the scenario's model (zoo name, YAML, config.json)");
+  c->add_option("--trace", o->trace,
+                 "Write the first step of both modes as a Chrome/Perfetto timeline to FILE: the parts, and each "
+                 "graph's compile on its host worker (default: none)");
   c->add_flag("--sensitivity", o->sensitivity, "Show how the first step moves with each parameter's uncertainty");
   add_common(c, o->common);
   return [o]() -> int {
     check_outputs(o->common);
+    if (!o->trace.empty()) sim::check_writable(o->trace, "--trace");
     std::vector<std::string> sets = o->common.sets;
     if (!o->cache.empty()) sets.push_back("compile.cache=" + o->cache);
     if (!o->budget.empty()) {
@@ -201,6 +207,41 @@ Runner add_startup(CLI::App* app) {
         std::printf("    %-14s %8.2f %+12.1f %+12.1f\n", r.key.c_str(), r.sigma, r.de, r.dc);
         js["sensitivity"].push_back({{"parameter", r.key}, {"log_sigma", r.sigma}, {"eager_s", r.de}, {"compiled_s", r.dc}});
       }
+    }
+    if (!o->trace.empty()) {
+      sim::TraceSink sink(o->trace, {}, 0, 1e300);
+      int pid = 1;
+      for (const auto* f : {&fe, &fc}) {
+        const char* mode = f == &fe ? "eager" : "compiled";
+        sink.process_name(pid, std::string("host (") + mode + ")");
+        sink.thread_name(pid, 0, "first step");
+        double t = 0, compile_start = 0;
+        for (const auto& [k, v] : f->parts) {
+          if (k == "compile") compile_start = t;
+          sink.span(pid, 0, k, "host", t, t + v);
+          t += v;
+        }
+        // Each graph (or eager kernel) on its compile worker.
+        std::vector<double> secs;
+        for (const auto& j : f->compile.jobs) secs.push_back(j.seconds);
+        auto at = models::lpt_assign(secs, f->compile.workers);
+        if (f->compile.workers == 1) {  // JIT: in program order, one after another
+          double c = 0;
+          for (size_t i = 0; i < secs.size(); ++i) {
+            at[i] = {0, c};
+            c += secs[i];
+          }
+        }
+        std::set<int> named;
+        for (size_t i = 0; i < secs.size(); ++i) {
+          int tid = 1 + at[i].first;
+          if (named.insert(tid).second) sink.thread_name(pid, tid, "compile worker " + std::to_string(at[i].first));
+          sink.span(pid, tid, f->compile.jobs[i].name, "host", compile_start + at[i].second,
+                    compile_start + at[i].second + secs[i]);
+        }
+        ++pid;
+      }
+      sink.finish();
     }
     write_outputs(o->common, js.dump(2) + "\n", workloads::resolved_yaml(s_c, "# trnsim resolved scenario " + s_c.name + "\n"));
     return 0;

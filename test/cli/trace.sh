@@ -39,7 +39,20 @@ assert all(e["ts"] <= 200e3 for e in b if e["ph"] == "X")
 assert len(b) < len(a)
 print(f"trace ok: {len(a)} events (all), {len(b)} (tensor+collective, first 200 ms)")
 PY
-ls "$tmp" | grep -q tmp && { echo "FAIL: temporary trace file left"; exit 1; }
+# The start-up timeline: host processes with the first-step parts and compile workers.
+"$trnsim" startup bert-large-trn1 --set compile.parallel_compile=true --trace "$tmp/st.json" > /dev/null 2>&1
+python3 - "$tmp/st.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "process_name"}
+assert procs == {"host (eager)", "host (compiled)"}, procs
+names = {e["name"] for e in d if e["ph"] == "X"}
+assert {"process_start", "compile", "neff_load", "first_execution", "step_first"} <= names, names
+threads = {e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "thread_name"}
+assert any(t.startswith("compile worker") for t in threads), threads
+print("startup trace ok")
+PY
+ls "$tmp" | grep -q '\.tmp\.' && { echo "FAIL: temporary trace file left"; exit 1; }
 # Bad filters: exit 2, one line, no file.
 for bad in "--trace-categories tensor,bogus" "--trace-window 5s,1s" "--trace-window 1"; do
   set +e; "$trnsim" run qwen3-32b-trn2 --trace "$tmp/bad.json" $bad > /dev/null 2> "$tmp/err"; rc=$?; set -e
