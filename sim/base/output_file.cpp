@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,42 @@
 
 namespace trn::sim {
 namespace fs = std::filesystem;
+
+namespace {
+// Fixed-size table readable from a signal handler (no allocation there).
+constexpr int kMaxTemps = 16;
+constexpr int kPathMax = 4096;
+char g_temps[kMaxTemps][kPathMax];
+volatile std::sig_atomic_t g_used[kMaxTemps];
+
+extern "C" void cleanup_and_exit(int sig) {
+  for (int i = 0; i < kMaxTemps; ++i)
+    if (g_used[i]) ::unlink(g_temps[i]);
+  ::_exit(128 + sig);
+}
+}  // namespace
+
+void register_temp_file(const std::string& path) {
+  for (int i = 0; i < kMaxTemps; ++i) {
+    if (g_used[i]) continue;
+    std::snprintf(g_temps[i], kPathMax, "%s", path.c_str());
+    g_used[i] = 1;
+    return;
+  }
+}
+
+void unregister_temp_file(const std::string& path) {
+  for (int i = 0; i < kMaxTemps; ++i)
+    if (g_used[i] && path == g_temps[i]) g_used[i] = 0;
+}
+
+void install_signal_cleanup() {
+  struct sigaction sa {};
+  sa.sa_handler = cleanup_and_exit;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
 
 void check_writable(const std::string& path, const std::string& option) {
   Location loc{option + " " + path, 0, 0};
@@ -45,13 +82,18 @@ void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& 
   }
   std::vector<std::string> tmps;
   auto remove_tmps = [&tmps]() {
-    for (const auto& t : tmps) std::remove(t.c_str());
+    for (const auto& t : tmps) {
+      std::remove(t.c_str());
+      unregister_temp_file(t);
+    }
   };
   for (size_t i = 0; i < files.size(); ++i) {
     const std::string& path = files[i].first;
     std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(i);
+    register_temp_file(tmp);
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
+      unregister_temp_file(tmp);
       remove_tmps();
       throw ConfigError(where(i), "", "cannot open for writing");
     }
@@ -70,6 +112,7 @@ void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& 
       throw ConfigError(where(i), "", "cannot rename the temporary file into place");
     }
   }
+  for (const auto& t : tmps) unregister_temp_file(t);
 }
 
 }  // namespace trn::sim

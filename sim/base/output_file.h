@@ -14,6 +14,14 @@ namespace trn::sim {
 /// rename would replace), or the directory is not writable. Call before simulating.
 void check_writable(const std::string& path, const std::string& option);
 
+/// Temporary files in progress: removed by the SIGINT / SIGTERM handler so that an
+/// interrupted run leaves no partial file (install_signal_cleanup() in main).
+void register_temp_file(const std::string& path);
+void unregister_temp_file(const std::string& path);
+/// Installs handlers for SIGINT and SIGTERM that unlink registered temporary files and exit
+/// with 128 + signal.
+void install_signal_cleanup();
+
 /// Writes `content` to `path` via a temporary file and rename().
 void write_file_atomic(const std::string& path, const std::string& content);
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "sim/base/config_node.h"
+#include "sim/base/output_file.h"
 
 namespace trn::sim {
 
@@ -26,14 +27,19 @@ std::string json_quote(const std::string& s) {
 
 TraceSink::TraceSink(const std::string& path, std::set<std::string> categories, double t0, double t1)
     : path_(path), tmp_(path + ".tmp." + std::to_string(::getpid())), categories_(std::move(categories)), t0_(t0), t1_(t1) {
+  register_temp_file(tmp_);
   f_ = std::fopen(tmp_.c_str(), "wb");
-  if (!f_) throw ConfigError(Location{"--trace " + path, 0, 0}, "", "cannot open for writing");
+  if (!f_) {
+    unregister_temp_file(tmp_);
+    throw ConfigError(Location{"--trace " + path, 0, 0}, "", "cannot open for writing");
+  }
   std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f_);
 }
 
 TraceSink::~TraceSink() {
   if (f_) std::fclose(f_);
   if (!finished_) std::remove(tmp_.c_str());
+  unregister_temp_file(tmp_);
 }
 
 bool TraceSink::wants(const std::string& category) const {
@@ -92,6 +98,7 @@ void TraceSink::finish() {
     throw ConfigError(Location{"--trace " + path_, 0, 0}, "", "cannot rename the temporary file into place");
   }
   finished_ = true;
+  unregister_temp_file(tmp_);
 }
 
 }  // namespace trn::sim
