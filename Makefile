@@ -7,7 +7,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PKGS := cmake g++ make pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev \
-            libyaml-cpp-dev catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev python3
+            libyaml-cpp-dev catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev python3 \
+            libsqlite3-dev sqlite3 parallel
 
 .PHONY: deps build demo test bench test-sanitize clean
 

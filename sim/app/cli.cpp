@@ -98,6 +98,8 @@ int run_cli(int argc, char** argv) {
   Runner calib_compile = add_calibrate_compile(&app);
   Runner flex = add_flexattention(&app);
   Runner config_ref = add_config_reference(&app);
+  Runner sweep = add_sweep(&app);
+  Runner merge = add_merge(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -122,6 +124,8 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("calibrate")) return calib_compile();
     if (app.got_subcommand("flexattention")) return flex();
     if (app.got_subcommand("config-reference")) return config_ref();
+    if (app.got_subcommand("sweep")) return sweep();
+    if (app.got_subcommand("merge")) return merge();
   } catch (const sim::ConfigError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
     return 2;
