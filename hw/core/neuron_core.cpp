@@ -107,8 +107,8 @@ void NeuronCore::complete(size_t i) {
     }
     std::string args;
     if (op.flops > 0 || op.bytes > 0) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "{\"flops\":%.6g,\"bytes\":%.6g}", op.flops, op.bytes);
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "{\"flops\":%.17g,\"bytes\":%.17g}", op.flops, op.bytes);
       args = buf;
     }
     trace_->span(trace_pid_, tid, op.name.empty() ? cat : op.name, cat, times_[i].first, now, args);

@@ -129,9 +129,13 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
   std::map<int, Vertex> last_bwd;
   for (Vertex v : t.order) {
     const GraphOp& o = t.g[v];
+    // With FSDP the DP reduction takes the reduce-scatter's output: it follows that op.
+    if (o.kind == OpKind::Collective && o.group == GroupKind::Fsdp && o.name == "fsdp_rs_grad") last_bwd[o.layer] = v;
     if (o.kind == OpKind::Optimizer || o.kind == OpKind::Collective) continue;
     layer_params[o.layer] += o.params;
-    if (o.phase == Phase::Backward) last_bwd[o.layer] = v;
+    if (o.phase == Phase::Backward && !(fsdp > 1 && last_bwd.count(o.layer) &&
+                                        t.g[last_bwd[o.layer]].kind == OpKind::Collective))
+      last_bwd[o.layer] = v;
   }
   for (const auto& [layer, params] : layer_params) {
     if (params <= 0 || !last_bwd.count(layer)) continue;
