@@ -8,6 +8,9 @@
 #include "sim/kernel/event_queue.h"
 
 namespace trn::hw {
+namespace {
+constexpr double kUnboundedRate = 1e18;  // a flow that crosses no resource (MaxMinSolver default)
+}  // namespace
 
 using sim::now_s;
 using sim::to_sc;
@@ -23,6 +26,8 @@ int32_t FlowNetwork::add_resource(const std::string& name, double capacity) {
   carried_.push_back(0);
   busy_.push_back(0);
   active_count_.push_back(0);
+  res_flows_.emplace_back();
+  res_seen_.push_back(0);
   names_.push_back(name);
   return static_cast<int32_t>(capacity_.size()) - 1;
 }
@@ -71,10 +76,33 @@ void FlowNetwork::advance(double now) {
 }
 
 void FlowNetwork::recompute() {
+  // Collect the flows connected to a dirty resource (breadth-first over shared resources).
+  ++epoch_;
+  if (slot_seen_.size() < slots_.size()) slot_seen_.resize(slots_.size(), 0);
+  component_.clear();
+  frontier_.clear();
+  for (int32_t r : dirty_res_)
+    if (res_seen_[static_cast<size_t>(r)] != epoch_) {
+      res_seen_[static_cast<size_t>(r)] = epoch_;
+      frontier_.push_back(r);
+    }
+  dirty_res_.clear();
+  for (size_t i = 0; i < frontier_.size(); ++i)
+    for (size_t slot : res_flows_[static_cast<size_t>(frontier_[i])]) {
+      if (slot_seen_[slot] == epoch_) continue;
+      slot_seen_[slot] = epoch_;
+      component_.push_back(slot);
+      for (const auto& u : slots_[slot].uses)
+        if (res_seen_[static_cast<size_t>(u.resource)] != epoch_) {
+          res_seen_[static_cast<size_t>(u.resource)] = epoch_;
+          frontier_.push_back(u.resource);
+        }
+    }
+  std::sort(component_.begin(), component_.end());  // slot order: independent of the visit order
   solver_in_.clear();
-  for (size_t s : active_) solver_in_.push_back(&slots_[s].uses);
+  for (size_t s : component_) solver_in_.push_back(&slots_[s].uses);
   solver_.solve(capacity_, solver_in_, rates_);
-  for (size_t i = 0; i < active_.size(); ++i) slots_[active_[i]].rate = rates_[i];
+  for (size_t i = 0; i < component_.size(); ++i) slots_[component_[i]].rate = rates_[i];
   dirty_ = false;
 }
 
@@ -123,8 +151,16 @@ void FlowNetwork::wake() {
       continue;
     }
     for (const auto& u : f.uses) {
-      carried_[static_cast<size_t>(u.resource)] += f.bytes;
-      --active_count_[static_cast<size_t>(u.resource)];
+      const size_t r = static_cast<size_t>(u.resource);
+      carried_[r] += f.bytes;
+      --active_count_[r];
+      auto& list = res_flows_[r];
+      auto it = std::find(list.begin(), list.end(), active_[i]);
+      if (it != list.end()) {
+        *it = list.back();
+        list.pop_back();
+      }
+      dirty_res_.push_back(u.resource);
     }
     callbacks.push_back(std::move(f.done));
     f = Flow{};
@@ -137,7 +173,12 @@ void FlowNetwork::wake() {
     size_t slot = pending_.top().slot;
     pending_.pop();
     active_.push_back(slot);
-    for (const auto& u : slots_[slot].uses) ++active_count_[static_cast<size_t>(u.resource)];
+    if (slots_[slot].uses.empty()) slots_[slot].rate = kUnboundedRate;
+    for (const auto& u : slots_[slot].uses) {
+      ++active_count_[static_cast<size_t>(u.resource)];
+      res_flows_[static_cast<size_t>(u.resource)].push_back(slot);
+      dirty_res_.push_back(u.resource);
+    }
     dirty_ = true;
   }
   if (dirty_) {

@@ -81,6 +81,15 @@ class FlowNetwork : public sc_core::sc_module {
   std::vector<const std::vector<ResourceUse>*> solver_in_;
   std::vector<double> rates_;
   std::vector<int32_t> active_count_;  // active flows per resource
+  // Incremental re-solve: max-min rates decompose over the connected components of the
+  // flow-resource graph, so only the component(s) around resources whose flow set changed
+  // (dirty_res_) are solved again; other flows keep their rates.
+  std::vector<std::vector<size_t>> res_flows_;  // active slots per resource
+  std::vector<int32_t> dirty_res_;
+  std::vector<uint64_t> res_seen_, slot_seen_;  // visit marks (epoch numbers)
+  uint64_t epoch_ = 0;
+  std::vector<size_t> component_;
+  std::vector<int32_t> frontier_;
   models::MaxMinSolver solver_;
   sc_core::sc_event wake_;
   sim::TraceSink* trace_ = nullptr;

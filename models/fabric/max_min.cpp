@@ -1,4 +1,13 @@
-// Progressive filling for weighted max-min fairness.
+// Progressive filling for weighted max-min fairness, event-driven.
+//
+// All unfrozen flows rise together, so a flow's rate is the common fill level at the moment
+// it freezes. Resource j with unfrozen weight w_j and spare capacity c_j saturates at level
+// L + c_j / w_j; a min-heap keyed by that level (lazily invalidated when w_j changes) gives
+// the next saturation. Freezing a flow touches only its own resources (resource -> flow
+// lists in CSR form), and only resources some flow uses are visited. Cost per solve:
+// O(F x hops x log T) for T touched resources, instead of O(saturation rounds x
+// (F x hops + R)) for the textbook loop, which test/unit/max_min_test.cpp keeps as a
+// reference and checks against on random networks.
 #include "models/fabric/max_min.h"
 
 #include <algorithm>
@@ -12,11 +21,10 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
   const size_t nf = flows.size();
   rates.assign(nf, 0.0);
   if (nf == 0) return;
-  remaining_ = capacity;
-  weight_sum_.assign(capacity.size(), 0.0);
-  saturated_.assign(capacity.size(), 0);
-  frozen_.assign(nf, 0);
+  if (local_.size() < capacity.size()) local_.resize(capacity.size(), -1);
+  // Local numbering of the touched resources, in order of first use.
   touched_.clear();
+  frozen_.assign(nf, 0);
   size_t active = 0;
   for (size_t f = 0; f < nf; ++f) {
     if (flows[f]->empty()) {
@@ -26,37 +34,96 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
     }
     ++active;
     for (const auto& u : *flows[f]) {
-      if (weight_sum_[u.resource] == 0.0) touched_.push_back(u.resource);
-      weight_sum_[u.resource] += u.weight;
+      int32_t& l = local_[static_cast<size_t>(u.resource)];
+      if (l < 0) {
+        l = static_cast<int32_t>(touched_.size());
+        touched_.push_back(u.resource);
+      }
     }
   }
-  std::sort(touched_.begin(), touched_.end());
-  while (active > 0) {
-    // Largest common increment before some resource saturates.
-    double inc = std::numeric_limits<double>::infinity();
-    for (int32_t j : touched_) {
-      if (saturated_[j] || weight_sum_[j] <= 0.0) continue;
-      inc = std::min(inc, remaining_[j] / weight_sum_[j]);
+  const size_t nt = touched_.size();
+  weight_sum_.assign(nt, 0.0);
+  count_.assign(nt + 1, 0);
+  for (size_t f = 0; f < nf; ++f)
+    if (!frozen_[f])
+      for (const auto& u : *flows[f]) {
+        const size_t l = static_cast<size_t>(local_[static_cast<size_t>(u.resource)]);
+        weight_sum_[l] += u.weight;
+        ++count_[l + 1];
+      }
+  // CSR: flows of local resource l are members_[start_[l] .. start_[l+1]).
+  start_.assign(nt + 1, 0);
+  for (size_t l = 0; l < nt; ++l) start_[l + 1] = start_[l] + count_[l + 1];
+  members_.resize(start_[nt]);
+  fill_.assign(start_.begin(), start_.end());
+  for (size_t f = 0; f < nf; ++f)
+    if (!frozen_[f])
+      for (const auto& u : *flows[f])
+        members_[fill_[static_cast<size_t>(local_[static_cast<size_t>(u.resource)])]++] = static_cast<int32_t>(f);
+  // count_[l + 1] is now the number of unfrozen flows on l.
+  remaining_.resize(nt);
+  cap_.resize(nt);
+  for (size_t l = 0; l < nt; ++l) remaining_[l] = cap_[l] = capacity[static_cast<size_t>(touched_[l])];
+  base_.assign(nt, 0.0);
+  version_.assign(nt, 0);
+  saturated_.assign(nt, 0);
+  heap_.clear();
+  auto push = [&](size_t l) {
+    heap_.push_back({base_[l] + remaining_[l] / weight_sum_[l], touched_[l], static_cast<int32_t>(l), version_[l]});
+    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+  };
+  for (size_t l = 0; l < nt; ++l)
+    if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
+  auto valid = [&](const Entry& e) {
+    const size_t l = static_cast<size_t>(e.local);
+    return !saturated_[l] && e.version == version_[l];
+  };
+  double level = 0.0;
+  std::vector<int32_t>& batch = batch_;
+  while (active > 0 && !heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    Entry e = heap_.back();
+    heap_.pop_back();
+    if (!valid(e)) continue;
+    level = std::max(level, e.level);
+    // Saturate e and every resource within rounding of saturation at this level.
+    batch.assign(1, e.local);
+    while (!heap_.empty()) {
+      const Entry& top = heap_.front();
+      const size_t l = static_cast<size_t>(top.local);
+      if (valid(top)) {
+        const double left = remaining_[l] - (level - base_[l]) * weight_sum_[l];
+        if (left > cap_[l] * 1e-12) break;
+        batch.push_back(top.local);
+      }
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      heap_.pop_back();
     }
-    if (!(inc < std::numeric_limits<double>::infinity())) break;
+    for (int32_t s : batch) saturated_[static_cast<size_t>(s)] = 1;
+    for (int32_t s : batch) {
+      for (size_t k = start_[static_cast<size_t>(s)]; k < start_[static_cast<size_t>(s) + 1]; ++k) {
+        const size_t f = static_cast<size_t>(members_[k]);
+        if (frozen_[f]) continue;
+        frozen_[f] = 1;
+        rates[f] = level;
+        --active;
+        for (const auto& u : *flows[f]) {
+          const size_t l = static_cast<size_t>(local_[static_cast<size_t>(u.resource)]);
+          if (saturated_[l]) continue;
+          remaining_[l] -= (level - base_[l]) * weight_sum_[l];
+          base_[l] = level;
+          weight_sum_[l] -= u.weight;
+          ++version_[l];
+          if (--count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
+        }
+      }
+    }
+  }
+  // Flows bounded by no resource (zero-weight uses only) keep the last level.
+  if (active > 0)
     for (size_t f = 0; f < nf; ++f)
-      if (!frozen_[f]) rates[f] += inc;
-    for (int32_t j : touched_) {
-      if (saturated_[j]) continue;
-      remaining_[j] -= inc * weight_sum_[j];
-      if (remaining_[j] <= capacity[j] * 1e-12) saturated_[j] = 1;
-    }
-    // Freeze flows crossing a saturated resource.
-    for (size_t f = 0; f < nf; ++f) {
-      if (frozen_[f]) continue;
-      bool hit = false;
-      for (const auto& u : *flows[f]) hit = hit || saturated_[u.resource];
-      if (!hit) continue;
-      frozen_[f] = 1;
-      --active;
-      for (const auto& u : *flows[f]) weight_sum_[u.resource] -= u.weight;
-    }
-  }
+      if (!frozen_[f]) rates[f] = level;
+  for (int32_t r : touched_) local_[static_cast<size_t>(r)] = -1;
 }
 
 }  // namespace trn::models

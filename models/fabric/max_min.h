@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace trn::models {
@@ -27,9 +28,23 @@ class MaxMinSolver {
              double unbounded_rate = 1e18);
 
  private:
-  std::vector<double> remaining_, weight_sum_;
+  struct Entry {
+    double level;      // fill level at which the resource saturates
+    int32_t resource;  // global index: ties break on it, so the order is deterministic
+    int32_t local;     // index into the touched resources of this solve
+    uint32_t version;  // stale when the resource's unfrozen weight changed since
+    bool operator>(const Entry& o) const {
+      return level != o.level ? level > o.level : resource > o.resource;
+    }
+  };
+  // Scratch space, kept between calls to avoid reallocation. Per-resource arrays are
+  // indexed by the local number of a touched resource; local_ maps global -> local (-1).
+  std::vector<double> remaining_, weight_sum_, base_, cap_;
   std::vector<char> frozen_, saturated_;
-  std::vector<int32_t> touched_;
+  std::vector<size_t> count_, start_, fill_;
+  std::vector<int32_t> members_, batch_, local_, touched_;
+  std::vector<uint32_t> version_;
+  std::vector<Entry> heap_;
 };
 
 }  // namespace trn::models

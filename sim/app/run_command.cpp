@@ -20,6 +20,7 @@ struct RunOpts {
   CommonOptions common;
   std::string scenario, mode, trace, model, categories, window;
   bool allow_oom = false;
+  bool all_ranks = false;
 };
 
 std::string gib(double b) {
@@ -50,6 +51,9 @@ Runner add_run(CLI::App* app) {
                 "(default: all)");
   c->add_option("--trace-window", o->window, "Simulated-time window START,END with units, e.g. 0s,500ms (default: all)");
   c->add_flag("--allow-oom", o->allow_oom, "Simulate even when a rank does not fit in HBM (default: off)");
+  c->add_flag("--all-ranks", o->all_ranks,
+              "Simulate every rank instead of one representative per class of identical ranks; slow, for checking "
+              "the reduction (default: off)");
   add_common(c, o->common);
   return [o]() -> int {
     check_outputs(o->common);
@@ -91,7 +95,7 @@ Runner add_run(CLI::App* app) {
       topt.t0 = *a;
       topt.t1 = *b;
     }
-    StepResult r = simulate_step(s, topt);
+    StepResult r = simulate_step(s, topt, o->all_ranks ? RankSelection::All : RankSelection::Representatives);
     std::printf("%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                 s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
     std::printf("  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",

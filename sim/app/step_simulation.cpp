@@ -56,7 +56,7 @@ double model_flops_per_step(const workloads::ScenarioSpec& s) {
   return dense + attn * tokens;
 }
 
-StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace) {
+StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace, RankSelection ranks) {
   auto wall0 = std::chrono::steady_clock::now();
   StepResult r;
   workloads::Layout layout(s.parallel);
@@ -69,7 +69,9 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   const double seqs_micro = double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
   const int per_stage = s.model.num_layers / s.parallel.pp;
   std::map<int, workloads::TrainingGraph> graphs;
-  for (int rank : layout.representatives()) {
+  const std::vector<int> simulated =
+      ranks == RankSelection::All ? layout.all_ranks() : layout.representatives();
+  for (int rank : simulated) {
     int p = layout.coord(rank).p;
     if (!graphs.count(p)) {
       graphs[p] = workloads::build_training_graph(s.model, p * per_stage, (p + 1) * per_stage, seqs_micro,

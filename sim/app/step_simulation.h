@@ -33,8 +33,14 @@ struct TraceOptions {
   double t0 = 0, t1 = 1e300;           // simulated-time window, seconds
 };
 
+/// Which ranks get a simulated NeuronCore: one representative per class of identical ranks
+/// (the default; docs/workloads.md, "Representative ranks") or every rank (`run --all-ranks`,
+/// the reference the reduced simulation is tested against).
+enum class RankSelection { Representatives, All };
+
 /// Runs the step in this process (SystemC elaborates once: call once per process).
-StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace = {});
+StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace = {},
+                         RankSelection ranks = RankSelection::Representatives);
 
 /// Model FLOPs of one step (6 x active params x tokens + attention), as used for MFU.
 double model_flops_per_step(const workloads::ScenarioSpec& s);

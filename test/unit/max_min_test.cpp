@@ -54,3 +54,65 @@ TEST_CASE("random instances never oversubscribe and every flow is bottlenecked",
     }
   }
 }
+
+namespace {
+// The textbook progressive-filling loop (the solver before it became event-driven): raise
+// every unfrozen flow by the largest increment before some resource saturates, freeze the
+// flows crossing saturated resources, repeat.
+std::vector<double> reference_solve(const std::vector<double>& capacity,
+                                    const std::vector<std::vector<ResourceUse>>& flows) {
+  std::vector<double> rates(flows.size(), 0.0), remaining = capacity, wsum(capacity.size(), 0.0);
+  std::vector<char> frozen(flows.size(), 0), sat(capacity.size(), 0);
+  size_t active = flows.size();
+  for (const auto& f : flows)
+    for (const auto& u : f) wsum[static_cast<size_t>(u.resource)] += u.weight;
+  while (active > 0) {
+    double inc = 1e300;
+    for (size_t j = 0; j < capacity.size(); ++j)
+      if (!sat[j] && wsum[j] > 1e-12) inc = std::min(inc, remaining[j] / wsum[j]);
+    for (size_t f = 0; f < flows.size(); ++f)
+      if (!frozen[f]) rates[f] += inc;
+    for (size_t j = 0; j < capacity.size(); ++j) {
+      if (sat[j]) continue;
+      remaining[j] -= inc * wsum[j];
+      if (remaining[j] <= capacity[j] * 1e-12) sat[j] = 1;
+    }
+    for (size_t f = 0; f < flows.size(); ++f) {
+      if (frozen[f]) continue;
+      bool hit = false;
+      for (const auto& u : flows[f]) hit = hit || sat[static_cast<size_t>(u.resource)];
+      if (!hit) continue;
+      frozen[f] = 1;
+      --active;
+      for (const auto& u : flows[f]) wsum[static_cast<size_t>(u.resource)] -= u.weight;
+    }
+  }
+  return rates;
+}
+}  // namespace
+
+TEST_CASE("event-driven solver equals the textbook progressive filling", "[maxmin][crosscheck]") {
+  std::mt19937 rng(11);
+  MaxMinSolver s;
+  for (int trial = 0; trial < 500; ++trial) {
+    const int nr = 1 + static_cast<int>(rng() % 40), nf = 1 + static_cast<int>(rng() % 120);
+    std::vector<double> cap(static_cast<size_t>(nr));
+    for (auto& x : cap) x = (trial % 3 == 0) ? 100.0 : double(1 + rng() % 1000);  // ties on every third trial
+    std::vector<std::vector<ResourceUse>> flows(static_cast<size_t>(nf));
+    for (auto& f : flows) {
+      const int hops = 1 + static_cast<int>(rng() % 5);
+      for (int h = 0; h < hops; ++h) {
+        const int32_t res = static_cast<int32_t>(rng() % static_cast<unsigned>(nr));
+        bool dup = false;
+        for (auto& u : f) dup = dup || u.resource == res;
+        if (!dup) f.push_back({res, (rng() % 3) ? 1.0 : 2.0});
+      }
+    }
+    std::vector<const std::vector<ResourceUse>*> in;
+    for (auto& f : flows) in.push_back(&f);
+    std::vector<double> rates;
+    s.solve(cap, in, rates);
+    const std::vector<double> ref = reference_solve(cap, flows);
+    for (size_t f = 0; f < flows.size(); ++f) REQUIRE(rates[f] == Approx(ref[f]).epsilon(1e-9));
+  }
+}

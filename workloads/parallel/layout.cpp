@@ -56,4 +56,10 @@ std::vector<int> Layout::representatives() const {
   return out;
 }
 
+std::vector<int> Layout::all_ranks() const {
+  std::vector<int> out(static_cast<size_t>(world()));
+  for (int r = 0; r < world(); ++r) out[static_cast<size_t>(r)] = r;
+  return out;
+}
+
 }  // namespace trn::workloads

@@ -25,6 +25,8 @@ class Layout {
   std::vector<int> group(GroupKind g, int rank, bool forward = true) const;
   /// One representative rank per class of identical ranks: f = 0, d = 0, every t and p.
   std::vector<int> representatives() const;
+  /// Every rank, 0 .. world-1 (the full simulation the representatives are checked against).
+  std::vector<int> all_ranks() const;
 
  private:
   int tp_, fsdp_, dp_, pp_, ep_;
