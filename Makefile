@@ -8,9 +8,14 @@ JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PKGS := cmake g++ make pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev \
             libyaml-cpp-dev catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev python3 \
-            libsqlite3-dev sqlite3 parallel
+            libsqlite3-dev sqlite3 parallel chromium
+
+# Only for `make fuzz` (clang with libFuzzer), so that `make test` does not pay for them.
+FUZZ_PKGS := clang libclang-rt-14-dev
+FUZZ_SECONDS ?= 60
 
 .PHONY: deps build demo test bench test-sanitize clean
+.PHONY: fuzz fuzz-deps test-sanitize-quick
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -39,5 +44,29 @@ test-sanitize: deps
 	@cmake --build build-sanitize -j $(JOBS)
 	cd build-sanitize && ctest --output-on-failure -j $(JOBS)
 
+# ASan + UBSan on the fast half of the suite: unit tests, fuzz regression replay and the
+# bad-input CLI tests (.ci/run runs it when the time budget allows). -O1 -g1 (line tables for
+# sanitizer reports) compiles faster than RelWithDebInfo.
+test-sanitize-quick: deps
+	@cmake -S . -B build-sanitize-quick -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DTRNSIM_SANITIZE=ON -DTRNSIM_BENCH=OFF > build-sanitize-quick.cmake.log 2>&1 || { cat build-sanitize-quick.cmake.log; exit 1; }
+	@cmake --build build-sanitize-quick -j $(JOBS) --target unit_tests trnsim fuzz_config_yaml_replay fuzz_scenario_replay fuzz_hf_import_replay
+	cd build-sanitize-quick && ctest --output-on-failure -j $(JOBS) -R '^(unit:|fuzz replay:|cli: bad_)'
+
+fuzz-deps:
+	@missing=""; for p in $(FUZZ_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "fuzz-deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+# libFuzzer on the YAML loader, the scenario loader and the Hugging Face importer,
+# FUZZ_SECONDS each; fails on any crash (docs/robustness.md).
+fuzz: deps fuzz-deps
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRNSIM_FUZZ=ON -DTRNSIM_BENCH=OFF > build-fuzz.cmake.log 2>&1 || { cat build-fuzz.cmake.log; exit 1; }
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_config_yaml fuzz_scenario fuzz_hf_import
+	bash test/fuzz/run_fuzzers.sh build-fuzz $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) build-sanitize *.cmake.log
+	rm -rf $(BUILD) build-sanitize build-sanitize-quick build-fuzz *.cmake.log

@@ -1,6 +1,7 @@
 // NeuronCore implementation.
 #include "hw/core/neuron_core.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -9,10 +10,41 @@
 namespace trn::hw {
 
 using models::Engine;
+namespace {
+constexpr double kMiB = 1024.0 * 1024.0;
+}  // namespace
 
 NeuronCore::NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chip, FlowNetwork& net,
                        sim::EventQueue& events, std::vector<ResourceUse> dma_path)
     : sc_core::sc_module(name), chip_(chip), net_(net), events_(events), dma_path_(std::move(dma_path)) {}
+
+void NeuronCore::set_trace(sim::TraceSink* sink, int pid, int tid_base, const std::string& label, int lnc) {
+  trace_ = sink;
+  trace_pid_ = pid;
+  trace_tid_ = tid_base;
+  trace_label_ = label;
+  trace_sbuf_ = sink && sink->wants("counters");
+  sbuf_capacity_ = chip_.sbuf.total_bytes() * std::max(1, lnc);
+  char cap[32];  // in MiB, printed like the samples (6 significant digits)
+  std::snprintf(cap, sizeof cap, "%.6g", sbuf_capacity_ / kMiB);
+  sbuf_counter_ = label + " SBUF occupancy (MiB, capacity " + cap + " MiB)";
+}
+
+void NeuronCore::sbuf_change(double now, double delta) {
+  sbuf_live_ = std::max(0.0, sbuf_live_ + delta);
+  if (sbuf_pending_t_ >= 0 && sbuf_pending_t_ != now) sbuf_flush();
+  sbuf_pending_t_ = now;
+  sbuf_pending_v_ = std::min(sbuf_live_, sbuf_capacity_);
+}
+
+void NeuronCore::sbuf_flush() {
+  if (sbuf_pending_t_ < 0) return;
+  if (sbuf_pending_v_ != sbuf_written_) {
+    trace_->counter(trace_pid_, sbuf_counter_, "counters", sbuf_pending_t_, sbuf_pending_v_ / kMiB);
+    sbuf_written_ = sbuf_pending_v_;
+  }
+  sbuf_pending_t_ = -1;
+}
 
 size_t NeuronCore::lane_of(const models::Op& op) const {
   if (op.engine == Engine::Dma) return models::kComputeEngines + static_cast<size_t>(op.queue % kDmaQueues);
@@ -59,6 +91,7 @@ void NeuronCore::begin(size_t i) {
   const models::Op& op = program_.ops[i];
   const double now = sim::now_s();
   times_[i].first = now;
+  if (trace_sbuf_ && op.sbuf_bytes > 0) sbuf_change(now, op.sbuf_bytes);
   if (op.engine == Engine::Dma) {
     double latency = chip_.dma.fixed_latency.v + chip_.dma.descriptor_latency.v;
     dma_bytes_ += op.bytes;
@@ -94,6 +127,7 @@ void NeuronCore::complete(size_t i) {
   st.busy_s += now - times_[i].first;
   ++st.ops;
   if (op.engine == Engine::Tensor) tensor_idle_since_ = now;
+  if (trace_sbuf_ && op.sbuf_bytes > 0) sbuf_change(now, -op.sbuf_bytes);
   if (trace_) {
     const size_t lane_id = lane_of(op);
     if (trace_named_.size() <= lane_id) trace_named_.resize(lane_id + 1, 0);
@@ -115,6 +149,7 @@ void NeuronCore::complete(size_t i) {
   }
   ++executed_;
   finish_s_ = now;
+  if (trace_sbuf_ && done()) sbuf_flush();
   size_t lane = lane_of(op);
   lane_busy_[lane] = 0;
   for (size_t dep : dependents_[i]) --waiting_[dep];

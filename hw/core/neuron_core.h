@@ -40,13 +40,10 @@ class NeuronCore : public sc_core::sc_module {
 
   /// Loads a program; it starts when the simulation starts. One program per run.
   void load(models::Program program);
-  /// Streams a span per finished op to `sink` as process `pid`, tracks from `tid_base`.
-  void set_trace(sim::TraceSink* sink, int pid, int tid_base, const std::string& label) {
-    trace_ = sink;
-    trace_pid_ = pid;
-    trace_tid_ = tid_base;
-    trace_label_ = label;
-  }
+  /// Streams a span per finished op to `sink` as process `pid`, tracks from `tid_base`, and
+  /// (category "counters") the counter "<label> SBUF occupancy (MiB, capacity N MiB)": the
+  /// summed Op::sbuf_bytes of the ops running, capped at the SBUF of the `lnc` physical cores.
+  void set_trace(sim::TraceSink* sink, int pid, int tid_base, const std::string& label, int lnc = 1);
   /// Where collective ops go (required if the program has any).
   void set_collective_hook(CollectiveHook hook) { collective_hook_ = std::move(hook); }
   const models::Program& program() const { return program_; }
@@ -84,6 +81,13 @@ class NeuronCore : public sc_core::sc_module {
   int trace_pid_ = 0, trace_tid_ = 0;
   std::string trace_label_;
   std::vector<char> trace_named_;
+  // SBUF occupancy counter: bytes live now; the sample not yet written (coalesces changes
+  // at one instant); the last value written.
+  bool trace_sbuf_ = false;
+  std::string sbuf_counter_;
+  double sbuf_capacity_ = 0, sbuf_live_ = 0, sbuf_pending_t_ = -1, sbuf_pending_v_ = 0, sbuf_written_ = -1;
+  void sbuf_change(double now, double delta);
+  void sbuf_flush();
   double tensor_idle_since_ = -1e9;
   double finish_s_ = 0, dma_bytes_ = 0;
   size_t executed_ = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "sim/kernel/event_queue.h"
@@ -125,6 +126,45 @@ void FlowNetwork::trace_counters(double now) {
   }
 }
 
+void FlowNetwork::trace_busy_spans(int32_t r) {
+  const size_t n = capacity_.size();
+  span_on_.resize(n, 0);
+  span_named_.resize(n, 0);
+  span_start_.resize(n, 0.0);
+  span_bytes0_.resize(n, 0.0);
+  span_flows_.resize(n, 0);
+  span_on_[static_cast<size_t>(r)] = 1;
+}
+
+void FlowNetwork::span_end(size_t r, double end, double extra_bytes) {
+  if (!trace_->wants("links")) return;
+  const int tid = kSpanTidBase + static_cast<int>(r);
+  if (!span_named_[r]) {
+    span_named_[r] = 1;
+    trace_->thread_name(trace_pid_, tid, names_[r]);
+  }
+  char args[96];
+  std::snprintf(args, sizeof args, "{\"flows\":%d,\"bytes\":%.17g}", span_flows_[r],
+                carried_[r] - span_bytes0_[r] + extra_bytes);
+  trace_->span(trace_pid_, tid, "busy", "links", span_start_[r], end, args);
+}
+
+void FlowNetwork::flush_trace(double now) {
+  if (!trace_) return;
+  for (size_t r = 0; r < span_on_.size(); ++r) {
+    if (!span_on_[r] || active_count_[r] == 0) continue;
+    double partial = 0;  // bytes of the still-active flows that have crossed r by `now`
+    for (size_t slot : res_flows_[r]) {
+      const Flow& f = slots_[slot];
+      partial += f.bytes - std::max(0.0, f.remaining - f.rate * std::max(0.0, now - last_));
+    }
+    span_end(r, now, partial);
+    span_start_[r] = now;
+    span_bytes0_[r] = carried_[r] + partial;
+    span_flows_[r] = active_count_[r];
+  }
+}
+
 void FlowNetwork::schedule(double now) {
   double next = std::numeric_limits<double>::infinity();
   if (!pending_.empty()) next = pending_.top().time;
@@ -153,7 +193,7 @@ void FlowNetwork::wake() {
     for (const auto& u : f.uses) {
       const size_t r = static_cast<size_t>(u.resource);
       carried_[r] += f.bytes;
-      --active_count_[r];
+      if (--active_count_[r] == 0 && r < span_on_.size() && span_on_[r]) span_closing_.push_back(u.resource);
       auto& list = res_flows_[r];
       auto it = std::find(list.begin(), list.end(), active_[i]);
       if (it != list.end()) {
@@ -175,12 +215,26 @@ void FlowNetwork::wake() {
     active_.push_back(slot);
     if (slots_[slot].uses.empty()) slots_[slot].rate = kUnboundedRate;
     for (const auto& u : slots_[slot].uses) {
-      ++active_count_[static_cast<size_t>(u.resource)];
+      const size_t r = static_cast<size_t>(u.resource);
+      ++active_count_[r];
+      if (r < span_on_.size() && span_on_[r]) {
+        // A new span, unless the resource went idle at this very instant (then it continues).
+        if (active_count_[r] == 1 &&
+            std::find(span_closing_.begin(), span_closing_.end(), u.resource) == span_closing_.end()) {
+          span_start_[r] = now;
+          span_bytes0_[r] = carried_[r];
+          span_flows_[r] = 0;
+        }
+        span_flows_[r] = std::max(span_flows_[r], active_count_[r]);
+      }
       res_flows_[static_cast<size_t>(u.resource)].push_back(slot);
       dirty_res_.push_back(u.resource);
     }
     dirty_ = true;
   }
+  for (int32_t r : span_closing_)
+    if (active_count_[static_cast<size_t>(r)] == 0) span_end(static_cast<size_t>(r), now, 0.0);
+  span_closing_.clear();
   if (dirty_) {
     recompute();
     if (trace_) trace_counters(now);

@@ -49,6 +49,14 @@ class FlowNetwork : public sc_core::sc_module {
     trace_ = sink;
     trace_pid_ = pid;
   }
+  /// With a trace set: also streams a "busy" span (category "links") for every interval in
+  /// which at least one flow is active on resource r, on its own track (tid kSpanTidBase + r,
+  /// named after the resource when its first span is written), with args {flows: most
+  /// concurrent flows, bytes: bytes of the flows that crossed r during the span}.
+  void trace_busy_spans(int32_t r);
+  /// Writes the spans still open at `now` (cut at `now`); call before the sink finishes.
+  void flush_trace(double now);
+  static constexpr int kSpanTidBase = 100000;
 
  private:
   struct Flow {
@@ -96,6 +104,15 @@ class FlowNetwork : public sc_core::sc_module {
   int trace_pid_ = 0;
   std::vector<double> traced_util_, traced_at_;
   void trace_counters(double now);
+  // Busy spans (empty unless trace_busy_spans was called): per resource whether it is
+  // traced, its track is named, the open span's start, most concurrent flows and the
+  // carried_ bytes at its start; span_closing_ holds resources whose last flow ended in
+  // this wake (closed after activations, so a flow that starts at the same instant
+  // continues the span).
+  std::vector<char> span_on_, span_named_;
+  std::vector<double> span_start_, span_bytes0_;
+  std::vector<int32_t> span_flows_, span_closing_;
+  void span_end(size_t r, double end, double extra_bytes);
   double last_ = 0;
   bool dirty_ = false;
   uint64_t seq_ = 0, events_ = 0, completed_ = 0;

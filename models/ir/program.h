@@ -27,6 +27,7 @@ struct Op {
                                  // alongside (the op ends when both compute and bytes are done);
                                  // collective ops: message size (nccom-test semantics)
   double flops = 0;              // for reporting
+  double sbuf_bytes = 0;         // SBUF working set while the op runs (whole bytes; traces only)
   bool tensor_busy = false;      // tensor op subject to the dI/dt throttle after idle
   int32_t group = -1;            // collective ops: index into Program::groups
   CollectiveOp coll = CollectiveOp::AllReduce;

@@ -9,7 +9,29 @@
 namespace trn::models {
 namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// SBUF bytes of one resident B block (k x nb) and the double-buffered A tile (2 x k x m_tile).
+double working_set(const ChipSpec& chip, const MatmulShape& s, int64_t nb) {
+  const double in_b = dtype_bytes(s.dtype);
+  return static_cast<double>(s.k) * nb * in_b + 2.0 * s.k * chip.tensor.cols * in_b;
+}
+bool fits(const ChipSpec& chip, const MatmulShape& s, int64_t nb) {
+  return working_set(chip, s, nb) <= 0.9 * chip.sbuf.total_bytes();
+}
+// Columns of B kept resident at once: PSUM half-banks wide, halved until the block fits.
+int64_t block_columns(const ChipSpec& chip, const MatmulShape& s) {
+  const int64_t nfree = chip.tensor.moving_free_max;
+  const int64_t half = std::max(1, chip.psum.banks / 2);
+  int64_t n_block = std::min<int64_t>(s.n, nfree * half);
+  while (n_block > nfree && !fits(chip, s, n_block)) n_block = std::max<int64_t>(nfree, n_block / 2);
+  return n_block;
+}
 }  // namespace
+
+double matmul_sbuf_bytes(const ChipSpec& chip, const MatmulShape& s) {
+  if (s.m <= 0 || s.n <= 0 || s.k <= 0) return 0;
+  return working_set(chip, s, block_columns(chip, s));
+}
 
 MatmulKernel lower_matmul(const ChipSpec& chip, const MatmulShape& s) {
   MatmulKernel k;
@@ -17,18 +39,11 @@ MatmulKernel lower_matmul(const ChipSpec& chip, const MatmulShape& s) {
   k.cost = matmul_cost(t, chip.psum.banks, s, true);
   const double in_b = dtype_bytes(s.dtype);
   const double out_b = s.dtype == DType::FP32 ? 4.0 : 2.0;
-  const int64_t nfree = t.moving_free_max;
-  const int64_t half = std::max(1, chip.psum.banks / 2);
-  const double sbuf = chip.sbuf.total_bytes();
   const int64_t m_tile = t.cols;
 
-  int64_t n_block = std::min<int64_t>(s.n, nfree * half);
-  auto fits = [&](int64_t nb) {
-    return static_cast<double>(s.k) * nb * in_b + 2.0 * s.k * m_tile * in_b <= 0.9 * sbuf;
-  };
-  while (n_block > nfree && !fits(n_block)) n_block = std::max<int64_t>(nfree, n_block / 2);
+  const int64_t n_block = block_columns(chip, s);
   k.n_block = n_block;
-  k.b_resident = fits(n_block);
+  k.b_resident = fits(chip, s, n_block);
 
   const int64_t k_inst = k.cost.k_per_instruction;
   const int64_t kt = ceil_div(s.k, k_inst);

@@ -24,6 +24,11 @@ struct MatmulKernel {
 
 MatmulKernel lower_matmul(const ChipSpec& chip, const MatmulShape& s);
 
+/// SBUF bytes lower_matmul() keeps live on one physical core: the resident B block
+/// (k x n_block) plus the double-buffered A tile (2 x k x tensor.cols), in s.dtype. It can
+/// exceed the SBUF when even the narrowest B block does not fit (b_resident == false).
+double matmul_sbuf_bytes(const ChipSpec& chip, const MatmulShape& s);
+
 /// A program that streams `bytes` from HBM into SBUF on `queues` DMA queues.
 Program lower_hbm_stream(const ChipSpec& chip, double bytes, int queues = 4);
 

@@ -174,8 +174,10 @@ struct ChipSpec {
     v.section("collectives", collectives, F("collective engines"));
     v.section("peak", peak, F("published peaks"));
   }
-  /// Cross-field checks (e.g. default_lnc among lnc_modes, cores divisible by stacks).
-  void validate(const sim::ConfigNode& where) const;
+  /// Cross-field checks (e.g. default_lnc among lnc_modes, cores divisible by stacks). Errors
+  /// point at the key in `where`, the document holding this chip under `prefix` ("" for a
+  /// chip file, "chip." in a system, "system.chip." in a scenario).
+  void validate(const sim::ConfigNode& where, const std::string& prefix = "") const;
   int cores_per_stack() const { return cores.physical / hbm.stacks; }
 };
 

@@ -12,57 +12,56 @@ namespace trn::models {
 using sim::ConfigError;
 using sim::ConfigNode;
 
-void ChipSpec::validate(const ConfigNode& where) const {
+namespace {
+
+// Cross-field errors point at the key (under `prefix`, e.g. "chip.") in the document.
+[[noreturn]] void fail_at(const ConfigNode& where, const std::string& prefix, const std::string& key,
+                          const std::string& msg) {
+  throw ConfigError(sim::locate(where, prefix + key), prefix + key, msg);
+}
+
+}  // namespace
+
+void ChipSpec::validate(const ConfigNode& where, const std::string& prefix) const {
   bool found = false;
   for (auto m : cores.lnc_modes) {
     if (cores.physical % m != 0)
-      throw ConfigError(where.loc, "cores.lnc_modes",
-                        "LNC " + std::to_string(m) + " does not divide " +
-                            std::to_string(cores.physical) + " physical cores");
+      fail_at(where, prefix, "cores.lnc_modes",
+              "LNC " + std::to_string(m) + " does not divide " + std::to_string(cores.physical) + " physical cores");
     found = found || m == cores.default_lnc;
   }
   if (!found)
-    throw ConfigError(where.loc, "cores.default_lnc", "default_lnc " + std::to_string(cores.default_lnc) +
-                                                          " is not one of lnc_modes");
+    fail_at(where, prefix, "cores.default_lnc",
+            "default_lnc " + std::to_string(cores.default_lnc) + " is not one of lnc_modes");
   if (cores.physical % hbm.stacks != 0)
-    throw ConfigError(where.loc, "hbm.stacks", std::to_string(hbm.stacks) +
-                                                   " stacks do not divide " +
-                                                   std::to_string(cores.physical) + " cores");
-  if (psum.banks < 1 || tensor.moving_free_max < 1)
-    throw ConfigError(where.loc, "psum.banks", "expected at least one bank");
+    fail_at(where, prefix, "hbm.stacks",
+            std::to_string(hbm.stacks) + " stacks do not divide " + std::to_string(cores.physical) + " cores");
+  if (psum.banks < 1 || tensor.moving_free_max < 1) fail_at(where, prefix, "psum.banks", "expected at least one bank");
 }
 
-void SystemSpec::validate(const ConfigNode& where) const {
+void SystemSpec::validate(const ConfigNode& where, const std::string& prefix) const {
+  auto fail = [&](const std::string& key, const std::string& msg) { fail_at(where, prefix, key, msg); };
   if (topology.impl == "torus") {
-    if (topology.dims.empty())
-      throw ConfigError(where.loc, "topology.dims", "a torus needs at least one dimension");
-    int64_t n = 1;
+    if (topology.dims.empty()) fail("topology.dims", "a torus needs at least one dimension");
+    double n = 1;  // a double: up to 1024^k for k dimensions
     for (const auto& d : topology.dims) n *= d.size;
     if (n != chips)
-      throw ConfigError(where.loc, "topology.dims",
-                        "torus of " + std::to_string(n) + " chips does not match chips: " +
-                            std::to_string(chips));
+      fail("topology.dims", "torus of " + sim::format_double_exact(n) + " chips does not match chips: " +
+                                std::to_string(chips));
   } else if (topology.impl == "switched") {
     if (topology.group_size < 1 || topology.group_bandwidth.v <= 0)
-      throw ConfigError(where.loc, "topology.group_size",
-                        "a switched topology needs group_size and group_bandwidth");
+      fail("topology.group_size", "a switched topology needs group_size and group_bandwidth");
     if (chips % topology.group_size != 0)
-      throw ConfigError(where.loc, "topology.group_size",
-                        std::to_string(topology.group_size) + " does not divide chips: " +
-                            std::to_string(chips));
+      fail("topology.group_size", std::to_string(topology.group_size) + " does not divide chips: " + std::to_string(chips));
     if (topology.domain_size > 0 && topology.domain_bandwidth.v <= 0)
-      throw ConfigError(where.loc, "topology.domain_bandwidth",
-                        "a second switch level (domain_size > 0) needs domain_bandwidth > 0");
+      fail("topology.domain_bandwidth", "a second switch level (domain_size > 0) needs domain_bandwidth > 0");
     if (topology.domain_size > 0 &&
         (chips % topology.domain_size != 0 || topology.domain_size % topology.group_size != 0))
-      throw ConfigError(where.loc, "topology.domain_size",
-                        "domain_size must divide chips and be a multiple of group_size");
+      fail("topology.domain_size", "domain_size must divide chips and be a multiple of group_size");
   }
-  if (efa.nics > chips && chips > 0 && efa.nics % chips != 0)
-    throw ConfigError(where.loc, "efa.nics", "NICs must divide evenly among chips");
+  if (efa.nics > chips && chips > 0 && efa.nics % chips != 0) fail("efa.nics", "NICs must divide evenly among chips");
   if (efa.nics < chips && chips % efa.nics != 0)
-    throw ConfigError(where.loc, "efa.nics", std::to_string(efa.nics) + " NICs do not divide " +
-                                                 std::to_string(chips) + " chips");
+    fail("efa.nics", std::to_string(efa.nics) + " NICs do not divide " + std::to_string(chips) + " chips");
 }
 
 namespace {
@@ -128,7 +127,7 @@ SystemSpec load_system(const std::string& name_or_path, const std::vector<std::s
   SystemSpec s;
   sim::read_config(root, s);
   if (instances_override > 0) s.instances = instances_override;
-  s.chip.validate(root);
+  s.chip.validate(root, "chip.");
   s.validate(root);
   return s;
 }

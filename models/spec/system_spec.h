@@ -79,7 +79,9 @@ struct SystemSpec {
     v.section("host", host, F("host CPU and memory"));
   }
   int total_chips() const { return chips * instances; }
-  void validate(const sim::ConfigNode& where) const;
+  /// Cross-field checks (torus size, switch levels, NICs); errors point at the key in
+  /// `where`, the document holding this system under `prefix` ("" or "system.").
+  void validate(const sim::ConfigNode& where, const std::string& prefix = "") const;
 };
 
 /// Loads a system by name (hw/configs/systems/NAME.yaml) or path, resolving `chip: NAME`,

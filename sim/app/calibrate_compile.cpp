@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "sim/app/step_simulation.h"
 #include "sim/base/config_loader.h"
 #include "sim/base/output_file.h"
+#include "sim/base/paths.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/compile/flex_suite.h"
 
@@ -162,7 +164,11 @@ Runner add_calibrate_compile(CLI::App* app) {
     pb.base = of.prior;
     Refs refs;
     pb.base.visit(refs);
-    if (!sig_node.is_map()) throw sim::ConfigError(root.loc, "prior_log_sigma", "missing map of parameter -> log sigma");
+    if (sig_node.kind == sim::ConfigNode::Kind::Null)
+      throw sim::ConfigError(root.loc, "prior_log_sigma", "missing map of parameter -> log sigma");
+    if (!sig_node.is_map())
+      throw sim::ConfigError(sig_node.loc, "prior_log_sigma",
+                             "expected a map of parameter -> log sigma, found " + sig_node.kind_name());
     for (const auto& e : sig_node.map) {
       double* ptr = nullptr;
       for (auto& [k, p] : refs.refs)
@@ -170,18 +176,34 @@ Runner add_calibrate_compile(CLI::App* app) {
       if (!ptr) throw sim::ConfigError(e.key_loc, "prior_log_sigma." + e.key, "unknown parameter '" + e.key + "'");
       char* end = nullptr;
       double sg = std::strtod(e.value.scalar.c_str(), &end);
-      if (!e.value.is_scalar() || end == e.value.scalar.c_str() || !(sg > 0))
-        throw sim::ConfigError(e.value.loc, "prior_log_sigma." + e.key, "expected a positive number");
+      if (!e.value.is_scalar() || e.value.quoted || e.value.scalar.empty() || *end != '\0' || !(sg > 0) ||
+          !std::isfinite(sg))
+        throw sim::ConfigError(e.value.loc, "prior_log_sigma." + e.key,
+                               "expected a positive number (log-normal sigma of the prior), found '" +
+                                   e.value.scalar + "'");
       if (!(*ptr > 0)) throw sim::ConfigError(e.key_loc, "prior." + e.key, "a fitted parameter needs a positive prior");
       pb.names.push_back(e.key);
       pb.theta0.push_back(std::log(*ptr));
       pb.sigma0.push_back(sg);
     }
-    for (const auto& o : pb.obs) {
+    for (size_t i = 0; i < pb.obs.size(); ++i) {
+      const Observation& o = pb.obs[i];
       std::vector<std::string> sets = o.set;
       sets.push_back("mode=" + o.mode);
-      pb.specs.push_back(workloads::load_scenario(o.scenario, sets));
-      const auto& spec = pb.specs.back();
+      const sim::ConfigNode& item = root.find("observations")->list[i];
+      const sim::ConfigNode* at = item.find("scenario");
+      const sim::Location where = at ? at->loc : item.loc;
+      const std::string key = "observations[" + std::to_string(i) + "].scenario";
+      const std::string path = sim::resolve_named_config(o.scenario, "workloads/scenarios", "scenario", where, key);
+      try {
+        pb.specs.push_back(workloads::load_scenario(path, sets));
+      } catch (const sim::ConfigError& e) {  // name the observation, then the scenario's own error
+        throw sim::ConfigError(where, key, e.what());
+      }
+    }
+    for (size_t i = 0; i < pb.obs.size(); ++i) {  // every input is checked before the first simulation
+      const Observation& o = pb.obs[i];
+      const auto& spec = pb.specs[i];
       pb.steady.push_back(o.quantity == "first_step"
                               ? run_in_child([&]() -> std::vector<double> { return {simulate_step(spec).step_time_s}; },
                                              "steady step for " + o.name)[0]

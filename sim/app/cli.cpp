@@ -100,6 +100,7 @@ int run_cli(int argc, char** argv) {
   Runner config_ref = add_config_reference(&app);
   Runner sweep = add_sweep(&app);
   Runner merge = add_merge(&app);
+  Runner report = add_report(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -126,6 +127,7 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("config-reference")) return config_ref();
     if (app.got_subcommand("sweep")) return sweep();
     if (app.got_subcommand("merge")) return merge();
+    if (app.got_subcommand("report")) return report();
   } catch (const sim::ConfigError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
     return 2;

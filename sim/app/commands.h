@@ -34,6 +34,7 @@ Runner add_flexattention(CLI::App* app);
 Runner add_config_reference(CLI::App* app);
 Runner add_sweep(CLI::App* app);
 Runner add_merge(CLI::App* app);
+Runner add_report(CLI::App* app);
 
 /// Parses a comma-separated list of sizes with units ("1KiB,1 MiB,512MiB").
 std::vector<double> parse_size_list(const std::string& text, const std::string& option);

@@ -47,8 +47,8 @@ Runner add_run(CLI::App* app) {
                  "Replace the scenario's model: zoo name, YAML path or Hugging Face config.json (default: the scenario's)");
   c->add_option("--trace", o->trace, "Write a Chrome/Perfetto JSON timeline to FILE, streamed (default: none)");
   c->add_option("--trace-categories", o->categories,
-                "Comma-separated categories to keep: tensor, vector, scalar, gpsimd, dma, collective, host, counters "
-                "(default: all)");
+                "Comma-separated categories to keep: tensor, vector, scalar, gpsimd, dma, collective, host, counters, "
+                "links (default: all)");
   c->add_option("--trace-window", o->window, "Simulated-time window START,END with units, e.g. 0s,500ms (default: all)");
   c->add_flag("--allow-oom", o->allow_oom, "Simulate even when a rank does not fit in HBM (default: off)");
   c->add_flag("--all-ranks", o->all_ranks,
@@ -71,14 +71,15 @@ Runner add_run(CLI::App* app) {
     TraceOptions topt;
     topt.path = o->trace;
     if (!o->categories.empty()) {
-      const std::set<std::string> known = {"tensor", "vector", "scalar", "gpsimd", "dma", "collective", "host", "counters"};
+      const std::set<std::string> known = {"tensor", "vector", "scalar", "gpsimd", "dma", "collective", "host", "counters",
+                                           "links"};
       size_t start = 0;
       while (start <= o->categories.size()) {
         size_t comma = o->categories.find(',', start);
         std::string cat = o->categories.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (!known.count(cat))
           throw sim::ConfigError(sim::Location{"--trace-categories", 0, 0}, "",
-                                 "unknown category '" + cat + "': expected tensor, vector, scalar, gpsimd, dma, collective, host, counters");
+                                 "unknown category '" + cat + "': expected tensor, vector, scalar, gpsimd, dma, collective, host, counters, links");
         topt.categories.insert(cat);
         if (comma == std::string::npos) break;
         start = comma + 1;
@@ -120,6 +121,8 @@ Runner add_run(CLI::App* app) {
     nlohmann::ordered_json js;
     js["scenario"] = s.name;
     js["mode"] = s.mode;
+    js["system"] = {{"name", s.system.name}, {"chip", s.system.chip.name}, {"instances", s.system.instances},
+                    {"chips", s.system.total_chips()}, {"world", r.world}};
     js["steady"]["step_time_s"] = r.step_time_s;
     js["steady"]["tokens_per_s"] = r.tokens_per_s;
     js["steady"]["mfu"] = r.mfu;
@@ -129,6 +132,14 @@ Runner add_run(CLI::App* app) {
     js["memory"]["per_rank_bytes"] = r.memory.total;
     js["memory"]["hbm_capacity_bytes"] = r.memory.capacity;
     for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = c.bytes;
+    js["roofline"]["scope"] = "rank 0: one logical NeuronCore (LNC " + std::to_string(r.roofline.lnc) + ")";
+    js["roofline"]["peak_bf16_flop_per_s"] = r.roofline.peak_flop_rate;
+    js["roofline"]["hbm_bandwidth_B_per_s"] = r.roofline.hbm_bandwidth;
+    js["roofline"]["points"] = nlohmann::ordered_json::array();
+    for (const auto& p : r.roofline.points)
+      js["roofline"]["points"].push_back({{"name", p.name}, {"engine", p.engine}, {"ops", p.ops}, {"flops", p.flops},
+                                          {"hbm_bytes", p.hbm_bytes}, {"busy_s", p.busy_s},
+                                          {"intensity_flop_per_B", p.intensity}, {"achieved_flop_per_s", p.flop_rate}});
     js["sim"]["events"] = r.events;
     js["sim"]["ops"] = r.ops;
     js["sim"]["simulated_ranks"] = r.simulated_ranks;

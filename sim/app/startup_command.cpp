@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <set>
 
@@ -60,7 +61,14 @@ std::vector<std::pair<std::string, double>> uncertainties() {
   sim::ConfigNode root = sim::load_config_file(sim::data_root() + "/workloads/calibration/compile.yaml");
   std::vector<std::pair<std::string, double>> out;
   if (const sim::ConfigNode* u = root.find("uncertainty"))
-    for (const auto& e : u->map) out.push_back({e.key, std::stod(e.value.scalar)});
+    for (const auto& e : u->map) {
+      char* end = nullptr;
+      const double x = std::strtod(e.value.scalar.c_str(), &end);
+      if (!e.value.is_scalar() || e.value.scalar.empty() || *end != '\0' || !(x >= 0) || !std::isfinite(x))
+        throw sim::ConfigError(e.value.loc, "uncertainty." + e.key,
+                               "expected a number >= 0 (standard deviation of ln(parameter))");
+      out.push_back({e.key, x});
+    }
   return out;
 }
 
@@ -88,6 +96,32 @@ models::CompileParams scaled(const models::CompileParams& p, const std::string& 
 }
 
 }  // namespace
+
+// One line a reader can act on: which part dominates each first step, and which mode to pick.
+static std::string startup_verdict(const workloads::FirstStep& fe, const workloads::FirstStep& fc, double steady_e,
+                            double steady_c, double be_steps) {
+  auto top = [](const workloads::FirstStep& f) {
+    auto it = std::max_element(f.parts.begin(), f.parts.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s (%.0f%%)", it->first.c_str(), 100 * it->second / f.total);
+    return std::string(buf);
+  };
+  char buf[512];
+  if (!fc.compile.failures.empty()) {
+    std::snprintf(buf, sizeof buf, "compiled mode fails to start (%s); eager starts in %.0f s, led by %s",
+                  fc.compile.failures.front().c_str(), fe.total, top(fe).c_str());
+  } else if (be_steps > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "compiled is %.0f%% faster per step and overtakes eager after %.0f steps; its first step is led by %s, "
+                  "eager's by %s",
+                  100 * (steady_e - steady_c) / steady_e, be_steps, top(fc).c_str(), top(fe).c_str());
+  } else {
+    std::snprintf(buf, sizeof buf, "eager is at least as fast per step, so compiling does not pay back; "
+                  "eager's first step is led by %s", top(fe).c_str());
+  }
+  return buf;
+}
 
 Runner add_startup(CLI::App* app) {
   auto o = std::make_shared<StartupOpts>();
@@ -127,6 +161,8 @@ Runner add_startup(CLI::App* app) {
     workloads::ScenarioSpec s_e = workloads::load_scenario(o->scenario, se, o->model);
     workloads::ScenarioSpec s_c = workloads::load_scenario(o->scenario, sc, o->model);
     models::CompileParams params = workloads::load_compile_params();
+    // Read before simulating, so that a bad compile.yaml stops the run at once.
+    const auto sigmas = o->sensitivity ? uncertainties() : std::vector<std::pair<std::string, double>>{};
     const double steady_e = steady_of(s_e), steady_c = steady_of(s_c);
     workloads::FirstStep fe = workloads::first_step(s_e, params, "eager", steady_e);
     workloads::FirstStep fc = workloads::first_step(s_c, params, "compiled", steady_c);
@@ -162,6 +198,8 @@ Runner add_startup(CLI::App* app) {
     std::printf("\n");
     for (const auto* f : {&fe, &fc})
       for (const auto& fail : f->compile.failures) std::printf("  FAILURE (%s): %s\n", f == &fe ? "eager" : "compiled", fail.c_str());
+    const std::string verdict = startup_verdict(fe, fc, steady_e, steady_c, be_steps);
+    std::printf("  verdict: %s\n", verdict.c_str());
 
     nlohmann::ordered_json js;
     auto mode_json = [&](const workloads::FirstStep& f, double steady) {
@@ -170,12 +208,15 @@ Runner add_startup(CLI::App* app) {
       for (const auto& [k, v] : f.parts) m["first_step"]["parts"][k] = v;
       m["first_step"]["ratio_to_steady"] = f.total / steady;
       m["steady"]["step_time_s"] = steady;
+      m["steady"]["tokens_per_s"] = tokens / steady;
       m["compile"]["graphs"] = f.inventory.jobs.size();
       m["compile"]["workers"] = f.compile.workers;
       m["compile"]["failures"] = f.compile.failures;
       return m;
     };
     js["scenario"] = s_e.name;
+    js["verdict"] = verdict;
+    js["tokens_per_step"] = tokens;
     js["eager"] = mode_json(fe, steady_e);
     js["compiled"] = mode_json(fc, steady_c);
     js["break_even"]["steps"] = be_steps > 0 ? nlohmann::ordered_json(be_steps) : nlohmann::ordered_json(nullptr);
@@ -189,7 +230,7 @@ Runner add_startup(CLI::App* app) {
         double sigma, de, dc;
       };
       std::vector<Row> rows;
-      for (const auto& [key, sigma] : uncertainties()) {
+      for (const auto& [key, sigma] : sigmas) {
         double f = std::exp(sigma);
         auto pu = scaled(params, key, f), pd = scaled(params, key, 1 / f);
         double de = (workloads::first_step(s_e, pu, "eager", steady_e).total -

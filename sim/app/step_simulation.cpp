@@ -40,6 +40,72 @@ double exposed(std::vector<Interval> a, const std::vector<Interval>& b) {
   return union_length(both) - union_length(b);
 }
 
+// Name without layer indices: drops '.'-separated segments such as "12", "L12", "layer12".
+std::string name_stem(const std::string& name) {
+  std::string out;
+  size_t start = 0;
+  while (start <= name.size()) {
+    size_t dot = name.find('.', start);
+    std::string seg = name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    size_t d = seg.find_first_of("0123456789");
+    std::string prefix = d == std::string::npos ? seg : seg.substr(0, d);
+    bool digits = d != std::string::npos && seg.find_first_not_of("0123456789", d) == std::string::npos;
+    bool layer = digits && (prefix.empty() || prefix == "L" || prefix == "l" || prefix == "layer" ||
+                            prefix == "layer_" || prefix == "block" || prefix == "blk");
+    if (!layer && !seg.empty()) out += (out.empty() ? "" : ".") + seg;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return out.empty() ? name : out;
+}
+
+// Rank 0's compute ops with FLOPs, grouped by name stem and engine, against its share of the
+// chip's peaks (the roofline of one logical core).
+Roofline build_roofline(const workloads::ScenarioSpec& s, int lnc, const models::Program& prog,
+                        const std::vector<Interval>& times) {
+  Roofline rl;
+  rl.lnc = lnc;
+  const double logical_cores = double(s.system.chip.cores.physical) / lnc;
+  rl.peak_flop_rate = s.system.chip.peak.bf16.v / logical_cores;
+  rl.hbm_bandwidth = s.system.chip.hbm.bandwidth.v / logical_cores;
+  std::map<std::pair<std::string, std::string>, RooflinePoint> groups;
+  for (size_t i = 0; i < prog.ops.size() && i < times.size(); ++i) {
+    const auto& op = prog.ops[i];
+    if (static_cast<int>(op.engine) >= models::kComputeEngines || op.flops <= 0) continue;
+    RooflinePoint& g = groups[{name_stem(op.name), models::engine_name(op.engine)}];
+    g.ops += 1;
+    g.flops += op.flops;
+    g.hbm_bytes += op.bytes;
+    g.busy_s += times[i].second - times[i].first;
+  }
+  std::vector<RooflinePoint> pts;
+  for (auto& [key, g] : groups) {
+    g.name = key.first;
+    g.engine = key.second;
+    pts.push_back(g);
+  }
+  std::stable_sort(pts.begin(), pts.end(), [](const RooflinePoint& a, const RooflinePoint& b) { return a.busy_s > b.busy_s; });
+  if (pts.size() > size_t(kRooflinePoints)) {  // the smallest groups become one "other" point
+    RooflinePoint other;
+    other.name = "other";
+    for (size_t i = kRooflinePoints - 1; i < pts.size(); ++i) {
+      other.engine = other.engine.empty() || other.engine == pts[i].engine ? pts[i].engine : "mixed";
+      other.ops += pts[i].ops;
+      other.flops += pts[i].flops;
+      other.hbm_bytes += pts[i].hbm_bytes;
+      other.busy_s += pts[i].busy_s;
+    }
+    pts.resize(kRooflinePoints - 1);
+    pts.push_back(other);
+  }
+  for (auto& p : pts) {
+    p.intensity = p.hbm_bytes > 0 ? p.flops / p.hbm_bytes : 0;
+    p.flop_rate = p.busy_s > 0 ? p.flops / p.busy_s : 0;
+  }
+  rl.points = std::move(pts);
+  return rl;
+}
+
 }  // namespace
 
 double model_flops_per_step(const workloads::ScenarioSpec& s) {
@@ -90,11 +156,14 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
     for (const auto& [rank, core] : runner->ranks()) {
       const hw::RankPlacement p = sys->placement(rank);
       if (chips.insert(p.chip).second) sink->process_name(p.chip, "chip " + std::to_string(p.chip));
-      core->set_trace(sink.get(), p.chip, rank * 100, "rank " + std::to_string(rank));
+      core->set_trace(sink.get(), p.chip, rank * 100, "rank " + std::to_string(rank), p.lnc);
     }
     const int fabric_pid = s.system.total_chips() + 1;
     sink->process_name(fabric_pid, "fabric (links, EFA, DMA, HBM utilisation)");
     sys->net().set_trace(sink.get(), fabric_pid);
+    if (sink->wants("links"))  // a busy-span track per NeuronLink, switch port and EFA NIC link
+      for (size_t l = 0; l < sys->topology().links().size(); ++l)
+        sys->net().trace_busy_spans(sys->link_resource(static_cast<int32_t>(l)));
   }
   sim::run_to_completion();
   runner->check_finished();
@@ -146,7 +215,11 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
                               [](const auto& a, const auto& b) { return a.second < b.second; });
   r.verdict = "the step is bound by " + top->first + " (" +
               std::to_string(static_cast<int>(100 * top->second / r.step_time_s + 0.5)) + "% of the step)";
-  if (sink) sink->finish();
+  r.roofline = build_roofline(s, lnc, prog, times);
+  if (sink) {
+    sys->net().flush_trace(sim::now_s());
+    sink->finish();
+  }
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;
 }

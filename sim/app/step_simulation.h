@@ -13,6 +13,25 @@
 
 namespace trn::app {
 
+/// One point of the roofline: rank 0's compute ops with FLOPs, grouped by name (op kind).
+struct RooflinePoint {
+  std::string name, engine;
+  int64_t ops = 0;
+  double flops = 0, hbm_bytes = 0, busy_s = 0;  // summed over the group
+  double intensity = 0;                         // FLOP per HBM byte (0 when no HBM bytes)
+  double flop_rate = 0;                         // achieved FLOP/s: flops / busy_s
+};
+
+/// The roofline of rank 0 (one logical NeuronCore of `lnc` physical cores): its share of
+/// the chip's published dense BF16 peak and HBM bandwidth, and its ops.
+struct Roofline {
+  int lnc = 1;
+  double peak_flop_rate = 0;    // FLOP/s per logical core
+  double hbm_bandwidth = 0;     // B/s per logical core
+  std::vector<RooflinePoint> points;  // largest busy time first, at most kRooflinePoints
+};
+constexpr int kRooflinePoints = 30;
+
 struct StepResult {
   double step_time_s = 0, tokens_per_s = 0, mfu = 0;
   double model_flops = 0;                                  // per step, whole job
@@ -24,12 +43,13 @@ struct StepResult {
   int simulated_ranks = 0, world = 0;
   int64_t ops = 0;
   std::string verdict;
+  Roofline roofline;
 };
 
 /// Where and what to trace (Chrome / Perfetto JSON, streamed during the run).
 struct TraceOptions {
   std::string path;                    // empty: no trace
-  std::set<std::string> categories;    // empty: all (tensor, vector, scalar, gpsimd, dma, collective, host, counters)
+  std::set<std::string> categories;    // empty: all (tensor, vector, scalar, gpsimd, dma, collective, host, counters, links)
   double t0 = 0, t1 = 1e300;           // simulated-time window, seconds
 };
 

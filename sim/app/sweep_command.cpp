@@ -3,11 +3,14 @@
 // (or `startup`) child processes, one SQLite row per point committed on its own (a killed
 // sweep restarted skips finished points), with deterministic sharding for external schedulers.
 #include <sqlite3.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -15,6 +18,7 @@
 
 #include "sim/app/commands.h"
 #include "sim/base/config_loader.h"
+#include "sim/base/paths.h"
 
 namespace trn::app {
 namespace {
@@ -24,6 +28,7 @@ using sim::ConfigNode;
 
 struct Sweep {
   std::string name, command = "run", scenario;
+  sim::Location scenario_loc;
   std::vector<std::vector<std::vector<std::string>>> axes;  // axis -> value -> sets
 };
 
@@ -41,7 +46,10 @@ Sweep load_sweep(const std::string& path) {
       s.command = scalar_of(e.value, "command");
       if (s.command != "run" && s.command != "startup")
         throw ConfigError(e.value.loc, "command", "expected run or startup, found '" + s.command + "'");
-    } else if (e.key == "scenario") s.scenario = scalar_of(e.value, "scenario");
+    } else if (e.key == "scenario") {
+      s.scenario = scalar_of(e.value, "scenario");
+      s.scenario_loc = e.value.loc;
+    }
     else if (e.key == "axes") {
       if (!e.value.is_list()) throw ConfigError(e.value.loc, "axes", "expected a list of axes");
       for (size_t a = 0; a < e.value.list.size(); ++a) {
@@ -75,6 +83,8 @@ Sweep load_sweep(const std::string& path) {
   if (s.name.empty()) throw ConfigError(root.loc, "name", "missing key 'name'");
   if (s.scenario.empty()) throw ConfigError(root.loc, "scenario", "missing key 'scenario'");
   if (s.axes.empty()) throw ConfigError(root.loc, "axes", "missing key 'axes'");
+  // An unknown scenario would make every point fail: report it here, before the database exists.
+  sim::resolve_named_config(s.scenario, "workloads/scenarios", "scenario", s.scenario_loc, "scenario");
   return s;
 }
 
@@ -101,12 +111,23 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
 
 struct Db {
   sqlite3* db = nullptr;
-  explicit Db(const std::string& path) {
-    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK)
-      throw ConfigError(sim::Location{"--db " + path, 0, 0}, "", std::string("cannot open: ") + sqlite3_errmsg(db));
-    exec("PRAGMA busy_timeout = 10000");
-    exec("CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, sweep TEXT, sets TEXT, "
-         "status TEXT, result TEXT, reason TEXT)");
+  /// `label` names the path in errors ("--db FILE"): a path that cannot be opened, or a file
+  /// that is not an SQLite database, is a ConfigError and creates nothing.
+  Db(const std::string& path, const std::string& label) {
+    const sim::Location where{label, 0, 0};
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+      std::string m = sqlite3_errmsg(db);
+      sqlite3_close(db);
+      throw ConfigError(where, "", "cannot open: " + m);
+    }
+    try {
+      exec("PRAGMA busy_timeout = 10000");
+      exec("CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, sweep TEXT, sets TEXT, "
+           "status TEXT, result TEXT, reason TEXT)");
+    } catch (const std::runtime_error& e) {
+      sqlite3_close(db);
+      throw ConfigError(where, "", std::string("cannot use as a sweep database: ") + e.what());
+    }
   }
   ~Db() { sqlite3_close(db); }
   void exec(const std::string& sql) {
@@ -140,6 +161,21 @@ struct Db {
   }
 };
 
+/// Throws ConfigError unless `path` is a readable SQLite database with a sweep's points table.
+void check_sweep_db(const std::string& path) {
+  const sim::Location where{path, 0, 0};
+  if (access(path.c_str(), R_OK) != 0) throw ConfigError(where, "", "file does not exist or is not readable");
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* st = nullptr;
+  if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM points", -1, &st, nullptr);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : SQLITE_ERROR;
+  std::string why = rc == SQLITE_OK ? "" : (db ? sqlite3_errmsg(db) : "cannot open");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  if (rc != SQLITE_OK) throw ConfigError(where, "", "not a sweep database (" + why + ")");
+}
+
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
@@ -166,7 +202,8 @@ Runner add_sweep(CLI::App* app) {
     if (!o->shard.empty() && (std::sscanf(o->shard.c_str(), "%d/%d", &k, &n) != 2 || n < 1 || k < 1 || k > n))
       throw ConfigError(sim::Location{"--shard", 0, 0}, "", "expected K/N with 1 <= K <= N, got '" + o->shard + "'");
     if (o->jobs < 1 || o->jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
-    Db db(o->db);
+    if (o->db.empty()) throw ConfigError(sim::Location{"--db", 0, 0}, "", "expected a file path");
+    Db db(o->db, "--db " + o->db);
     auto pts = points(s);
     std::vector<size_t> todo;
     for (size_t i = 0; i < pts.size(); ++i)
@@ -176,8 +213,11 @@ Runner add_sweep(CLI::App* app) {
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) throw std::runtime_error("cannot find the trnsim executable");
     self[len] = 0;
-    char dir_tpl[] = "/tmp/trnsim-sweep-XXXXXX";
-    std::string dir = mkdtemp(dir_tpl);
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string dir_tpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/trnsim-sweep-XXXXXX";
+    if (!mkdtemp(dir_tpl.data()))
+      throw ConfigError(sim::Location{"TMPDIR", 0, 0}, "", "cannot create a work directory " + dir_tpl);
+    std::string dir = dir_tpl;
     std::map<pid_t, size_t> running;
     size_t next = 0, done = 0;
     auto t0 = std::chrono::steady_clock::now();
@@ -188,8 +228,13 @@ Runner add_sweep(CLI::App* app) {
         args.push_back("--set");
         args.push_back(a);
       }
+      const pid_t parent = getpid();
       pid_t pid = fork();
       if (pid == 0) {
+        // A worker must not outlive the sweep: when the parent dies (killed at any moment),
+        // the kernel sends SIGTERM, whose handler removes the worker's partial output.
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) _exit(1);
         FILE* err = std::freopen((base + ".err").c_str(), "w", stderr);
         FILE* out = std::freopen("/dev/null", "w", stdout);
         (void)err;
@@ -244,10 +289,9 @@ Runner add_merge(CLI::App* app) {
   c->add_option("out", *out, "Database to create or extend")->required();
   c->add_option("inputs", *ins, "Shard databases")->required();
   return [out, ins]() -> int {
-    Db db(*out);
+    for (const auto& in : *ins) check_sweep_db(in);  // before the output database is created
+    Db db(*out, *out);
     for (const auto& in : *ins) {
-      if (access(in.c_str(), R_OK) != 0)
-        throw ConfigError(sim::Location{in, 0, 0}, "", "file does not exist or is not readable");
       std::string q = in;
       for (size_t p = q.find('\''); p != std::string::npos; p = q.find('\'', p + 2)) q.insert(p, "'");
       db.exec("ATTACH DATABASE '" + q + "' AS shard");

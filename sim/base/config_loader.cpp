@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -16,9 +17,20 @@ Location loc_of(const YAML::Mark& m, const std::string& file) {
   return Location{file, m.line + 1, m.column + 1};
 }
 
-ConfigNode convert(const YAML::Node& n, const std::string& file) {
+// YAML aliases (*a) share nodes in yaml-cpp but are copied here, so a few lines of nested
+// aliases can expand into billions of values: the conversion stops at these limits.
+struct Budget {
+  size_t nodes = 0, bytes = 0;
+  static constexpr size_t kMaxNodes = 100000, kMaxBytes = 16u << 20;
+};
+
+ConfigNode convert(const YAML::Node& n, const std::string& file, Budget& budget) {
   ConfigNode out;
   out.loc = loc_of(n.Mark(), file);
+  if (++budget.nodes > Budget::kMaxNodes ||
+      (n.IsScalar() && (budget.bytes += n.Scalar().size()) > Budget::kMaxBytes))
+    throw ConfigError(out.loc, "", "the document expands to more than 100,000 values or 16 MiB of text "
+                                   "(nested YAML aliases?); expected a configuration file");
   switch (n.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -31,7 +43,7 @@ ConfigNode convert(const YAML::Node& n, const std::string& file) {
       break;
     case YAML::NodeType::Sequence:
       out.kind = ConfigNode::Kind::List;
-      for (const auto& item : n) out.list.push_back(convert(item, file));
+      for (const auto& item : n) out.list.push_back(convert(item, file, budget));
       break;
     case YAML::NodeType::Map: {
       out.kind = ConfigNode::Kind::Map;
@@ -42,7 +54,7 @@ ConfigNode convert(const YAML::Node& n, const std::string& file) {
           throw ConfigError(kl, "", "a map key must be a plain name");
         std::string key = kv.first.Scalar();
         if (!seen.insert(key).second) throw ConfigError(kl, key, "duplicate key");
-        out.map.push_back(ConfigNode::Entry{key, kl, convert(kv.second, file)});
+        out.map.push_back(ConfigNode::Entry{key, kl, convert(kv.second, file, budget)});
       }
       break;
     }
@@ -56,6 +68,12 @@ std::string read_file(const std::string& path, const Location& from, const std::
   if (!fs::exists(path, ec)) throw ConfigError(from, key, "file '" + path + "' does not exist");
   if (fs::is_directory(path, ec))
     throw ConfigError(from, key, "'" + path + "' is a directory, expected a YAML file");
+  // A device or FIFO (/dev/zero, /dev/stdin) could block or never end.
+  if (!fs::is_regular_file(path, ec))
+    throw ConfigError(from, key, "'" + path + "' is not a regular file, expected a YAML file");
+  constexpr std::uintmax_t kMaxBytes = 16u << 20;
+  if (std::uintmax_t size = fs::file_size(path, ec); !ec && size > kMaxBytes)
+    throw ConfigError(from, key, "'" + path + "' is larger than 16 MiB, expected a YAML configuration file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(from, key, "cannot read '" + path + "'");
   std::ostringstream ss;
@@ -63,7 +81,12 @@ std::string read_file(const std::string& path, const Location& from, const std::
   return ss.str();
 }
 
-ConfigNode load_rec(const std::string& path, const Location& from, std::vector<std::string>& stack) {
+// `loaded` counts the files read for one top-level file: includes that fan out (each file
+// including the next one twice) would otherwise read an exponential number of files.
+ConfigNode load_rec(const std::string& path, const Location& from, std::vector<std::string>& stack,
+                    int& loaded) {
+  if (++loaded > 1000)
+    throw ConfigError(from, "include", "more than 1000 files included; expected a shallow include tree");
   std::string canon = fs::weakly_canonical(fs::path(path)).string();
   for (const auto& s : stack)
     if (s == canon) throw ConfigError(from, "include", "include cycle through '" + path + "'");
@@ -91,7 +114,7 @@ ConfigNode load_rec(const std::string& path, const Location& from, std::vector<s
     for (const ConfigNode* i : items) {
       if (!i->is_scalar()) throw ConfigError(i->loc, "include", "expected a file name");
       fs::path p = fs::path(path).parent_path() / i->scalar;
-      merge_into(result, load_rec(p.string(), i->loc, stack));
+      merge_into(result, load_rec(p.string(), i->loc, stack, loaded));
     }
   }
   ConfigNode own = doc;
@@ -113,7 +136,8 @@ ConfigNode load_rec(const std::string& path, const Location& from, std::vector<s
 ConfigNode parse_yaml_text(const std::string& text, const std::string& name) {
   try {
     YAML::Node n = YAML::Load(text);
-    return convert(n, name);
+    Budget budget;
+    return convert(n, name, budget);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(loc_of(e.mark, name), "", "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {
@@ -127,7 +151,8 @@ ConfigNode parse_yaml_file(const std::string& path) {
 
 ConfigNode load_config_file(const std::string& path) {
   std::vector<std::string> stack;
-  return load_rec(path, Location{path, 0, 0}, stack);
+  int loaded = 0;
+  return load_rec(path, Location{path, 0, 0}, stack, loaded);
 }
 
 SetAssignment parse_set(const std::string& text, int index) {

@@ -10,9 +10,27 @@ std::string Location::str() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
+std::string one_line(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else out += ch;
+  }
+  return out;
+}
+
 ConfigError::ConfigError(const Location& loc, const std::string& key_path,
                          const std::string& message)
-    : std::runtime_error(loc.str() + ": " + (key_path.empty() ? "" : key_path + ": ") + message) {}
+    : std::runtime_error(
+          one_line(loc.str() + ": " + (key_path.empty() ? "" : key_path + ": ") + message)) {}
+
+ConfigError::ConfigError(const std::string& message) : std::runtime_error(one_line(message)) {}
 
 const ConfigNode* ConfigNode::find(const std::string& key) const {
   for (const auto& e : map)
@@ -70,6 +88,20 @@ void merge_into(ConfigNode& base, const ConfigNode& overlay) {
   base = overlay;
 }
 
+Location locate(const ConfigNode& root, const std::string& dotted) {
+  const ConfigNode* n = &root;
+  size_t start = 0;
+  while (n->is_map()) {
+    size_t dot = dotted.find('.', start);
+    const ConfigNode* next = n->find(dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (!next || next->loc.file.empty()) break;
+    n = next;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return n->loc;
+}
+
 void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value,
                   const Location& loc) {
   ConfigNode* cur = &root;
@@ -110,24 +142,32 @@ void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value,
 namespace {
 
 bool needs_quotes(const std::string& s) {
-  if (s.empty()) return true;
+  // Plain scalars that YAML reads as null.
+  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return true;
   for (char c : s)
     if (c == ':' || c == '#' || c == '\'' || c == '"' || c == '{' || c == '}' || c == '[' ||
         c == ']' || c == ',' || c == '&' || c == '*' || c == '!' || c == '|' || c == '>' ||
-        c == '%' || c == '@' || c == '`' || c == '\n')
+        c == '%' || c == '@' || c == '`' || c == '\\' ||
+        static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       return true;
   return s.front() == ' ' || s.back() == ' ' || s.front() == '-' || s.front() == '?';
 }
 
 std::string quote(const std::string& s) {
+  static const char* hex = "0123456789abcdef";
   std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c == '\n') {
       out += "\\n";
-      continue;
+    } else if (c < 0x20 || c == 0x7f) {
+      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    } else {
+      out += ch;
     }
-    out += c;
   }
   return out + "\"";
 }

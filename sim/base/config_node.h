@@ -17,12 +17,16 @@ struct Location {
   std::string str() const;
 };
 
+/// `text` with line breaks and other control characters escaped (\n, \t, \x01), so that
+/// an error quoting a multi-line or binary value still prints as one line.
+std::string one_line(const std::string& text);
+
 /// A user-input error: names where (file:line:col), which key (dotted path) and what was
-/// expected. The CLI prints `what()` on one line and exits with status 2.
+/// expected. The CLI prints `what()` on one line (see one_line) and exits with status 2.
 class ConfigError : public std::runtime_error {
  public:
   ConfigError(const Location& loc, const std::string& key_path, const std::string& message);
-  explicit ConfigError(const std::string& message) : std::runtime_error(message) {}
+  explicit ConfigError(const std::string& message);
 };
 
 class ConfigNode {
@@ -56,6 +60,10 @@ struct ConfigNode::Entry {
 
 /// Deep merge: maps merge key by key (overlay wins), anything else is replaced.
 void merge_into(ConfigNode& base, const ConfigNode& overlay);
+
+/// Where the dotted key ("topology.dims") is in `root`: the location of its deepest existing
+/// node, so that a cross-field error points at the key or at least at its section.
+Location locate(const ConfigNode& root, const std::string& dotted);
 
 /// Applies one dotted override ("chip.hbm.bandwidth") to `root`, creating maps on the way.
 void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value,

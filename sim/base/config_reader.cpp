@@ -120,6 +120,9 @@ double ConfigReader::quantity(const ConfigNode& n, const char* key, Dim d, const
   auto v = parse_quantity(n.scalar, d, &why);
   if (!v) fail(n, key, why + "; expected " + dim_expectation(d) + ", e.g. \"" + example_of(d) + "\"");
   check_range(n, key, *v, s, "'" + n.scalar + "'");
+  if (std::fabs(*v) > largest_quantity(d))
+    fail(n, key, "value '" + n.scalar + "' is too large: expected at most " +
+                     format_quantity(largest_quantity(d), d));
   return *v;
 }
 
@@ -131,8 +134,10 @@ void ConfigReader::field(const char* key, int64_t& out, const FieldSpec& s) {
   const ConfigNode* n = get(key, s);
   if (!n) return;
   double x = number(*n, key, s);
-  if (x != std::floor(x) || std::fabs(x) > 9.0e15)
+  if (x != std::floor(x))
     fail(*n, key, "expected a whole number (" + s.doc + "), found '" + n->scalar + "'");
+  if (std::fabs(x) > 9.0e15)
+    fail(*n, key, "value " + n->scalar + " is out of range: expected a whole number of at most 9e15");
   out = static_cast<int64_t>(x);
 }
 
@@ -141,7 +146,9 @@ void ConfigReader::field(const char* key, int& out, const FieldSpec& s) {
   const ConfigNode* n = node_.find(key);
   field(key, v, s);
   if (n && (v > std::numeric_limits<int>::max() || v < std::numeric_limits<int>::min()))
-    fail(*n, key, "value " + n->scalar + " is too large");
+    fail(*n, key, "value " + n->scalar + " is out of range: expected " +
+                      std::to_string(std::numeric_limits<int>::min()) + " to " +
+                      std::to_string(std::numeric_limits<int>::max()));
   out = static_cast<int>(v);
 }
 
@@ -173,6 +180,8 @@ void ConfigReader::field(const char* key, std::vector<int64_t>& out, const Field
   for (const auto& item : n->list) {
     double x = number(item, key, s);
     if (x != std::floor(x)) fail(item, key, "expected a whole number, found '" + item.scalar + "'");
+    if (std::fabs(x) > 9.0e15)
+      fail(item, key, "value " + item.scalar + " is out of range: expected a whole number of at most 9e15");
     out.push_back(static_cast<int64_t>(x));
   }
 }

@@ -111,6 +111,17 @@ std::string dim_expectation(Dim dim) {
   return s + ")";
 }
 
+double largest_quantity(Dim dim) {
+  switch (dim) {
+    case Dim::Time: return 1e9;
+    case Dim::Bytes: return 1152921504606846976.0;  // 2^60
+    case Dim::Bandwidth: return 1e18;
+    case Dim::Frequency: return 1e12;
+    case Dim::FlopRate: return 1e21;
+  }
+  return 0.0;
+}
+
 std::string format_double_exact(double value) {
   std::array<char, 64> buf{};
   auto res = std::to_chars(buf.data(), buf.data() + buf.size(), value);

@@ -21,6 +21,11 @@ std::string dim_expectation(Dim dim);
 /// on failure (bare number, unknown unit, unit of another dimension, not a number).
 std::optional<double> parse_quantity(std::string_view text, Dim dim, std::string* why);
 
+/// The largest magnitude a configuration may give for a dimension (1e9 s, 2^60 B, 1e18 B/s,
+/// 1e12 Hz, 1e21 FLOP/s): far beyond any real system, yet small enough that products of
+/// such values stay finite and byte counts stay exact in 64-bit integers.
+double largest_quantity(Dim dim);
+
 /// Formats a value for humans with a readable prefix, e.g. "2.9 TB/s", "96 GiB", "1.5 us".
 /// `digits` significant digits.
 std::string format_quantity(double value, Dim dim, int digits = 4);

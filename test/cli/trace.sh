@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # `trnsim run --trace`: the streamed Chrome/Perfetto JSON parses, every event is well formed,
 # spans on one track never overlap, every track and process is named, and the category and
-# time-window filters keep large traces small; no temporary file is left behind.
+# time-window filters keep large traces small; no temporary file is left behind. The fabric
+# process has a busy-span track per link that carried traffic (category links), and each
+# simulated rank an SBUF occupancy counter within its capacity.
 set -euo pipefail
 trnsim=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$trnsim" run qwen3-32b-trn2 --model llama3.1-8b --trace "$tmp/all.json" > /dev/null 2>&1
 "$trnsim" run qwen3-32b-trn2 --model llama3.1-8b --trace "$tmp/some.json" --trace-categories tensor,collective \
   --trace-window 0s,200ms > /dev/null 2>&1
-python3 - "$tmp/all.json" "$tmp/some.json" <<'PY'
+"$trnsim" run qwen3-32b-trn2 --model llama3.1-8b --trace "$tmp/links.json" --trace-categories links > /dev/null 2>&1
+python3 - "$tmp/all.json" "$tmp/some.json" "$tmp/links.json" <<'PY'
 import json, sys, collections
 def check(path):
     d = json.load(open(path))["traceEvents"]
@@ -37,7 +40,31 @@ cats = {e["cat"] for e in b if e["ph"] != "M"}
 assert cats <= {"tensor", "collective"}, cats
 assert all(e["ts"] <= 200e3 for e in b if e["ph"] == "X")
 assert len(b) < len(a)
-print(f"trace ok: {len(a)} events (all), {len(b)} (tensor+collective, first 200 ms)")
+# Links: a named track per link that carried traffic, busy spans with {flows, bytes}.
+threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in a if e["ph"] == "M" and e["name"] == "thread_name"}
+link_spans = [e for e in a if e["ph"] == "X" and e["cat"] == "links"]
+link_tracks = {(e["pid"], e["tid"]) for e in link_spans}
+assert link_tracks, "no link spans"
+assert all(threads[t].startswith("link.") for t in link_tracks), [threads[t] for t in link_tracks]
+for e in link_spans:
+    assert e["name"] == "busy" and e["args"]["flows"] >= 1 and e["args"]["bytes"] > 0, e
+# SBUF occupancy: one counter per simulated rank, samples within [0, capacity].
+import re
+sbuf = collections.defaultdict(list)
+for e in a:
+    if e["ph"] == "C" and "SBUF occupancy" in e["name"]:
+        sbuf[e["name"]].append(e["args"]["value"])
+assert sbuf, "no SBUF occupancy counter"
+for name, vals in sbuf.items():
+    cap = float(re.search(r"capacity ([0-9.e+]+) MiB", name).group(1))
+    assert cap > 0 and all(0 <= v <= cap for v in vals), (name, min(vals), max(vals))
+    assert max(vals) > 0, name
+c = check(sys.argv[3])
+assert {e["cat"] for e in c if e["ph"] != "M"} == {"links"}
+assert len([e for e in c if e["ph"] == "X"]) == len(link_spans)
+print(f"trace ok: {len(a)} events (all), {len(b)} (tensor+collective, first 200 ms), "
+      f"{len(link_spans)} link spans on {len(link_tracks)} link tracks, SBUF counters {sorted(sbuf)} "
+      f"max {max(max(v) for v in sbuf.values()):.6g} MiB")
 PY
 # The start-up timeline: host processes with the first-step parts and compile workers.
 "$trnsim" startup bert-large-trn1 --set compile.parallel_compile=true --trace "$tmp/st.json" > /dev/null 2>&1

@@ -7,6 +7,7 @@
 
 #include "models/cost/engine_cost.h"
 #include "models/cost/tensor_cost.h"
+#include "models/kernels/matmul_kernel.h"
 
 namespace trn::workloads {
 namespace {
@@ -36,19 +37,40 @@ struct Ctx {
   }
 };
 
+// One streaming-engine instruction covers 128 partitions x up to 2,048 free elements.
+constexpr double kInstructionElements = 128.0 * 2048.0;
+
+// The logical core's physical cores split the token (M) dimension.
+models::MatmulShape per_core_shape(const Ctx& c, double m, double n, double k) {
+  return models::MatmulShape{static_cast<int64_t>(std::ceil(m / c.lnc)), static_cast<int64_t>(std::ceil(n)),
+                             static_cast<int64_t>(std::ceil(k)), models::DType::BF16};
+}
+
 double matmul_time(const Ctx& c, double m, double n, double k) {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
-  // The logical core's physical cores split the token (M) dimension.
-  models::MatmulShape sh{static_cast<int64_t>(std::ceil(m / c.lnc)), static_cast<int64_t>(std::ceil(n)),
-                         static_cast<int64_t>(std::ceil(k)), models::DType::BF16};
+  models::MatmulShape sh = per_core_shape(c, m, n, k);
   return models::matmul_cost(c.chip.tensor, c.chip.psum.banks, sh, false).time_s / c.s.runtime.kernel_efficiency;
+}
+
+// SBUF working set of a matmul on the logical core: the tiled kernel's (resident B block and
+// double-buffered A tile) on each of its physical cores.
+double matmul_sbuf(const Ctx& c, double m, double n, double k) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  return std::ceil(c.lnc * models::matmul_sbuf_bytes(c.chip, per_core_shape(c, m, n, k)));
+}
+
+// SBUF working set of a streaming op on the logical core: each physical core double-buffers
+// one instruction's tile (at most kInstructionElements of its share of the elements) of every
+// tensor it reads and writes, `bytes_per_element` in all.
+double stream_sbuf(const Ctx& c, double elements, double bytes_per_element) {
+  if (elements <= 0) return 0;
+  return std::ceil(c.lnc * 2.0 * std::min(elements / c.lnc, kInstructionElements) * bytes_per_element);
 }
 
 double stream_time(const Ctx& c, const models::StreamEngineSpec& e, double elements, int inputs) {
   if (elements <= 0) return 0;
-  // One instruction covers 128 partitions x up to 2,048 free elements.
   double per_core = elements / c.lnc;
-  double instructions = std::ceil(per_core / (128.0 * 2048.0));
+  double instructions = std::ceil(per_core / kInstructionElements);
   return (per_core * std::max(1, inputs) / e.elems_per_cycle + instructions * e.fixed_overhead_cycles) / e.clock.v;
 }
 
@@ -71,6 +93,7 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       op.duration_s = matmul_time(c, g.tokens, g.n, g.k) * e;
       op.flops = 2.0 * g.tokens * g.n * g.k * e;
       op.bytes = (g.tokens * g.k + g.k * g.n + g.tokens * g.n) * b * e;
+      op.sbuf_bytes = matmul_sbuf(c, g.tokens, g.n, g.k);  // experts run one after another
       break;
     }
     case OpKind::Attention: {
@@ -89,18 +112,21 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       op.flops = 4.0 * s * s_eff * g.head_dim * g.heads * g.sequences * mult;
       const double q = double(g.heads) * g.head_dim, kv = double(g.kv_heads) * g.head_dim;
       op.bytes = g.tokens * (2 * q + 2 * kv) * b * (bwd ? 2 : 1);
+      op.sbuf_bytes = matmul_sbuf(c, s, s_eff, g.head_dim);  // one head's QK^T tiles
       break;
     }
     case OpKind::Embedding: {
       op.engine = Engine::GpSimd;
       op.duration_s = stream_time(c, c.chip.gpsimd, g.tokens * g.width, 1);
       op.bytes = 2 * g.tokens * g.width * b;
+      op.sbuf_bytes = stream_sbuf(c, g.tokens * g.width, 2 * b);
       break;
     }
     case OpKind::Loss: {
       op.engine = Engine::Scalar;  // exp over the (vocab-sharded) logits, then reductions
       op.duration_s = stream_time(c, c.chip.scalar, g.tokens * g.width, 2);
       op.bytes = g.tokens * g.width * 4 * 2;  // fp32 logits read and written
+      op.sbuf_bytes = stream_sbuf(c, g.tokens * g.width, 4 * 2);
       break;
     }
     case OpKind::Optimizer: {
@@ -108,6 +134,7 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       const double shard = g.width;  // already divided by the parallel passes
       op.duration_s = stream_time(c, c.chip.vector, shard * 12, 1);  // ~12 vector passes per parameter
       op.bytes = shard * 28;  // read fp32 master, m, v, grad; write master, m, v and bf16 weights
+      op.sbuf_bytes = stream_sbuf(c, shard, 28);
       break;
     }
     case OpKind::Elementwise: {
@@ -116,6 +143,7 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       op.duration_s = stream_time(c, engine_spec(c, g.engine), elements, g.inputs);
       const bool fused = !c.eager && g.fusable;
       op.bytes = fused ? 0.0 : elements * b * (g.inputs + 1);
+      op.sbuf_bytes = stream_sbuf(c, elements, b * (g.inputs + 1));  // fused: the tiles stay in SBUF
       break;
     }
     case OpKind::Collective: break;

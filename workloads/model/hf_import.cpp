@@ -63,6 +63,10 @@ Doc read_doc(const std::string& path) {
   if (!fs::exists(path, ec)) throw ConfigError(file, "", "Hugging Face config file does not exist");
   if (fs::is_directory(path, ec))
     throw ConfigError(file, "", "is a directory, expected a Hugging Face config.json file");
+  if (!fs::is_regular_file(path, ec))
+    throw ConfigError(file, "", "is not a regular file, expected a Hugging Face config.json file");
+  if (std::uintmax_t size = fs::file_size(path, ec); !ec && size > (16u << 20))
+    throw ConfigError(file, "", "is larger than 16 MiB, expected a Hugging Face config.json file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(file, "", "cannot read the file");
   std::ostringstream os;
@@ -81,11 +85,30 @@ Doc read_doc(const std::string& path) {
     size_t off = e.byte > 0 ? e.byte - 1 : 0;
     throw ConfigError(d.at_offset(off), "",
                       "invalid JSON at byte " + std::to_string(e.byte) + ": " + why);
+  } catch (const json::exception& e) {
+    // e.g. out_of_range.406 "number overflow parsing '1e400'": no byte offset, so the
+    // position is that of the quoted token (the file alone when it cannot be found).
+    std::string why = e.what();
+    if (size_t p = why.find("] "); p != std::string::npos) why.erase(0, p + 2);
+    Location at = file;
+    if (size_t q = why.find(" '"); q != std::string::npos && why.back() == '\'') {
+      const std::string token = why.substr(q + 2, why.size() - q - 3);
+      if (size_t off = d.text.find(token); !token.empty() && off != std::string::npos) at = d.at_offset(off);
+    }
+    throw ConfigError(at, "", "invalid JSON: " + why);
   }
   if (!d.j.is_object())
     throw ConfigError(file, "", "expected a JSON object (a Hugging Face config.json), found " +
                                     std::string(d.j.type_name()));
   return d;
+}
+
+/// A value as error messages quote it: scalars as JSON (shortened), containers by kind.
+std::string shown(const json& v) {
+  if (v.is_array()) return "a list";
+  if (v.is_object()) return "an object";
+  std::string s = v.dump();
+  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
 int get_int(Doc& d, const std::string& key, const std::string& what, int min,
@@ -95,9 +118,10 @@ int get_int(Doc& d, const std::string& key, const std::string& what, int min,
   const json& v = d.j.at(key);
   double x = v.is_number() ? v.get<double>() : NAN;
   if (!v.is_number() || x != std::floor(x))
-    d.fail(key, "expected a whole number (" + what + "), found " + v.dump());
+    d.fail(key, "expected a whole number (" + what + "), found " + shown(v));
   if (x < min || x > INT_MAX)
-    d.fail(key, "value " + v.dump() + " is out of range: expected >= " + std::to_string(min));
+    d.fail(key, "value " + shown(v) + " is out of range: expected " + std::to_string(min) + " to " +
+                    std::to_string(INT_MAX));
   d.origin[field] = key;
   return static_cast<int>(x);
 }
@@ -110,7 +134,7 @@ int get_int_or(Doc& d, const std::string& key, const std::string& what, int min,
 bool get_bool_or(Doc& d, const std::string& key, const std::string& field, bool fallback) {
   if (!d.has(key)) return fallback;
   const json& v = d.j.at(key);
-  if (!v.is_boolean()) d.fail(key, "expected true or false, found " + v.dump());
+  if (!v.is_boolean()) d.fail(key, "expected true or false, found " + shown(v));
   d.origin[field] = key;
   return v.get<bool>();
 }
@@ -121,7 +145,7 @@ std::string architecture_of(const Doc& d) {
                       "missing key 'architectures' (model class, e.g. LlamaForCausalLM)");
   const json& a = d.j.at("architectures");
   if (!a.is_array() || a.empty() || !a.at(0).is_string())
-    d.fail("architectures", "expected a list of model class names, found " + a.dump());
+    d.fail("architectures", "expected a list of model class names, found " + shown(a));
   std::string name = a.at(0).get<std::string>();
   const auto& ok = supported_hf_architectures();
   if (std::find(ok.begin(), ok.end(), name) == ok.end()) {
@@ -153,7 +177,7 @@ void read_common(Doc& d, ModelSpec& m) {
   if (d.has("hidden_act")) {
     const json& act = d.j.at("hidden_act");
     if (!act.is_string() || (act.get<std::string>() != "silu" && act.get<std::string>() != "swish"))
-      d.fail("hidden_act", "expected \"silu\" (a SwiGLU MLP), found " + act.dump());
+      d.fail("hidden_act", "expected \"silu\" (a SwiGLU MLP), found " + shown(act));
   }
 }
 
@@ -177,7 +201,7 @@ void read_sliding(Doc& d, ModelSpec& m, const std::string& default_pattern) {
   for (size_t i = 0; i < lt.size(); ++i) {
     std::string t = lt[i].is_string() ? lt[i].get<std::string>() : "";
     if (t != "full_attention" && t != "sliding_attention")
-      d.fail("layer_types", "expected full_attention or sliding_attention, found " + lt[i].dump());
+      d.fail("layer_types", "expected full_attention or sliding_attention, found " + shown(lt[i]));
     bool sliding = t == "sliding_attention";
     all_full = all_full && !sliding;
     all_sliding = all_sliding && sliding;
@@ -274,7 +298,11 @@ ModelSpec import_hf_config(const std::string& path) {
   m.source = "Hugging Face config " + path;
   read_common(d, m);
   read_family(d, arch, m);
-  m.validate(located(m, d));
+  // The zoo's ranges (ModelSpec::visit) apply to imported values too, located at their keys.
+  const ConfigNode where = located(m, d);
+  ModelSpec checked;
+  sim::read_config(where, checked);
+  m.validate(where);
   return m;
 }
 

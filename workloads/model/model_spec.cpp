@@ -12,9 +12,8 @@ using sim::ConfigNode;
 
 namespace {
 
-[[noreturn]] void fail(const ConfigNode& where, const std::string& key, const std::string& msg) {
-  const ConfigNode* n = where.is_map() ? where.find(key) : nullptr;
-  throw ConfigError(n && !n->loc.file.empty() ? n->loc : where.loc, key, msg);
+[[noreturn]] void fail_at(const ConfigNode& where, const std::string& key, const std::string& msg) {
+  throw ConfigError(sim::locate(where, key), key, msg);
 }
 
 bool is_moe_architecture(const std::string& a) {
@@ -65,7 +64,10 @@ double lm_head_params(const ModelSpec& m) {
 
 }  // namespace
 
-void ModelSpec::validate(const ConfigNode& where) const {
+void ModelSpec::validate(const ConfigNode& where, const std::string& prefix) const {
+  auto fail = [&](const ConfigNode& w, const std::string& key, const std::string& msg) {
+    fail_at(w, prefix + key, msg);
+  };
   if (num_heads % num_kv_heads != 0)
     fail(where, "num_kv_heads", std::to_string(num_kv_heads) + " KV heads do not divide " +
                                     std::to_string(num_heads) + " query heads");

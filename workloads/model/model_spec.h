@@ -46,14 +46,14 @@ struct ModelSpec {
                                               .one_of({"llama", "qwen3", "qwen3_moe", "mixtral",
                                                        "gpt_oss", "gpt3", "bert"}));
     v.field("source", source, F("where the figures come from (Hugging Face config or paper)"));
-    v.field("hidden_size", hidden_size, F("model width (d_model)").gt(0));
-    v.field("num_layers", num_layers, F("transformer blocks").ge(1));
-    v.field("num_heads", num_heads, F("query attention heads").ge(1));
-    v.field("num_kv_heads", num_kv_heads, F("key/value heads (divides num_heads)").ge(1));
-    v.field("head_dim", head_dim, F("dimension of one attention head").ge(1));
-    v.field("intermediate_size", intermediate_size, F("dense MLP hidden width").gt(0));
-    v.field("vocab_size", vocab_size, F("vocabulary size, tokens").gt(0));
-    v.field("max_position", max_position, F("maximum sequence length, tokens").gt(0));
+    v.field("hidden_size", hidden_size, F("model width (d_model)").gt(0).le(1 << 18));
+    v.field("num_layers", num_layers, F("transformer blocks").ge(1).le(4096));
+    v.field("num_heads", num_heads, F("query attention heads").ge(1).le(4096));
+    v.field("num_kv_heads", num_kv_heads, F("key/value heads (divides num_heads)").ge(1).le(4096));
+    v.field("head_dim", head_dim, F("dimension of one attention head").ge(1).le(1 << 16));
+    v.field("intermediate_size", intermediate_size, F("dense MLP hidden width").gt(0).le(1 << 22));
+    v.field("vocab_size", vocab_size, F("vocabulary size, tokens").gt(0).le(1 << 24));
+    v.field("max_position", max_position, F("maximum sequence length, tokens").gt(0).le(1 << 30));
     v.field("mlp", mlp, F("MLP kind: swiglu (gate, up, down) or gelu (up, down)").one_of({"swiglu", "gelu"}));
     v.field("norm", norm, F("normalisation layer").one_of({"rmsnorm", "layernorm"}));
     v.field("causal", causal, F("causal (decoder) attention; false for an encoder"));
@@ -61,11 +61,11 @@ struct ModelSpec {
     v.field("qk_norm", qk_norm, F("per-head RMSNorm on queries and keys"));
     v.field("attention_bias", attention_bias, F("biases on the q, k, v and o projections"));
     v.field("mlp_bias", mlp_bias, F("biases on MLP or expert projections and the router").optional());
-    v.field("num_experts", num_experts, F("routed experts per layer; 0 = dense MLP").ge(0));
-    v.field("experts_per_token", experts_per_token, F("routed experts per token (top-k); 0 when dense").ge(0));
-    v.field("moe_intermediate_size", moe_intermediate_size, F("hidden width of one expert; 0 when dense").ge(0));
-    v.field("shared_experts", shared_experts, F("always-active experts per layer").ge(0).optional());
-    v.field("sliding_window", sliding_window, F("sliding attention window, tokens; 0 = none").ge(0));
+    v.field("num_experts", num_experts, F("routed experts per layer; 0 = dense MLP").ge(0).le(4096));
+    v.field("experts_per_token", experts_per_token, F("routed experts per token (top-k); 0 when dense").ge(0).le(4096));
+    v.field("moe_intermediate_size", moe_intermediate_size, F("hidden width of one expert; 0 when dense").ge(0).le(1 << 22));
+    v.field("shared_experts", shared_experts, F("always-active experts per layer").ge(0).le(4096).optional());
+    v.field("sliding_window", sliding_window, F("sliding attention window, tokens; 0 = none").ge(0).le(1 << 30));
     v.field("sliding_window_pattern", sliding_window_pattern,
             F("which layers use the window: none, alternate (layers 0, 2, 4, ...), all")
                 .one_of({"none", "alternate", "all"}));
@@ -73,8 +73,9 @@ struct ModelSpec {
 
   /// Cross-field checks: heads divisible by KV heads, top-k within the experts, MoE fields
   /// consistent with the architecture, a window exactly when a pattern is set. Errors name
-  /// the key (at its location in `where` when present, else at `where` itself).
-  void validate(const sim::ConfigNode& where) const;
+  /// the key under `prefix` ("model." in a scenario) at its location in `where` when present,
+  /// else at `where` itself.
+  void validate(const sim::ConfigNode& where, const std::string& prefix = "") const;
 
   bool is_moe() const { return num_experts > 0; }
   /// True when `layer` (0-based) attends through the sliding window.

@@ -13,31 +13,29 @@ using sim::Location;
 
 namespace {
 
-// Replaces a scalar reference at root[key] by the document it names, loaded by `load`.
+bool is_json(const std::string& s) { return s.size() > 5 && s.compare(s.size() - 5, 5, ".json") == 0; }
+
+// Replaces a scalar reference at root[key] by the document it names (a name in `subdir`, a
+// YAML path, or for the model a config.json), loaded by `load` from its path. A bad name or
+// path is reported at the reference; errors inside the file keep their own place behind it.
 template <class Load>
-void inline_reference(ConfigNode& root, const char* key, Load load) {
+void inline_reference(ConfigNode& root, const char* key, const char* subdir, Load load) {
   ConfigNode* ref = root.find(key);
   if (!ref || !ref->is_scalar()) return;
   Location loc = ref->loc;
+  const std::string path = std::string(key) == "model" && is_json(ref->scalar)
+                               ? ref->scalar
+                               : sim::resolve_named_config(ref->scalar, subdir, key, loc, key);
   try {
-    *ref = load(ref->scalar);
+    *ref = load(path);
   } catch (const ConfigError& e) {
     throw ConfigError(loc, key, e.what());
   }
+  if (ref->loc.file.empty()) ref->loc = loc;  // a generated document: errors inside point here
 }
 
-void fail(const ConfigNode& root, const std::string& key, const std::string& msg) {
-  const ConfigNode* n = &root;
-  size_t start = 0;
-  while (n) {  // point at the deepest existing node of the dotted key
-    size_t dot = key.find('.', start);
-    const ConfigNode* next = n->is_map() ? n->find(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start)) : nullptr;
-    if (!next) break;
-    n = next;
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  throw ConfigError(n ? n->loc : root.loc, key, msg);
+[[noreturn]] void fail(const ConfigNode& root, const std::string& key, const std::string& msg) {
+  throw ConfigError(sim::locate(root, key), key, msg);  // the deepest existing node of the key
 }
 
 void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
@@ -109,13 +107,13 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
     m.loc = Location{"--model", 0, 0};
     root.set("model", m, m.loc);
   }
-  inline_reference(root, "system", [](const std::string& n) {
-    ConfigNode sys = sim::load_config_file(sim::resolve_named_config(n, "hw/configs/systems", "system"));
-    if (ConfigNode* chip = sys.find("chip"); chip && chip->is_scalar())
-      *chip = sim::load_config_file(sim::resolve_named_config(chip->scalar, "hw/configs/chips", "chip"));
+  inline_reference(root, "system", "hw/configs/systems", [](const std::string& path) {
+    ConfigNode sys = sim::load_config_file(path);
+    inline_reference(sys, "chip", "hw/configs/chips", [](const std::string& p) { return sim::load_config_file(p); });
     return sys;
   });
-  inline_reference(root, "model", [](const std::string& n) { return sim::write_config(load_model(n, {})); });
+  inline_reference(root, "model", "workloads/models",
+                   [](const std::string& path) { return sim::write_config(load_model(path, {})); });
   // Instances: `instances:` at the top of a scenario sets system.instances.
   if (ConfigNode* inst = root.find("instances")) {
     ConfigNode v = *inst;
@@ -127,9 +125,9 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
   sim::apply_sets(root, as);
   ScenarioSpec s;
   sim::read_config(root, s);
-  s.system.chip.validate(root);
-  s.system.validate(root);
-  s.model.validate(root);
+  s.system.chip.validate(root, "system.chip.");
+  s.system.validate(root, "system.");
+  s.model.validate(root, "model.");
   check_layout(s, root);
   return s;
 }

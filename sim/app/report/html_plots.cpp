@@ -1,0 +1,286 @@
+// Inline SVG plots: axes with "nice" ticks, x-y plots and horizontal bar plots.
+#include "sim/app/report/html_plots.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace trn::app::report {
+namespace {
+
+constexpr double kW = 800;           // SVG width, px
+constexpr double kLegendW = 190;     // legend column at the right
+constexpr double kTop = 14, kBottom = 54;
+
+std::string px(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+std::string truncate(const std::string& s, size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "\u2026"; }
+
+struct Axis {
+  double lo = 0, hi = 1;
+  bool log = false;
+  std::vector<double> ticks;
+  double frac(double v) const {
+    if (log) return (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
+    return (v - lo) / (hi - lo);
+  }
+};
+
+double nice_step(double span) {
+  double raw = span / 5, p = std::pow(10.0, std::floor(std::log10(raw))), m = raw / p;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+}
+
+Axis make_axis(const std::vector<double>& values, bool log, bool zero) {
+  Axis a;
+  a.log = log;
+  std::vector<double> v;
+  for (double x : values)
+    if (std::isfinite(x) && (!log || x > 0)) v.push_back(x);
+  if (log) {
+    double lo = v.empty() ? 1 : *std::min_element(v.begin(), v.end());
+    double hi = v.empty() ? 10 : *std::max_element(v.begin(), v.end());
+    int d0 = static_cast<int>(std::floor(std::log10(lo) + 1e-9)), d1 = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
+    if (d1 <= d0) d1 = d0 + 1;
+    a.lo = std::pow(10.0, d0);
+    a.hi = std::pow(10.0, d1);
+    const int every = (d1 - d0) > 8 ? 2 : 1;
+    for (int d = d0; d <= d1; d += every) a.ticks.push_back(std::pow(10.0, d));
+    return a;
+  }
+  double lo = v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+  double hi = v.empty() ? 1 : *std::max_element(v.begin(), v.end());
+  if (zero) lo = std::min(lo, 0.0), hi = std::max(hi, 0.0);
+  if (hi == lo) {
+    double pad = lo == 0 ? 1 : std::fabs(lo) / 2;
+    hi += pad;
+    if (lo != 0) lo -= pad;  // (with zero on the axis, lo == hi only when both are 0)
+  }
+  double step = nice_step(hi - lo);
+  a.lo = std::floor(lo / step + 1e-9) * step;
+  a.hi = std::ceil(hi / step - 1e-9) * step;
+  for (int i = 0; a.lo + i * step <= a.hi + step * 1e-6; ++i) {
+    double t = a.lo + i * step;
+    a.ticks.push_back(std::fabs(t) < step * 1e-9 ? 0 : t);
+  }
+  return a;
+}
+
+// The opening tag; `points` is the number of data marks the script checks.
+std::string svg_open(const std::string& id, double h, int points) {
+  return "<svg class=\"plot\" id=\"" + esc(id) + "\" data-points=\"" + std::to_string(points) + "\" viewBox=\"0 0 " +
+         px(kW) + " " + px(h) + "\" width=\"" + px(kW) + "\" height=\"" + px(h) +
+         "\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n";
+}
+
+// Grid, ticks and labels of an x axis at the bottom of [x0,x1] x [y0,y1].
+std::string x_axis(const Axis& a, const std::string& label, double x0, double x1, double y0, double y1) {
+  std::string s;
+  for (double t : a.ticks) {
+    double x = x0 + a.frac(t) * (x1 - x0);
+    s += "<line class=\"grid\" x1=\"" + px(x) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x) + "\" y2=\"" + px(y1) + "\"/>";
+    s += "<text class=\"tick\" x=\"" + px(x) + "\" y=\"" + px(y1 + 16) + "\" text-anchor=\"middle\">" + esc(si(t)) +
+         "</text>\n";
+  }
+  s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y1) + "\" x2=\"" + px(x1) + "\" y2=\"" + px(y1) + "\"/>";
+  s += "<text class=\"axislabel\" x=\"" + px((x0 + x1) / 2) + "\" y=\"" + px(y1 + 40) + "\" text-anchor=\"middle\">" +
+       esc(label) + "</text>\n";
+  return s;
+}
+
+struct Item {
+  std::string name;
+  int colour;
+  char kind;  // 'l' line, 'o' marker, 'r' box
+};
+
+std::string legend(const std::vector<Item>& items, double x, double y) {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i) {
+    double yy = y + 18 * static_cast<double>(i);
+    const char* c = colour(items[i].colour);
+    if (items[i].kind == 'o')
+      s += "<circle cx=\"" + px(x + 9) + "\" cy=\"" + px(yy) + "\" r=\"5\" fill=\"" + c + "\"/>";
+    else if (items[i].kind == 'l')
+      s += "<line x1=\"" + px(x) + "\" y1=\"" + px(yy) + "\" x2=\"" + px(x + 18) + "\" y2=\"" + px(yy) +
+           "\" stroke=\"" + c + "\" stroke-width=\"3\"/>";
+    else
+      s += "<rect x=\"" + px(x + 2) + "\" y=\"" + px(yy - 6) + "\" width=\"14\" height=\"12\" fill=\"" + c + "\"/>";
+    s += "<text class=\"legend\" x=\"" + px(x + 24) + "\" y=\"" + px(yy + 4) + "\">" + esc(truncate(items[i].name, 24)) +
+         "<title>" + esc(items[i].name) + "</title></text>\n";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string esc(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string num(double v, int digits) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+std::string si(double v) {
+  static const std::pair<double, const char*> prefixes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  for (const auto& [scale, p] : prefixes)
+    if (std::fabs(v) >= scale) return num(v / scale, 3) + p;
+  return num(v, 3);
+}
+
+std::string si(double v, const std::string& unit) {
+  std::string t = si(v);
+  size_t n = t.find_first_of("PTGMk");
+  return n == std::string::npos ? t + " " + unit : t.substr(0, n) + " " + t.substr(n) + unit;
+}
+
+const char* colour(int i) {
+  static const char* palette[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
+                                  "#D55E00", "#F0E442", "#7F3C8D", "#999999", "#332288"};
+  const int n = sizeof palette / sizeof palette[0];
+  return palette[((i % n) + n) % n];
+}
+
+std::string xy_plot(const XYPlot& p) {
+  std::vector<double> xs, ys;
+  int points = 0;
+  std::vector<Item> items;
+  for (const auto& s : p.series) {
+    for (const auto& [x, y] : s.pts) xs.push_back(x), ys.push_back(y);
+    if (s.data) points += static_cast<int>(s.pts.size());
+    if (!s.name.empty()) items.push_back({s.name, s.colour, s.line ? 'l' : 'o'});
+  }
+  for (const auto& l : p.labels) xs.push_back(l.x), ys.push_back(l.y);
+  const Axis ax = make_axis(xs, p.x_log, p.x_zero), ay = make_axis(ys, p.y_log, p.y_zero);
+  const double h = 400, x0 = 78, x1 = kW - (items.empty() ? 24 : kLegendW), y0 = kTop, y1 = h - kBottom;
+  auto X = [&](double v) { return x0 + ax.frac(v) * (x1 - x0); };
+  auto Y = [&](double v) { return y1 - ay.frac(v) * (y1 - y0); };
+  auto visible = [&](double x, double y) {
+    return std::isfinite(x) && std::isfinite(y) && (!p.x_log || x > 0) && (!p.y_log || y > 0);
+  };
+  std::string s = svg_open(p.id, h, points);
+  for (double t : ay.ticks) {
+    double y = Y(t);
+    s += "<line class=\"grid\" x1=\"" + px(x0) + "\" y1=\"" + px(y) + "\" x2=\"" + px(x1) + "\" y2=\"" + px(y) + "\"/>";
+    s += "<text class=\"tick\" x=\"" + px(x0 - 6) + "\" y=\"" + px(y + 4) + "\" text-anchor=\"end\">" + esc(si(t)) +
+         "</text>\n";
+  }
+  s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) + "\"/>";
+  s += "<text class=\"axislabel\" transform=\"translate(16 " + px((y0 + y1) / 2) +
+       ") rotate(-90)\" text-anchor=\"middle\">" + esc(p.y_label) + "</text>\n";
+  s += x_axis(ax, p.x_label, x0, x1, y0, y1);
+  for (const auto& se : p.series) {
+    const char* c = colour(se.colour);
+    if (se.line && se.pts.size() > 1) {
+      s += "<polyline fill=\"none\" stroke=\"" + std::string(c) + "\" stroke-width=\"2.5\"" +
+           (se.dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\"";
+      for (const auto& [x, y] : se.pts)
+        if (visible(x, y)) s += px(X(x)) + "," + px(Y(y)) + " ";
+      s += "\"/>\n";
+    }
+    if (!se.markers) continue;
+    for (size_t i = 0; i < se.pts.size(); ++i) {
+      const auto& [x, y] = se.pts[i];
+      if (!visible(x, y)) continue;
+      s += "<circle class=\"mark\" cx=\"" + px(X(x)) + "\" cy=\"" + px(Y(y)) + "\" r=\"5\" fill=\"" + c + "\"><title>" +
+           esc(i < se.tips.size() ? se.tips[i] : se.name + ": " + si(x) + ", " + si(y)) + "</title></circle>\n";
+    }
+  }
+  // Labels: each text goes to the first slot above or below its point that overlaps no text
+  // placed before it (boxes estimated at 6.2 px per character), with a leader line when moved.
+  struct Box {
+    double a, b, c, d;
+  };
+  std::vector<Box> placed;  // texts so far, and the marks they must not cover
+  for (const auto& se : p.series)
+    if (se.markers)
+      for (const auto& [x, y] : se.pts)
+        if (visible(x, y)) placed.push_back({X(x) - 6, Y(y) - 6, X(x) + 6, Y(y) + 6});
+  for (const auto& l : p.labels)
+    if (visible(l.x, l.y)) placed.push_back({X(l.x) - 9, Y(l.y) - 9, X(l.x) + 9, Y(l.y) + 9});
+  for (const auto& l : p.labels) {
+    if (!visible(l.x, l.y)) continue;
+    const double x = X(l.x), y = Y(l.y), w = 6.2 * static_cast<double>(l.text.size());
+    const bool right = x < (x0 + x1) / 2;
+    const double tx = right ? x + 12 : x - 12, left = right ? tx : tx - w;
+    double ty = y - 10;
+    for (int k = 0; k < 40; ++k) {
+      double cand = y - 10 + (k % 2 ? 1 : -1) * 15.0 * ((k + 1) / 2);
+      if (cand - 11 < y0 || cand > y1) continue;
+      bool clash = false;
+      for (const Box& o : placed) clash = clash || (left < o.c && left + w > o.a && cand - 11 < o.d && cand + 2 > o.b);
+      if (!clash) {
+        ty = cand;
+        break;
+      }
+    }
+    placed.push_back({left, ty - 11, left + w, ty + 2});
+    s += "<circle cx=\"" + px(x) + "\" cy=\"" + px(y) + "\" r=\"8\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"/>";
+    if (ty != y - 10)
+      s += "<line class=\"leader\" x1=\"" + px(x) + "\" y1=\"" + px(y) + "\" x2=\"" + px(tx) + "\" y2=\"" + px(ty - 4) + "\"/>";
+    s += "<text class=\"note\" x=\"" + px(tx) + "\" y=\"" + px(ty) + "\" text-anchor=\"" + (right ? "start" : "end") +
+         "\">" + esc(l.text) + "</text>\n";
+  }
+  s += legend(items, x1 + 16, y0 + 10);
+  return s + "</svg>\n";
+}
+
+std::string bar_plot(const BarPlot& p) {
+  std::vector<double> xs = {0};
+  int points = 0;
+  for (const auto& r : p.rows)
+    for (const auto& g : r.segments) {
+      xs.push_back((g.start + g.length) * 1.15);  // room for the end text
+      if (g.length > 0) ++points;
+    }
+  const Axis ax = make_axis(xs, false, true);
+  const double row_h = 24, x0 = 270, x1 = kW - kLegendW, y0 = kTop;
+  const double y1 = y0 + row_h * static_cast<double>(std::max<size_t>(p.rows.size(), 1)) + 6;
+  const double h = std::max(y1 + kBottom, y0 + 18.0 * static_cast<double>(p.categories.size()) + 20);
+  auto X = [&](double v) { return x0 + ax.frac(v) * (x1 - x0); };
+  std::string s = svg_open(p.id, h, points);
+  s += x_axis(ax, p.x_label, x0, x1, y0, y1);
+  for (size_t i = 0; i < p.rows.size(); ++i) {
+    const BarRow& r = p.rows[i];
+    const double y = y0 + 4 + row_h * static_cast<double>(i);
+    s += "<text class=\"rowlabel\" x=\"" + px(x0 - 8) + "\" y=\"" + px(y + 13) + "\" text-anchor=\"end\">" +
+         esc(truncate(r.label, 38)) + "<title>" + esc(r.label) + "</title></text>\n";
+    double end = 0;
+    for (const auto& g : r.segments) {
+      if (g.length <= 0) continue;
+      const double a = X(g.start), b = X(g.start + g.length);
+      s += "<rect class=\"mark\" x=\"" + px(a) + "\" y=\"" + px(y) + "\" width=\"" + px(std::max(b - a, 0.5)) +
+           "\" height=\"" + px(row_h - 6) + "\" fill=\"" + colour(g.category) + "\"><title>" + esc(g.tip) +
+           "</title></rect>\n";
+      end = std::max(end, b);
+    }
+    if (!r.end_text.empty())
+      s += "<text class=\"note\" x=\"" + px(std::max(end, x0) + 5) + "\" y=\"" + px(y + 13) + "\">" + esc(r.end_text) +
+           "</text>\n";
+  }
+  s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) + "\"/>\n";
+  std::vector<Item> items;
+  for (size_t i = 0; i < p.categories.size(); ++i) items.push_back({p.categories[i], static_cast<int>(i), 'r'});
+  s += legend(items, x1 + 16, y0 + 10);
+  return s + "</svg>\n";
+}
+
+}  // namespace trn::app::report

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# `trnsim report`: a small sweep database with run and startup rows (and infeasible points),
+# a run JSON and a startup JSON give self-contained, deterministic HTML; every figure has
+# data when the input allows it and says so in words when not; the run JSON carries the
+# roofline section; bad input exits 2 with one line and no file. Headless Chromium opens the
+# reports (no JS errors, every plot has data) and keeps a screenshot in the build tree.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+D=$WORK
+BUILD=$(dirname "$TRNSIM")
+
+cat >"$D/run.yaml" <<'YAML'
+name: report-run
+command: run
+scenario: qwen3-32b-trn2
+axes:
+  - values:
+      - {model: llama3.1-8b, batch.global_batch: 16}
+      - {model: llama3.1-8b, system.instances: 2, parallel.dp: 2, batch.global_batch: 32}
+      - {model: llama3.1-8b, parallel.tp: 3}
+  - key: mode
+    values: [eager, compiled]
+YAML
+cat >"$D/startup.yaml" <<'YAML'
+name: report-startup
+command: startup
+scenario: qwen3-32b-trn2
+axes:
+  - values:
+      - {model: llama3.1-8b}
+  - key: compile.cache
+    values: [cold, warm]
+YAML
+expect_ok "sweep (run rows, two chip counts, one infeasible layout)" -- sweep "$D/run.yaml" --db "$D/r.sqlite" -j 2
+expect_ok "sweep (startup rows) into the same database" -- sweep "$D/startup.yaml" --db "$D/r.sqlite" -j 2
+expect_ok "run --json" -- run qwen3-32b-trn2 --mode eager --set model=llama3.1-8b --set batch.global_batch=16 --json "$D/run.json"
+
+# The run JSON: system and roofline sections; the same point from the sweep is identical
+# (but for the wall clock). Also extracts a startup result from the database.
+results=$(python3 - "$D" 2>&1 <<'EOF'
+import json, math, os, sqlite3, sys
+d = sys.argv[1]
+def check(desc, fn):
+    try:
+        fn(); print("ok " + desc)
+    except Exception as e:
+        print("FAIL %s: %s: %s" % (desc, type(e).__name__, e))
+run = json.load(open(os.path.join(d, "run.json")))
+def system():
+    s = run["system"]
+    assert s == {"name": "trn2.48xlarge", "chip": "trn2", "instances": 1, "chips": 16, "world": 64}, s
+def roofline():
+    r = run["roofline"]
+    assert list(r) == ["scope", "peak_bf16_flop_per_s", "hbm_bandwidth_B_per_s", "points"], list(r)
+    assert r["peak_bf16_flop_per_s"] > 0 and r["hbm_bandwidth_B_per_s"] > 0
+    pts = r["points"]
+    assert 1 <= len(pts) <= 30, len(pts)
+    keys = ["name", "engine", "ops", "flops", "hbm_bytes", "busy_s", "intensity_flop_per_B", "achieved_flop_per_s"]
+    for p in pts:
+        assert list(p) == keys, list(p)
+        assert p["flops"] > 0 and p["busy_s"] > 0 and p["ops"] >= 1, p
+        assert not any(ch.isdigit() for ch in p["name"]), "layer index left in " + p["name"]
+        if p["hbm_bytes"] > 0:
+            assert math.isclose(p["intensity_flop_per_B"], p["flops"] / p["hbm_bytes"], rel_tol=1e-9)
+        assert math.isclose(p["achieved_flop_per_s"], p["flops"] / p["busy_s"], rel_tol=1e-9)
+        assert p["achieved_flop_per_s"] <= r["peak_bf16_flop_per_s"] * 1.0001, "above the peak: %r" % p
+    busy = [p["busy_s"] for p in pts]
+    assert busy == sorted(busy, reverse=True), "points not ordered by busy time"
+    assert len({(p["name"], p["engine"]) for p in pts}) == len(pts), "duplicate groups"
+db = sqlite3.connect(os.path.join(d, "r.sqlite"))
+def same_as_sweep():
+    (res,) = db.execute("select result from points where id = ?",
+                        ("report-run:model=llama3.1-8b;batch.global_batch=16;mode=eager",)).fetchone()
+    a, b = json.loads(res), dict(run)
+    a["sim"].pop("wall_s"); b["sim"] = dict(b["sim"]); b["sim"].pop("wall_s")
+    assert a == b, "run --json differs from the same point run by the sweep"
+def startup():
+    (res,) = db.execute("select result from points where id = ?",
+                        ("report-startup:model=llama3.1-8b;compile.cache=cold",)).fetchone()
+    s = json.loads(res)
+    assert s["tokens_per_step"] > 0 and math.isclose(s["eager"]["steady"]["tokens_per_s"],
+                                                     s["tokens_per_step"] / s["eager"]["steady"]["step_time_s"])
+    open(os.path.join(d, "startup.json"), "w").write(res)
+check("run JSON: system section (chips, world)", system)
+check("run JSON: roofline section (peaks, at most 30 op groups, consistent numbers)", roofline)
+check("run JSON: identical to the same point of the sweep (but wall_s)", same_as_sweep)
+check("startup JSON: tokens_per_step and steady tokens_per_s", startup)
+EOF
+)
+while IFS= read -r line; do
+  case $line in
+    "ok "*) pass "${line#ok }" ;;
+    "FAIL "*) fail "${line#FAIL }" ;;
+    *) fail "python3 output: $line" ;;
+  esac
+done <<<"$results"
+
+expect_ok "report --db" -- report --db "$D/r.sqlite" --html "$D/db.html"
+check "report --db prints what it read" grep -q "4 steady-step results, 2 first-step results, 2 points without a result" "$OUT"
+expect_ok "report --db again" -- report --db "$D/r.sqlite" --html "$D/db2.html"
+check "report is deterministic (byte-identical HTML)" cmp -s "$D/db.html" "$D/db2.html"
+expect_ok "report RUN.json" -- report "$D/run.json" --html "$D/run.html"
+expect_ok "report STARTUP.json" -- report "$D/startup.json" --html "$D/startup.html"
+expect_ok "report RUN.json STARTUP.json" -- report "$D/run.json" "$D/startup.json" --html "$D/both.html"
+
+nodata() { grep -o 'class="nodata"' "$1" | wc -l; }
+plots() { grep -o '<svg class="plot"' "$1" | wc -l; }
+check "db report: every figure has a plot (no 'no data')" test "$(nodata "$D/db.html")" -eq 0
+check "db report: 2 waterfalls + 2 cumulative + 4 others" test "$(plots "$D/db.html")" -eq 8
+check "db report: infeasible points listed with their reason" grep -q "tp 3 does not divide" "$D/db.html"
+check "run report: waterfall and cumulative say there is no data" test "$(nodata "$D/run.html")" -eq 2
+check "startup report: throughput, MFU, breakdown and roofline say there is no data" test "$(nodata "$D/startup.html")" -eq 4
+check "run + startup report: every figure has a plot" test "$(nodata "$D/both.html")" -eq 0
+check "every figure has a caption" test "$(grep -o 'class="caption"' "$D/db.html" | wc -l)" -eq 6
+self_contained() { ! grep -qiE '<link|src=|href=|@import|url\(|https?://[^"]*"' <(sed 's#xmlns="http://www.w3.org/2000/svg"##g' "$1"); }
+check "report is self-contained (no links, sources or URLs)" self_contained "$D/db.html"
+
+# Bad input: exit 2, one line, no output file.
+head -c 300 "$D/run.json" >"$D/truncated.json"
+echo '{"hello": 1}' >"$D/other.json"
+echo 'not a database' >"$D/text.sqlite"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t (a)'); c.commit()" "$D/other.sqlite"
+H=$OUTDIR/r.html
+expect_error "missing JSON" "missing.json" "does not exist" -- report "$D/missing.json" --html "$H"
+expect_error "truncated JSON" "truncated.json" "not valid JSON" -- report "$D/truncated.json" --html "$H"
+expect_error "JSON that is not a trnsim result" "other.json" "neither" -- report "$D/other.json" --html "$H"
+expect_error "missing database" "--db" "does not exist" -- report --db "$D/missing.sqlite" --html "$H"
+expect_error "database that is not SQLite" "not a trnsim sweep database" -- report --db "$D/text.sqlite" --html "$H"
+expect_error "SQLite database that is not a sweep" "not a trnsim sweep database" "points" -- report --db "$D/other.sqlite" --html "$H"
+expect_error "sweep database given as a JSON result" "with --db" -- report "$D/r.sqlite" --html "$H"
+expect_error "no input" "nothing to report" -- report --html "$H"
+expect_error "--html in a missing directory" "--html" "does not exist" -- report "$D/run.json" --html "$OUTDIR/no/r.html"
+expect_error "--html is an input" "is also an input" -- report "$D/run.json" --html "$D/run.json"
+
+# Headless Chromium: loads without errors, every plot has data; screenshot kept in the build tree.
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "skipped: chromium not installed (Chromium checks)"
+  finish
+fi
+chrome() {  # chrome ARGS... (stderr carries dbus / GPU warnings: ignored)
+  timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking \
+    --no-first-run --hide-scrollbars --user-data-dir="$D/chrome" --virtual-time-budget=5000 "$@" 2>/dev/null
+}
+body_of() { chrome --dump-dom "file://$1" | grep -o '<body[^>]*>' | head -1; }
+for f in db both; do
+  body=$(body_of "$D/$f.html")
+  if [[ $body == *'data-ready="1"'* && $body == *'data-figures="6"'* && $body == *'data-plots-ok="6"'* &&
+        $body == *'data-js-errors="0"'* ]]; then
+    pass "chromium: $f report loads without errors and all 6 figures have data"
+  else
+    fail "chromium: $f report loads without errors and all 6 figures have data" "body: ${body:-<no DOM>}"
+  fi
+done
+# The check itself catches a script error.
+sed 's#</body>#<script>no_such_function();</script></body>#' "$D/db.html" >"$D/broken.html"
+body=$(body_of "$D/broken.html")
+check "chromium: a script error shows in the DOM" test -n "$(grep -o 'data-js-errors="[1-9]' <<<"$body")"
+mkdir -p "$BUILD/test-output"
+rm -f "$BUILD/test-output/report.png"
+chrome --screenshot="$BUILD/test-output/report.png" --window-size=1280,4000 "file://$D/db.html" >/dev/null
+png_ok() { [ "$(head -c 4 "$1" | tail -c 3)" = PNG ] && [ "$(stat -c %s "$1")" -gt 50000 ]; }
+check "chromium: screenshot $BUILD/test-output/report.png is a non-trivial PNG" png_ok "$BUILD/test-output/report.png"
+
+finish

@@ -1,0 +1,98 @@
+// FlowNetwork busy spans (category "links"): one span per interval in which a traced
+// resource has at least one active flow, with the most concurrent flows and the bytes
+// carried; untraced resources get no track; spans still open are cut by flush_trace.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hw/fabric/flow_network.h"
+#include "sim/kernel/event_queue.h"
+
+using namespace trn;
+
+namespace {
+
+struct Span {
+  int tid = 0, flows = 0;
+  double ts = 0, dur = 0, bytes = 0;
+};
+
+std::string trace_path(const std::string& tag) {
+  return "/tmp/trnsim_link_trace_" + tag + "_" + std::to_string(::getpid()) + ".json";
+}
+
+// The trace writes one event per line; pick the "links" spans and count thread names.
+std::vector<Span> read_spans(const std::string& path, int* thread_names) {
+  std::ifstream in(path);
+  std::string line;
+  std::vector<Span> out;
+  *thread_names = 0;
+  while (std::getline(in, line)) {
+    if (line.find("\"thread_name\"") != std::string::npos) ++*thread_names;
+    if (line.find("\"cat\":\"links\"") == std::string::npos) continue;
+    Span s;
+    REQUIRE(std::sscanf(line.c_str() + line.find("\"tid\":"), "\"tid\":%d,\"ts\":%lf,\"dur\":%lf,\"args\":{\"flows\":%d,\"bytes\":%lf",
+                        &s.tid, &s.ts, &s.dur, &s.flows, &s.bytes) == 5);
+    out.push_back(s);
+  }
+  std::remove(path.c_str());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("busy spans cover the intervals with active flows on a traced resource", "[fabric][trace]") {
+  const std::string path = trace_path("busy");
+  sim::TraceSink sink(path, {}, 0, 1e300);
+  hw::FlowNetwork net("net");
+  int32_t link = net.add_resource("link.a->b", 100e9);
+  int32_t hbm = net.add_resource("hbm", 1000e9);  // not traced
+  net.set_trace(&sink, 7);
+  net.trace_busy_spans(link);
+  // 0-10 ms alone at 100 GB/s would end at 10 ms; a second flow from 5 ms shares the link,
+  // so both end by 20 ms (2 GB at 100 GB/s). A third flow runs alone 30-40 ms.
+  net.start({{link, 1.0}, {hbm, 1.0}}, 1e9, 0, [] {});
+  net.start({{link, 1.0}}, 1e9, 5e-3, [] {});
+  net.start({{link, 1.0}, {hbm, 1.0}}, 1e9, 30e-3, [] {});
+  sim::run_to_completion();
+  net.flush_trace(sim::now_s());
+  sink.finish();
+  int names = 0;
+  auto spans = read_spans(path, &names);
+  CHECK(names == 1);  // only the traced link has a track
+  REQUIRE(spans.size() == 2);
+  CHECK(spans[0].tid == hw::FlowNetwork::kSpanTidBase + link);
+  CHECK(spans[0].ts == Approx(0).margin(1e-6));
+  CHECK(spans[0].dur == Approx(20e3).epsilon(1e-6));
+  CHECK(spans[0].flows == 2);
+  CHECK(spans[0].bytes == Approx(2e9));
+  CHECK(spans[1].ts == Approx(30e3).epsilon(1e-6));
+  CHECK(spans[1].dur == Approx(10e3).epsilon(1e-6));
+  CHECK(spans[1].flows == 1);
+  CHECK(spans[1].bytes == Approx(1e9));
+  CHECK(spans[0].bytes + spans[1].bytes == Approx(net.carried(link)));  // bytes conserved
+}
+
+TEST_CASE("flush_trace cuts a span that is still open", "[fabric][trace]") {
+  const std::string path = trace_path("flush");
+  sim::TraceSink sink(path, {}, 0, 1e300);
+  hw::FlowNetwork net("net");
+  int32_t link = net.add_resource("link.a->b", 100e9);
+  net.set_trace(&sink, 7);
+  net.trace_busy_spans(link);
+  net.start({{link, 1.0}}, 1e9, 0, [] {});  // would end at 10 ms
+  sc_core::sc_start(sim::to_sc(4e-3));
+  net.flush_trace(sim::now_s());
+  sink.finish();
+  int names = 0;
+  auto spans = read_spans(path, &names);
+  REQUIRE(spans.size() == 1);
+  CHECK(spans[0].dur == Approx(4e3).epsilon(1e-6));
+  CHECK(spans[0].bytes == Approx(0.4e9).epsilon(1e-6));  // 4 ms at 100 GB/s
+}
