@@ -15,7 +15,7 @@ FUZZ_PKGS := clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 60
 
 .PHONY: deps build demo test bench test-sanitize clean
-.PHONY: fuzz fuzz-deps test-sanitize-quick
+.PHONY: fuzz fuzz-deps test-sanitize-quick test-sanitize-loaders
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -51,6 +51,13 @@ test-sanitize-quick: deps
 	@cmake -S . -B build-sanitize-quick -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DTRNSIM_SANITIZE=ON -DTRNSIM_BENCH=OFF > build-sanitize-quick.cmake.log 2>&1 || { cat build-sanitize-quick.cmake.log; exit 1; }
 	@cmake --build build-sanitize-quick -j $(JOBS) --target unit_tests trnsim fuzz_config_yaml_replay fuzz_scenario_replay fuzz_hf_import_replay
 	cd build-sanitize-quick && ctest --output-on-failure -j $(JOBS) -R '^(unit:|fuzz replay:|cli: bad_)'
+
+# The smallest representative sanitizer pass: the three loaders (YAML configuration, scenario,
+# Hugging Face import) under ASan + UBSan, replaying every fuzz regression and seed input.
+test-sanitize-loaders: deps
+	@cmake -S . -B build-sanitize-quick -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DTRNSIM_SANITIZE=ON -DTRNSIM_BENCH=OFF > build-sanitize-quick.cmake.log 2>&1 || { cat build-sanitize-quick.cmake.log; exit 1; }
+	@cmake --build build-sanitize-quick -j $(JOBS) --target fuzz_config_yaml_replay fuzz_scenario_replay fuzz_hf_import_replay
+	cd build-sanitize-quick && ctest --output-on-failure -j $(JOBS) -R '^fuzz replay:'
 
 fuzz-deps:
 	@missing=""; for p in $(FUZZ_PKGS); do \

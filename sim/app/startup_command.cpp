@@ -27,6 +27,7 @@ struct StartupOpts {
   CommonOptions common;
   std::string scenario, cache, budget, price, model, trace;
   bool sensitivity = false;
+  bool allow_oom = false;
 };
 
 // Runs the compile phase on the SystemC host model (worker slots, longest job first) and
@@ -136,6 +137,7 @@ Runner add_startup(CLI::App* app) {
                  "Write the first step of both modes as a Chrome/Perfetto timeline to FILE: the parts, and each "
                  "graph's compile on its host worker (default: none)");
   c->add_flag("--sensitivity", o->sensitivity, "Show how the first step moves with each parameter's uncertainty");
+  c->add_flag("--allow-oom", o->allow_oom, "Estimate the start-up even when a rank does not fit in HBM (default: off)");
   add_common(c, o->common);
   return [o]() -> int {
     check_outputs(o->common);
@@ -160,6 +162,14 @@ Runner add_startup(CLI::App* app) {
     sc.push_back("mode=compiled");
     workloads::ScenarioSpec s_e = workloads::load_scenario(o->scenario, se, o->model);
     workloads::ScenarioSpec s_c = workloads::load_scenario(o->scenario, sc, o->model);
+    // A job that cannot run has no first step: stop as `run` does.
+    const workloads::MemoryReport mem = workloads::memory_per_rank(s_c);
+    if (!mem.fits() && !o->allow_oom) {
+      char msg[256];
+      std::snprintf(msg, sizeof msg, "does not fit in HBM: %.2f GiB per rank needed, %.2f GiB available "
+                    "(use --allow-oom to estimate anyway)", mem.total / (1u << 30), mem.capacity / (1u << 30));
+      throw sim::ConfigError(sim::Location{s_c.name, 0, 0}, "", msg);
+    }
     models::CompileParams params = workloads::load_compile_params();
     // Read before simulating, so that a bad compile.yaml stops the run at once.
     const auto sigmas = o->sensitivity ? uncertainties() : std::vector<std::pair<std::string, double>>{};
