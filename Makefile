@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PKGS := cmake g++ make pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev \
             libyaml-cpp-dev catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev python3 \
-            libsqlite3-dev sqlite3 parallel chromium
+            libsqlite3-dev sqlite3 parallel chromium time
 
 # Only for `make fuzz` (clang with libFuzzer), so that `make test` does not pay for them.
 FUZZ_PKGS := clang libclang-rt-14-dev
@@ -17,14 +17,19 @@ FUZZ_SECONDS ?= 60
 .PHONY: deps build demo test bench test-sanitize clean
 .PHONY: fuzz fuzz-deps test-sanitize-quick test-sanitize-loaders
 
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+# $(call install_missing,PACKAGES): apt-get installs those of PACKAGES that are missing.
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-	  echo "deps: installing$$missing"; \
+	  echo "$@: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	else echo "deps: all Debian packages present"; fi
+	else echo "$@: all Debian packages present"; fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PKGS))
 
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > $(BUILD).cmake.log 2>&1 || { cat $(BUILD).cmake.log; exit 1; }
@@ -60,13 +65,7 @@ test-sanitize-loaders: deps
 	cd build-sanitize-quick && ctest --output-on-failure -j $(JOBS) -R '^fuzz replay:'
 
 fuzz-deps:
-	@missing=""; for p in $(FUZZ_PKGS); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "fuzz-deps: installing$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	fi
+	$(call install_missing,$(FUZZ_PKGS))
 
 # libFuzzer on the YAML loader, the scenario loader and the Hugging Face importer,
 # FUZZ_SECONDS each; fails on any crash (docs/robustness.md).

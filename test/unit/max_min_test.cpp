@@ -21,6 +21,25 @@ TEST_CASE("equal split, bottleneck and weights", "[maxmin]") {
   CHECK(rates[1] == Approx(30));
 }
 
+namespace {
+// nf random flows over nr resources: 1 to max_hops distinct resources each, weight 2 with
+// probability 1 / weight2_one_in, otherwise 1.
+std::vector<std::vector<ResourceUse>> random_flows(std::mt19937& rng, int nr, int nf, int max_hops,
+                                                   unsigned weight2_one_in) {
+  std::vector<std::vector<ResourceUse>> flows(static_cast<size_t>(nf));
+  for (auto& f : flows) {
+    const int hops = 1 + static_cast<int>(rng() % static_cast<unsigned>(max_hops));
+    for (int h = 0; h < hops; ++h) {
+      const int32_t res = static_cast<int32_t>(rng() % static_cast<unsigned>(nr));
+      bool dup = false;
+      for (auto& u : f) dup = dup || u.resource == res;
+      if (!dup) f.push_back({res, (rng() % weight2_one_in) ? 1.0 : 2.0});
+    }
+  }
+  return flows;
+}
+}  // namespace
+
 TEST_CASE("random instances never oversubscribe and every flow is bottlenecked", "[maxmin][invariant]") {
   std::mt19937 rng(7);
   MaxMinSolver s;
@@ -28,16 +47,7 @@ TEST_CASE("random instances never oversubscribe and every flow is bottlenecked",
     int nr = 1 + static_cast<int>(rng() % 8), nf = 1 + static_cast<int>(rng() % 20);
     std::vector<double> cap(static_cast<size_t>(nr));
     for (auto& x : cap) x = 1 + rng() % 100;
-    std::vector<std::vector<ResourceUse>> flows(static_cast<size_t>(nf));
-    for (auto& f : flows) {
-      int hops = 1 + static_cast<int>(rng() % 3);
-      for (int h = 0; h < hops; ++h) {
-        int32_t res = static_cast<int32_t>(rng() % static_cast<unsigned>(nr));
-        bool dup = false;
-        for (auto& u : f) dup = dup || u.resource == res;
-        if (!dup) f.push_back({res, (rng() % 2) ? 1.0 : 2.0});
-      }
-    }
+    const auto flows = random_flows(rng, nr, nf, 3, 2);
     std::vector<const std::vector<ResourceUse>*> in;
     for (auto& f : flows) in.push_back(&f);
     std::vector<double> rates;
@@ -98,16 +108,7 @@ TEST_CASE("event-driven solver equals the textbook progressive filling", "[maxmi
     const int nr = 1 + static_cast<int>(rng() % 40), nf = 1 + static_cast<int>(rng() % 120);
     std::vector<double> cap(static_cast<size_t>(nr));
     for (auto& x : cap) x = (trial % 3 == 0) ? 100.0 : double(1 + rng() % 1000);  // ties on every third trial
-    std::vector<std::vector<ResourceUse>> flows(static_cast<size_t>(nf));
-    for (auto& f : flows) {
-      const int hops = 1 + static_cast<int>(rng() % 5);
-      for (int h = 0; h < hops; ++h) {
-        const int32_t res = static_cast<int32_t>(rng() % static_cast<unsigned>(nr));
-        bool dup = false;
-        for (auto& u : f) dup = dup || u.resource == res;
-        if (!dup) f.push_back({res, (rng() % 3) ? 1.0 : 2.0});
-      }
-    }
+    const auto flows = random_flows(rng, nr, nf, 5, 3);
     std::vector<const std::vector<ResourceUse>*> in;
     for (auto& f : flows) in.push_back(&f);
     std::vector<double> rates;
