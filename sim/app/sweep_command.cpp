@@ -205,10 +205,10 @@ Runner add_sweep(CLI::App* app) {
     if (o->db.empty()) throw ConfigError(sim::Location{"--db", 0, 0}, "", "expected a file path");
     Db db(o->db, "--db " + o->db);
     auto pts = points(s);
-    std::vector<size_t> todo;
+    std::vector<size_t> to_run;
     for (size_t i = 0; i < pts.size(); ++i)
       if (static_cast<int>(i % static_cast<size_t>(n)) == k - 1 && !db.has(s.name + ":" + join(pts[i], ";")))
-        todo.push_back(i);
+        to_run.push_back(i);
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) throw std::runtime_error("cannot find the trnsim executable");
@@ -247,8 +247,8 @@ Runner add_sweep(CLI::App* app) {
       }
       running[pid] = i;
     };
-    while (next < todo.size() || !running.empty()) {
-      while (next < todo.size() && static_cast<int>(running.size()) < o->jobs) spawn(todo[next++]);
+    while (next < to_run.size() || !running.empty()) {
+      while (next < to_run.size() && static_cast<int>(running.size()) < o->jobs) spawn(to_run[next++]);
       int status = 0;
       pid_t pid = wait(&status);
       if (pid <= 0) break;
@@ -270,13 +270,13 @@ Runner add_sweep(CLI::App* app) {
       std::remove((base + ".err").c_str());
       ++done;
       double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      double eta = done ? el / done * (todo.size() - done) : 0;
-      std::fprintf(stderr, "\r[%zu/%zu] %s %-10s  elapsed %.0fs  ETA %.0fs   ", done, todo.size(), s.name.c_str(),
+      double eta = done ? el / done * (to_run.size() - done) : 0;
+      std::fprintf(stderr, "\r[%zu/%zu] %s %-10s  elapsed %.0fs  ETA %.0fs   ", done, to_run.size(), s.name.c_str(),
                    status_s.c_str(), el, eta);
     }
     rmdir(dir.c_str());
     std::fprintf(stderr, "\n");
-    std::printf("%s: %zu points, %zu run now (shard %d/%d), results in %s\n", s.name.c_str(), pts.size(), todo.size(), k,
+    std::printf("%s: %zu points, %zu run now (shard %d/%d), results in %s\n", s.name.c_str(), pts.size(), to_run.size(), k,
                 n, o->db.c_str());
     return 0;
   };

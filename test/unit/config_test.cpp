@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sim/base/config_loader.h"
+#include "test/unit/test_util.h"
 #include "sim/base/config_reader.h"
 
 using namespace trn::sim;
@@ -51,14 +52,7 @@ struct TempDir {
   }
 };
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using trn::test::error_of;
 
 const char* kGood =
     "name: x\n"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sim/base/config_loader.h"
+#include "test/unit/test_util.h"
 #include "sim/base/paths.h"
 #include "workloads/model/hf_import.h"
 #include "workloads/model/model_spec.h"
@@ -29,14 +30,7 @@ std::string hf(const std::string& file) {
   return std::string(TRNSIM_SOURCE_DIR) + "/test/data/hf/" + file;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no ConfigError)";
-}
+using trn::test::error_of;
 
 /// The spec without its provenance, for comparing an import with a zoo file.
 std::string shape_of(ModelSpec m) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/base/config_loader.h"
+#include "test/unit/test_util.h"
 #include "sim/base/config_reader.h"
 #include "workloads/model/hf_import.h"
 
@@ -20,14 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using trn::test::error_of;
 
 struct Scratch {
   fs::path dir = fs::temp_directory_path() / ("trnsim_robustness_" + std::to_string(::getpid()));
