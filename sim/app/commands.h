@@ -36,6 +36,9 @@ Runner add_sweep(CLI::App* app);
 Runner add_merge(CLI::App* app);
 Runner add_report(CLI::App* app);
 
+/// "12.34 GiB": memory figures in run and startup messages.
+std::string gib(double bytes);
+
 /// Parses a comma-separated list of sizes with units ("1KiB,1 MiB,512MiB").
 std::vector<double> parse_size_list(const std::string& text, const std::string& option);
 /// Parses one size with a unit.

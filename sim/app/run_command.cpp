@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <memory>
@@ -23,11 +24,6 @@ struct RunOpts {
   bool all_ranks = false;
 };
 
-std::string gib(double b) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", b / 1073741824.0);
-  return buf;
-}
 
 void print_memory(const workloads::MemoryReport& m, FILE* out) {
   std::fprintf(out, "  %-14s %12s\n", "memory/rank", "");
@@ -36,6 +32,12 @@ void print_memory(const workloads::MemoryReport& m, FILE* out) {
 }
 
 }  // namespace
+
+std::string gib(double b) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", b / 1073741824.0);
+  return buf;
+}
 
 Runner add_run(CLI::App* app) {
   auto o = std::make_shared<RunOpts>();
@@ -71,15 +73,17 @@ Runner add_run(CLI::App* app) {
     TraceOptions topt;
     topt.path = o->trace;
     if (!o->categories.empty()) {
-      const std::set<std::string> known = {"tensor", "vector", "scalar", "gpsimd", "dma", "collective", "host", "counters",
-                                           "links"};
+      const std::vector<std::string> known = {"tensor", "vector", "scalar", "gpsimd", "dma",
+                                              "collective", "host", "counters", "links"};
+      std::string expected;
+      for (const auto& k : known) expected += (expected.empty() ? "" : ", ") + k;
       size_t start = 0;
       while (start <= o->categories.size()) {
         size_t comma = o->categories.find(',', start);
         std::string cat = o->categories.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!known.count(cat))
+        if (std::find(known.begin(), known.end(), cat) == known.end())
           throw sim::ConfigError(sim::Location{"--trace-categories", 0, 0}, "",
-                                 "unknown category '" + cat + "': expected tensor, vector, scalar, gpsimd, dma, collective, host, counters, links");
+                                 "unknown category '" + cat + "': expected " + expected);
         topt.categories.insert(cat);
         if (comma == std::string::npos) break;
         start = comma + 1;

@@ -165,10 +165,9 @@ Runner add_startup(CLI::App* app) {
     // A job that cannot run has no first step: stop as `run` does.
     const workloads::MemoryReport mem = workloads::memory_per_rank(s_c);
     if (!mem.fits() && !o->allow_oom) {
-      char msg[256];
-      std::snprintf(msg, sizeof msg, "does not fit in HBM: %.2f GiB per rank needed, %.2f GiB available "
-                    "(use --allow-oom to estimate anyway)", mem.total / (1u << 30), mem.capacity / (1u << 30));
-      throw sim::ConfigError(sim::Location{s_c.name, 0, 0}, "", msg);
+      throw sim::ConfigError(sim::Location{s_c.name, 0, 0}, "",
+                             "does not fit in HBM: " + gib(mem.total) + " per rank needed, " + gib(mem.capacity) +
+                                 " available (use --allow-oom to estimate anyway)");
     }
     models::CompileParams params = workloads::load_compile_params();
     // Read before simulating, so that a bad compile.yaml stops the run at once.
