@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "hw/collectives/plan_quotient.h"
+
 namespace trn::hw {
 
 struct CollectiveEngine::Run {
@@ -23,6 +25,7 @@ CollectiveEngine::~CollectiveEngine() = default;
 void CollectiveEngine::run(models::CollectivePlan plan, std::vector<int> ranks, double start_delay_s,
                            std::function<void(const CollectiveResult&)> done) {
   auto r = std::make_unique<Run>();
+  quotient_plan(sys_, plan, ranks);  // one transfer per orbit under the instance symmetry
   r->plan = std::move(plan);
   r->ranks = std::move(ranks);
   r->done = std::move(done);
@@ -69,8 +72,10 @@ void CollectiveEngine::ready(Run& r, size_t t) {
   double& free_at = issue_free_[static_cast<size_t>(src)];
   free_at = std::max(free_at, now) + issue;
   std::vector<ResourceUse> uses;
+  // Under the instance symmetry the transfer starts in a representative instance; the links of
+  // other instances on its route fold onto their images there.
   uses.push_back({sys_.collective_dma_resource(src), x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0});
-  for (int32_t l : topo.route(ps.chip, pd.chip)) uses.push_back({sys_.link_resource(l), 1.0});
+  for (int32_t l : topo.route(ps.chip, pd.chip)) uses.push_back({sys_.link_resource(sys_.rep_link(l)), 1.0});
   const double bytes = x.bytes;
   Run* rp = &r;
   sys_.events().at(free_at - now, [this, rp, t, uses = std::move(uses), bytes, route_lat]() mutable {

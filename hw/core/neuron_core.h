@@ -44,6 +44,10 @@ class NeuronCore : public sc_core::sc_module {
   /// (category "counters") the counter "<label> SBUF occupancy (MiB, capacity N MiB)": the
   /// summed Op::sbuf_bytes of the ops running, capped at the SBUF of the `lnc` physical cores.
   void set_trace(sim::TraceSink* sink, int pid, int tid_base, const std::string& label, int lnc = 1);
+  /// Adds the DMA path of an identical rank that is not simulated (the symmetry reduction):
+  /// every flow this core starts on its own path is also started, unobserved, on `path`, so
+  /// that the ranks it stands for load the HBM stacks and DMA engines they share.
+  void add_mirror(std::vector<ResourceUse> path) { mirrors_.push_back(std::move(path)); }
   /// Where collective ops go (required if the program has any).
   void set_collective_hook(CollectiveHook hook) { collective_hook_ = std::move(hook); }
   const models::Program& program() const { return program_; }
@@ -66,6 +70,8 @@ class NeuronCore : public sc_core::sc_module {
   FlowNetwork& net_;
   sim::EventQueue& events_;
   std::vector<ResourceUse> dma_path_;
+  std::vector<std::vector<ResourceUse>> mirrors_;
+  void start_flows(size_t op_index, double bytes, double latency);
   models::Program program_;
   // lanes: 4 compute engines then kDmaQueues DMA queues; each holds op indices in order.
   std::vector<std::vector<size_t>> lane_ops_;

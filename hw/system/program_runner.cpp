@@ -1,6 +1,8 @@
 // ProgramRunner implementation.
 #include "hw/system/program_runner.h"
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "hw/collectives/collective_planner.h"
@@ -19,9 +21,13 @@ ProgramRunner::ProgramRunner(sc_core::sc_module_name name, System& sys)
 
 ProgramRunner::~ProgramRunner() = default;
 
-NeuronCore& ProgramRunner::add_rank(int rank, models::Program program) {
+NeuronCore& ProgramRunner::add_rank(int rank, models::Program program, const std::vector<int>& mirrors) {
   RankPlacement p = sys_.placement(rank);
   NeuronCore& core = sys_.add_core(p.chip, p.first_core, std::move(program), p.lnc);
+  for (int m : mirrors) {
+    RankPlacement q = sys_.placement(m);
+    core.add_mirror(sys_.dma_path(q.chip, q.first_core, q.lnc));
+  }
   core.set_collective_hook([this, rank](const models::Op& op, std::function<void()> done) {
     arrive(rank, op, std::move(done));
   });
@@ -51,6 +57,28 @@ void ProgramRunner::check_finished() const {
   }
 }
 
+const std::vector<std::vector<int>>& ProgramRunner::siblings_of(int rank, int32_t group) {
+  auto hit = siblings_.find({rank, group});
+  if (hit != siblings_.end()) return hit->second;
+  const auto& prog = cores_.at(rank)->program();
+  std::vector<std::vector<int>> keep;
+  if (static_cast<size_t>(group) < prog.siblings.size()) {
+    // A group's image in the representative instances (the symmetry element that moves its
+    // first member there): siblings with the image of a group already started are skipped.
+    auto canon = [this](const std::vector<int>& m) {
+      const int g = sys_.symmetry().active() ? sys_.symmetry().to_rep[static_cast<size_t>(sys_.instance_of_rank(m[0]))] : 0;
+      std::vector<int> out;
+      for (int r : m) out.push_back(sys_.rank_image(g, r));
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    std::set<std::vector<int>> seen = {canon(prog.groups.at(static_cast<size_t>(group)))};
+    for (const auto& sib : prog.siblings[static_cast<size_t>(group)])
+      if (seen.insert(canon(sib)).second) keep.push_back(sib);
+  }
+  return siblings_.emplace(std::make_pair(rank, group), std::move(keep)).first->second;
+}
+
 void ProgramRunner::arrive(int rank, const models::Op& op, std::function<void()> done) {
   const auto& prog = cores_.at(rank)->program();
   const std::vector<int>& group = prog.groups.at(static_cast<size_t>(op.group));
@@ -71,6 +99,12 @@ void ProgramRunner::arrive(int rank, const models::Op& op, std::function<void()>
   auto ready = std::move(slot);
   pending_[group].erase(seq);
   PlannedCollective pc = plan_collective(sys_, ready->op, ready->bytes, group);
+  // The same collective on the sibling groups (identical ranks that are not simulated): their
+  // traffic loads the links and DMA engines it shares with this one; nothing waits for them.
+  for (const auto& sib : siblings_of(rank, op.group)) {
+      PlannedCollective ps = plan_collective(sys_, ready->op, ready->bytes, sib);
+      engine_.run(std::move(ps.plan), ps.ranks, 0.0, [this](const CollectiveResult&) { ++stats_.siblings; });
+    }
   std::shared_ptr<Pending> shared(std::move(ready));
   engine_.run(std::move(pc.plan), pc.ranks, 0.0, [this, shared](const CollectiveResult& r) {
     ++stats_.count;

@@ -19,6 +19,7 @@ namespace trn::hw {
 
 struct CollectiveStats {
   uint64_t count = 0;
+  uint64_t siblings = 0;  // collectives of sibling groups started alongside (nobody waits)
   double busy_s = 0;  // summed collective durations (launch to end)
   double bytes = 0;
 };
@@ -27,8 +28,10 @@ class ProgramRunner : public sc_core::sc_module {
  public:
   ProgramRunner(sc_core::sc_module_name name, System& sys);
   ~ProgramRunner() override;
-  /// Adds a simulated rank with its program. Elaboration time only.
-  NeuronCore& add_rank(int rank, models::Program program);
+  /// Adds a simulated rank with its program. Elaboration time only. `mirrors`: ranks that are
+  /// not simulated and run the same program; their DMA and HBM traffic is mirrored (see
+  /// NeuronCore::add_mirror).
+  NeuronCore& add_rank(int rank, models::Program program, const std::vector<int>& mirrors = {});
   const std::map<int, NeuronCore*>& ranks() const { return cores_; }
   const CollectiveStats& collective_stats() const { return stats_; }
   /// Latest finish time over the simulated ranks.
@@ -46,6 +49,10 @@ class ProgramRunner : public sc_core::sc_module {
   std::map<int, NeuronCore*> cores_;
   std::map<std::vector<int>, std::map<int64_t, std::unique_ptr<Pending>>> pending_;
   std::map<std::pair<int, std::vector<int>>, int64_t> seq_;  // (rank, group) -> next sequence
+  // Per (rank, group id): the sibling groups to start, less the images of simulated groups
+  // under the instance symmetry.
+  std::map<std::pair<int, int32_t>, std::vector<std::vector<int>>> siblings_;
+  const std::vector<std::vector<int>>& siblings_of(int rank, int32_t group);
   CollectiveStats stats_;
 };
 

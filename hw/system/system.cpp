@@ -39,6 +39,50 @@ RankPlacement System::placement(int rank) const {
   return p;
 }
 
+void System::set_symmetry(InstanceSymmetry k) {
+  const int n = topo_.num_chips() / topo_.chips_per_instance();
+  if (k.perms.empty()) k.perms.push_back({});
+  for (auto& p : k.perms) {
+    if (p.empty())
+      for (int i = 0; i < n; ++i) p.push_back(i);
+    std::vector<char> hit(static_cast<size_t>(n), 0);
+    if (static_cast<int>(p.size()) != n) throw std::logic_error("symmetry: a permutation of the wrong size");
+    for (int i : p) {
+      if (i < 0 || i >= n || hit[static_cast<size_t>(i)]) throw std::logic_error("symmetry: not a permutation");
+      hit[static_cast<size_t>(i)] = 1;
+    }
+  }
+  if (k.to_rep.empty()) k.to_rep.assign(static_cast<size_t>(n), 0);
+  if (static_cast<int>(k.to_rep.size()) != n) throw std::logic_error("symmetry: to_rep of the wrong size");
+  for (int i = 0; i < n; ++i) {
+    const int g = k.to_rep[static_cast<size_t>(i)];
+    if (g < 0 || g >= static_cast<int>(k.perms.size())) throw std::logic_error("symmetry: bad to_rep");
+    const int rep = k.perms[static_cast<size_t>(g)][static_cast<size_t>(i)];
+    const int back = k.perms[static_cast<size_t>(k.to_rep[static_cast<size_t>(rep)])][static_cast<size_t>(rep)];
+    if (back != rep) throw std::logic_error("symmetry: a representative is not its own representative");
+  }
+  sym_ = std::move(k);
+}
+
+int System::rank_image(int g, int rank) const {
+  if (!sym_.active()) return rank;
+  const int i = instance_of_rank(rank);
+  return sym_.perms[static_cast<size_t>(g)][static_cast<size_t>(i)] * ranks_per_instance() + rank % ranks_per_instance();
+}
+
+int System::rep_rank(int rank) const {
+  if (!sym_.active()) return rank;
+  return rank_image(sym_.to_rep[static_cast<size_t>(instance_of_rank(rank))], rank);
+}
+
+int32_t System::rep_link(int32_t l) const {
+  if (!sym_.active()) return l;
+  const int i = topo_.links()[static_cast<size_t>(l)].instance;
+  if (i < 0) return l;
+  const int rep = sym_.perms[static_cast<size_t>(sym_.to_rep[static_cast<size_t>(i)])][static_cast<size_t>(i)];
+  return rep == i ? l : topo_.link_in_instance(l, rep);
+}
+
 int32_t System::hbm_resource(int chip, int stack) const {
   return hbm_res_[static_cast<size_t>(chip * spec_.chip.hbm.stacks + stack)];
 }
@@ -57,13 +101,24 @@ int32_t System::collective_dma_resource(int rank) {
   return r;
 }
 
-NeuronCore& System::add_core(int chip, int core, models::Program program, int lnc) {
+std::vector<ResourceUse> System::dma_path(int chip, int core, int lnc) {
   int stack = core / spec_.chip.cores_per_stack();
   int32_t dma = core_dma_resource(chip, core);
-  if (lnc > 1)
-    dma = net_.add_resource("chip" + std::to_string(chip) + ".lnc" + std::to_string(core / lnc) + ".dma",
-                            lnc * spec_.chip.dma.core_bandwidth());
-  std::vector<ResourceUse> path = {{dma, 1.0}, {hbm_resource(chip, stack), 1.0}};
+  if (lnc > 1) {
+    auto it = lnc_dma_res_.find({chip, core});
+    if (it == lnc_dma_res_.end())
+      it = lnc_dma_res_
+               .emplace(std::make_pair(chip, core),
+                        net_.add_resource("chip" + std::to_string(chip) + ".lnc" + std::to_string(core / lnc) + ".dma",
+                                          lnc * spec_.chip.dma.core_bandwidth()))
+               .first;
+    dma = it->second;
+  }
+  return {{dma, 1.0}, {hbm_resource(chip, stack), 1.0}};
+}
+
+NeuronCore& System::add_core(int chip, int core, models::Program program, int lnc) {
+  std::vector<ResourceUse> path = dma_path(chip, core, lnc);
   std::string nm = "chip" + std::to_string(chip) + "_nc" + std::to_string(core);
   cores_.push_back(std::make_unique<NeuronCore>(nm.c_str(), spec_.chip, net_, events_, std::move(path)));
   cores_.back()->load(std::move(program));

@@ -7,6 +7,7 @@
 
 #include <systemc>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,20 @@ struct RankPlacement {
   int lnc = 1;         // physical cores per rank
 };
 
+/// Instance symmetry (docs/workloads.md 1.6): permutations of identical instances under which
+/// the simulated job is invariant (every instance of an orbit runs the same programs at the
+/// same moments). With one set, traffic is simulated only where it starts in an orbit's
+/// representative instance: every flow's resources fold onto the representative instances,
+/// collective transfers starting elsewhere are represented by their images, and sibling groups
+/// that are images of a simulated group are not started. Exact for a symmetric job: max-min
+/// fair sharing of a symmetric network has a symmetric solution, so each folded resource
+/// carries exactly the load of its image in the full system.
+struct InstanceSymmetry {
+  std::vector<std::vector<int>> perms;  // perms[g][i]: image of instance i under element g (perms[0]: identity)
+  std::vector<int> to_rep;              // per instance: the g that maps it to its orbit's representative
+  bool active() const { return perms.size() > 1; }
+};
+
 class System : public sc_core::sc_module {
  public:
   /// `lnc`: physical cores per rank (logical NeuronCore size); 0 = the chip's default.
@@ -40,11 +55,28 @@ class System : public sc_core::sc_module {
 
   /// Rank r lives on chip r / ranks_per_chip (chips in index order).
   RankPlacement placement(int rank) const;
+  int ranks_per_instance() const { return ranks_per_chip() * topo_.chips_per_instance(); }
+  int instance_of_rank(int rank) const { return rank / ranks_per_instance(); }
+
+  /// Sets the instance symmetry (elaboration time; checked: each element is a permutation and
+  /// representatives map to themselves; the caller guarantees that the job is invariant).
+  void set_symmetry(InstanceSymmetry k);
+  const InstanceSymmetry& symmetry() const { return sym_; }
+  /// The image of `rank` under symmetry element g.
+  int rank_image(int g, int rank) const;
+  /// The rank that stands for `rank` (its image in the representative instance).
+  int rep_rank(int rank) const;
+  bool in_rep_instance(int rank) const { return rep_rank(rank) == rank; }
+  /// The link that stands for topology link `l` (its image in the representative instance).
+  int32_t rep_link(int32_t l) const;
   int32_t link_resource(int32_t link) const { return link_res_[static_cast<size_t>(link)]; }
   int32_t hbm_resource(int chip, int stack) const;
   int32_t core_dma_resource(int chip, int core) const;
   /// DMA engines that collectives of `rank` drive (created on first use).
   int32_t collective_dma_resource(int rank);
+  /// Resources a DMA transfer of the logical core starting at (chip, core) crosses: its DMA
+  /// engines (the `lnc` physical cores' together, created on first use) and its HBM stack.
+  std::vector<ResourceUse> dma_path(int chip, int core, int lnc);
   /// Creates a NeuronCore for (chip, core) running `program`; with `lnc` > 1 it is a logical
   /// core spanning `lnc` physical cores (their DMA engines together). Elaboration time only.
   NeuronCore& add_core(int chip, int core, models::Program program, int lnc = 1);
@@ -57,7 +89,9 @@ class System : public sc_core::sc_module {
   sim::EventQueue events_;
   FlowNetwork net_;
   std::vector<int32_t> link_res_, hbm_res_, core_dma_res_, cc_res_;
+  std::map<std::pair<int, int>, int32_t> lnc_dma_res_;  // (chip, first core) -> logical core's DMA
   std::vector<std::unique_ptr<NeuronCore>> cores_;
+  InstanceSymmetry sym_;
 };
 
 }  // namespace trn::hw

@@ -38,6 +38,11 @@ struct Op {
 struct Program {
   std::vector<Op> ops;
   std::vector<std::vector<int>> groups;  // collective groups: global ranks, same order on every member
+  /// Per group (same index as `groups`): the groups of identical ranks that are not simulated
+  /// and run the same collective at the same moment (the symmetry reduction, docs/workloads.md
+  /// 1.6). The runner starts them with the group's collective so that their traffic loads the
+  /// fabric; nothing waits for them. Empty when every rank is simulated.
+  std::vector<std::vector<std::vector<int>>> siblings;
   int32_t add(Op op) {
     ops.push_back(std::move(op));
     return static_cast<int32_t>(ops.size()) - 1;

@@ -116,7 +116,26 @@ int Topology::add_node(std::string name) {
 
 void Topology::add_link(int a, int b, double bandwidth, double latency, double cost,
                         const std::string& kind) {
-  links_.push_back(Link{a, b, bandwidth, latency, cost, kind});
+  links_.push_back(Link{a, b, bandwidth, latency, cost, kind, current_instance_});
+}
+
+void Topology::index_instances() {
+  instance_links_.assign(static_cast<size_t>(std::max(1, chips_ / std::max(1, chips_per_instance_))), {});
+  link_ordinal_.assign(links_.size(), -1);
+  for (size_t l = 0; l < links_.size(); ++l) {
+    const int i = links_[l].instance;
+    if (i < 0 || static_cast<size_t>(i) >= instance_links_.size()) continue;
+    link_ordinal_[l] = static_cast<int32_t>(instance_links_[static_cast<size_t>(i)].size());
+    instance_links_[static_cast<size_t>(i)].push_back(static_cast<int32_t>(l));
+  }
+}
+
+int32_t Topology::link_in_instance(int32_t l, int to) const {
+  const int32_t k = link_ordinal_.at(static_cast<size_t>(l));
+  if (k < 0) return l;
+  const auto& list = instance_links_.at(static_cast<size_t>(to));
+  if (static_cast<size_t>(k) >= list.size()) throw std::logic_error("topology: instances are not alike");
+  return list[static_cast<size_t>(k)];
 }
 
 void Topology::set_shape(int chips_per_instance, int instances) {
@@ -200,7 +219,11 @@ Topology build_topology(const SystemSpec& s) {
     for (int c = 0; c < s.chips; ++c) t.add_node("chip" + std::to_string(i * s.chips + c));
   auto it = registry().find(s.topology.impl);
   if (it == registry().end()) throw std::logic_error("unregistered topology impl " + s.topology.impl);
-  for (int i = 0; i < s.instances; ++i) it->second(s, t, i);
+  for (int i = 0; i < s.instances; ++i) {
+    t.set_current_instance(i);
+    it->second(s, t, i);
+  }
+  t.set_current_instance(-1);
   if (s.instances > 1) {
     // EFA: each chip reaches its NIC, every NIC reaches one non-blocking cluster switch.
     int net = t.add_node("efa_switch");
@@ -208,6 +231,7 @@ Topology build_topology(const SystemSpec& s) {
     double nic_bw = s.efa.bandwidth_per_nic.v;
     double half = s.efa.latency.v / 2;
     for (int i = 0; i < s.instances; ++i) {
+      t.set_current_instance(i);  // a NIC's links belong to its instance
       std::vector<int> nic_nodes;
       for (int n = 0; n < nics; ++n) {
         int node = t.add_node("i" + std::to_string(i) + ".nic" + std::to_string(n));
@@ -231,7 +255,9 @@ Topology build_topology(const SystemSpec& s) {
         }
       }
     }
+    t.set_current_instance(-1);
   }
+  t.index_instances();
   return t;
 }
 

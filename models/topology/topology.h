@@ -22,6 +22,7 @@ struct Link {
   double latency = 0;     // seconds
   double route_cost = 1;  // routing weight
   std::string kind;       // "neuronlink", "switch", "efa"
+  int32_t instance = -1;  // the instance whose builder added it (-1: shared by the cluster)
 };
 
 class Topology {
@@ -42,7 +43,16 @@ class Topology {
   /// neighbours where the topology allows (snake order through a torus).
   const std::vector<int>& ring_order_local() const { return ring_local_; }
 
+  /// The link that plays the role of link `l` in instance `to` (instances are built alike, so
+  /// the k-th link added for one instance corresponds to the k-th of another); `l` itself for
+  /// a link shared by the cluster.
+  int32_t link_in_instance(int32_t l, int to) const;
+
   // Construction (used by builders).
+  /// Links added from now on belong to instance `i` (-1: the cluster).
+  void set_current_instance(int i) { current_instance_ = i; }
+  /// Indexes the links per instance (build_topology calls it last).
+  void index_instances();
   int add_node(std::string name);
   void add_link(int a, int b, double bandwidth, double latency, double cost, const std::string& kind);
   void set_shape(int chips_per_instance, int instances);
@@ -50,7 +60,9 @@ class Topology {
 
  private:
   void compute_routes_from(int src) const;
-  int chips_ = 0, chips_per_instance_ = 0;
+  int chips_ = 0, chips_per_instance_ = 0, current_instance_ = -1;
+  std::vector<std::vector<int32_t>> instance_links_;  // per instance: its links in build order
+  std::vector<int32_t> link_ordinal_;                 // per link: its position in its instance's list
   std::vector<std::string> node_names_;
   std::vector<Link> links_;
   std::vector<int> ring_local_;

@@ -21,7 +21,7 @@ struct RunOpts {
   CommonOptions common;
   std::string scenario, mode, trace, model, categories, window;
   bool allow_oom = false;
-  bool all_ranks = false;
+  bool all_ranks = false, all_microbatches = false, exact = false;
 };
 
 
@@ -54,8 +54,12 @@ Runner add_run(CLI::App* app) {
   c->add_option("--trace-window", o->window, "Simulated-time window START,END with units, e.g. 0s,500ms (default: all)");
   c->add_flag("--allow-oom", o->allow_oom, "Simulate even when a rank does not fit in HBM (default: off)");
   c->add_flag("--all-ranks", o->all_ranks,
-              "Simulate every rank instead of one representative per class of identical ranks; slow, for checking "
+              "Simulate every rank instead of one per pipeline stage (the symmetry reduction); slow, for checking "
               "the reduction (default: off)");
+  c->add_flag("--all-microbatches", o->all_microbatches,
+              "Simulate every micro-batch instead of extrapolating the pipeline's steady state (default: off)");
+  c->add_flag("--exact", o->exact,
+              "No reductions: every rank and every micro-batch (--all-ranks --all-microbatches; default: off)");
   add_common(c, o->common);
   return [o]() -> int {
     check_outputs(o->common);
@@ -100,7 +104,11 @@ Runner add_run(CLI::App* app) {
       topt.t0 = *a;
       topt.t1 = *b;
     }
-    StepResult r = simulate_step(s, topt, o->all_ranks ? RankSelection::All : RankSelection::Representatives);
+    StepOptions sopt;
+    sopt.trace = topt;
+    sopt.ranks = o->all_ranks || o->exact ? RankSelection::All : RankSelection::Stages;
+    sopt.all_microbatches = o->all_microbatches || o->exact;
+    StepResult r = simulate(s, sopt);
     std::printf("%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                 s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
     std::printf("  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
@@ -120,7 +128,14 @@ Runner add_run(CLI::App* app) {
     for (const auto& [k, v] : r.engines) std::printf("    %-22s %9.4f\n", k.c_str(), v);
     print_memory(r.memory, stdout);
     std::printf("  verdict: %s\n", r.verdict.c_str());
-    std::fprintf(stderr, "sim: %llu events, %lld ops, %.3f s wall\n", static_cast<unsigned long long>(r.events),
+    if (r.steady.extrapolated()) {
+      std::string pts;
+      for (int m : r.steady.microbatches) pts += (pts.empty() ? "" : ", ") + std::to_string(m);
+      std::printf("  steady state: simulated %s of %d micro-batches, %.4f s per micro-batch (error bound %.3f%% of the step)\n",
+                  pts.c_str(), r.steady.target, r.steady.period_s, 100 * r.steady.drift);
+    }
+    std::fprintf(stderr, "sim: %llu events, %lld ops simulated (%lld in the step), %.3f s wall\n",
+                 static_cast<unsigned long long>(r.events), static_cast<long long>(r.simulated_ops),
                  static_cast<long long>(r.ops), r.wall_s);
     nlohmann::ordered_json js;
     js["scenario"] = s.name;
@@ -133,6 +148,7 @@ Runner add_run(CLI::App* app) {
     js["steady"]["model_flops"] = r.model_flops;
     for (const auto& [k, v] : r.breakdown) js["steady"]["breakdown"][k] = v;
     for (const auto& [k, v] : r.engines) js["steady"]["engine_busy_s"][k] = v;
+    for (const auto& [k, v] : r.engine_ops) js["steady"]["engine_ops"][k] = static_cast<int64_t>(v);
     js["memory"]["per_rank_bytes"] = r.memory.total;
     js["memory"]["hbm_capacity_bytes"] = r.memory.capacity;
     for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = c.bytes;
@@ -146,7 +162,13 @@ Runner add_run(CLI::App* app) {
                                           {"intensity_flop_per_B", p.intensity}, {"achieved_flop_per_s", p.flop_rate}});
     js["sim"]["events"] = r.events;
     js["sim"]["ops"] = r.ops;
+    js["sim"]["simulated_ops"] = r.simulated_ops;
     js["sim"]["simulated_ranks"] = r.simulated_ranks;
+    js["sim"]["sibling_collectives"] = r.sibling_collectives;
+    js["sim"]["reductions"] = {{"ranks", sopt.ranks == RankSelection::All ? "all" : "one per stage"},
+                               {"microbatches_simulated", r.steady.microbatches},
+                               {"steady_period_s", r.steady.period_s},
+                               {"steady_error_bound", r.steady.drift}};
     js["sim"]["wall_s"] = r.wall_s;
     std::vector<std::pair<std::string, std::string>> files;
     std::vector<std::string> opts;

@@ -3,10 +3,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "hw/system/program_runner.h"
+#include "sim/app/fork_eval.h"
 #include "sim/kernel/event_queue.h"
 #include "workloads/graph/training_graph.h"
 #include "workloads/lowering/lower_program.h"
@@ -59,15 +64,8 @@ std::string name_stem(const std::string& name) {
   return out.empty() ? name : out;
 }
 
-// Rank 0's compute ops with FLOPs, grouped by name stem and engine, against its share of the
-// chip's peaks (the roofline of one logical core).
-Roofline build_roofline(const workloads::ScenarioSpec& s, int lnc, const models::Program& prog,
-                        const std::vector<Interval>& times) {
-  Roofline rl;
-  rl.lnc = lnc;
-  const double logical_cores = double(s.system.chip.cores.physical) / lnc;
-  rl.peak_flop_rate = s.system.chip.peak.bf16.v / logical_cores;
-  rl.hbm_bandwidth = s.system.chip.hbm.bandwidth.v / logical_cores;
+// Rank 0's compute ops with FLOPs, grouped by name stem and engine (every group).
+std::vector<RooflinePoint> roofline_groups(const models::Program& prog, const std::vector<Interval>& times) {
   std::map<std::pair<std::string, std::string>, RooflinePoint> groups;
   for (size_t i = 0; i < prog.ops.size() && i < times.size(); ++i) {
     const auto& op = prog.ops[i];
@@ -84,6 +82,17 @@ Roofline build_roofline(const workloads::ScenarioSpec& s, int lnc, const models:
     g.engine = key.second;
     pts.push_back(g);
   }
+  return pts;
+}
+
+// The roofline of one logical core against its share of the chip's peaks: the largest groups
+// by busy time, the rest as one "other" point.
+Roofline build_roofline(const workloads::ScenarioSpec& s, int lnc, std::vector<RooflinePoint> pts) {
+  Roofline rl;
+  rl.lnc = lnc;
+  const double logical_cores = double(s.system.chip.cores.physical) / lnc;
+  rl.peak_flop_rate = s.system.chip.peak.bf16.v / logical_cores;
+  rl.hbm_bandwidth = s.system.chip.hbm.bandwidth.v / logical_cores;
   std::stable_sort(pts.begin(), pts.end(), [](const RooflinePoint& a, const RooflinePoint& b) { return a.busy_s > b.busy_s; });
   if (pts.size() > size_t(kRooflinePoints)) {  // the smallest groups become one "other" point
     RooflinePoint other;
@@ -104,6 +113,71 @@ Roofline build_roofline(const workloads::ScenarioSpec& s, int lnc, const models:
   }
   rl.points = std::move(pts);
   return rl;
+}
+
+// Throughput, MFU, memory, verdict and roofline from the simulated quantities.
+void finish_result(const workloads::ScenarioSpec& s, StepResult& r) {
+  r.tokens_per_s = double(s.batch.tokens()) / r.step_time_s;
+  r.model_flops = model_flops_per_step(s);
+  r.mfu = r.model_flops / (r.step_time_s * s.system.total_chips() * s.system.chip.peak.bf16.v);
+  r.memory = workloads::memory_per_rank(s);
+  auto top = std::max_element(r.breakdown.begin(), r.breakdown.end(),
+                              [](const auto& a, const auto& b) { return a.second < b.second; });
+  r.verdict = "the step is bound by " + top->first + " (" +
+              std::to_string(static_cast<int>(100 * top->second / r.step_time_s + 0.5)) + "% of the step)";
+  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  r.roofline = build_roofline(s, lnc, r.roofline_groups);
+}
+
+// Unsimulated ranks of `rank`'s stage whose DMA path shares a resource (an HBM stack) with
+// `rank`'s: the chip-mates on the same stack (Trn2/Trn3 at LNC=1 put two cores on a stack).
+std::vector<int> mirrored_ranks(const hw::System& sys, const workloads::Layout& layout, const std::vector<char>& mask,
+                                int rank) {
+  std::vector<int> out;
+  const hw::RankPlacement me = sys.placement(rank);
+  const int per_stack = sys.spec().chip.cores_per_stack();
+  const int first = me.chip * sys.ranks_per_chip();
+  for (int r = first; r < first + sys.ranks_per_chip() && r < layout.world(); ++r) {
+    if (mask[static_cast<size_t>(r)] || layout.coord(r).p != layout.coord(rank).p) continue;
+    if (sys.placement(r).first_core / per_stack == me.first_core / per_stack) out.push_back(r);
+  }
+  return out;
+}
+
+// The instance symmetry of a job (docs/workloads.md 1.6): shifting the data-parallel index d
+// moves whole instances when a replica (tp x fsdp ranks) fills whole instances; instances are
+// identical and EFA treats them alike, so each shift is a symmetry of the system and of the
+// job. With expert parallelism across replicas the shift steps by the replicas of an EP group.
+// None (identity only) when the replicas share instances or there is one instance.
+hw::InstanceSymmetry job_symmetry(const hw::System& sys, const workloads::Layout& layout,
+                                  const workloads::ParallelSpec& par) {
+  hw::InstanceSymmetry k;
+  const int per_instance = sys.ranks_per_instance();
+  const int instances = sys.topology().num_chips() / sys.topology().chips_per_instance();
+  const int block = par.tp * par.fsdp;
+  const int step = par.ep > par.fsdp ? par.ep / par.fsdp : 1;
+  if (instances < 2 || par.dp < 2 || block % per_instance != 0 || par.dp % step != 0 || par.dp / step < 2) return k;
+  for (int shift = 0; shift < par.dp; shift += step) {
+    std::vector<int> perm(static_cast<size_t>(instances));
+    for (int i = 0; i < instances; ++i) {
+      const int r = i * per_instance;
+      perm[static_cast<size_t>(i)] = i;
+      if (r >= layout.world()) continue;  // instances the job does not use
+      workloads::Coord c = layout.coord(r);
+      c.d = (c.d + shift) % par.dp;
+      perm[static_cast<size_t>(i)] = layout.rank(c) / per_instance;
+    }
+    k.perms.push_back(std::move(perm));
+  }
+  k.to_rep.assign(static_cast<size_t>(instances), 0);
+  for (int i = 0; i < instances; ++i) {
+    const int r = i * per_instance;
+    if (r >= layout.world()) continue;
+    const int d = layout.coord(r).d;
+    const int back = (par.dp - (d - d % step)) % par.dp;  // the shift that brings d to d mod step
+    k.to_rep[static_cast<size_t>(i)] = back / step;
+  }
+  return k;
 }
 
 }  // namespace
@@ -132,11 +206,18 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   static std::unique_ptr<hw::ProgramRunner> runner;
   sys = std::make_unique<hw::System>("system", s.system, lnc);
   runner = std::make_unique<hw::ProgramRunner>("runner", *sys);
+  if (ranks == RankSelection::Stages) sys->set_symmetry(job_symmetry(*sys, layout, s.parallel));
   const double seqs_micro = double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
   const int per_stage = s.model.num_layers / s.parallel.pp;
   std::map<int, workloads::TrainingGraph> graphs;
-  const std::vector<int> simulated =
-      ranks == RankSelection::All ? layout.all_ranks() : layout.representatives();
+  const std::vector<int> simulated = ranks == RankSelection::All        ? layout.all_ranks()
+                                     : ranks == RankSelection::TpStages ? layout.representatives()
+                                                                        : layout.stage_representatives();
+  std::vector<char> mask;  // per rank: simulated (only with the stage reduction: sibling groups)
+  if (ranks == RankSelection::Stages) {
+    mask.assign(static_cast<size_t>(r.world), 0);
+    for (int rank : simulated) mask[static_cast<size_t>(rank)] = 1;
+  }
   for (int rank : simulated) {
     int p = layout.coord(rank).p;
     if (!graphs.count(p)) {
@@ -145,7 +226,8 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
       workloads::apply_parallel_passes(graphs[p], s, p);
     }
     workloads::LoweringStats st;
-    runner->add_rank(rank, workloads::lower_rank(s, layout, graphs[p], rank, &st));
+    runner->add_rank(rank, workloads::lower_rank(s, layout, graphs[p], rank, &st, mask),
+                     mask.empty() ? std::vector<int>{} : mirrored_ranks(*sys, layout, mask, rank));
     r.ops += st.ops;
   }
   r.simulated_ranks = static_cast<int>(runner->ranks().size());
@@ -168,10 +250,11 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   sim::run_to_completion();
   runner->check_finished();
   r.step_time_s = runner->finish_time();
-  r.tokens_per_s = double(s.batch.tokens()) / r.step_time_s;
-  r.model_flops = model_flops_per_step(s);
-  r.mfu = r.model_flops / (r.step_time_s * s.system.total_chips() * s.system.chip.peak.bf16.v);
   r.events = sys->net().events() + sys->events().events();
+  r.simulated_ops = r.ops;
+  r.sibling_collectives = runner->collective_stats().siblings;
+  r.steady.microbatches = {s.parallel.microbatches};
+  r.steady.target = s.parallel.microbatches;
 
   // Breakdown on rank 0 (a representative of the first stage).
   const hw::NeuronCore& core = *runner->ranks().begin()->second;
@@ -180,6 +263,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   std::vector<Interval> compute, coll, host, pipe;
   double memory_bound = 0;
   std::map<models::Engine, double> busy;
+  std::map<models::Engine, int64_t> count;
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     const auto& op = prog.ops[i];
     Interval iv = times[i];
@@ -190,6 +274,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
     else {
       compute.push_back(iv);
       busy[op.engine] += len;
+      count[op.engine] += 1;
       memory_bound += std::max(0.0, len - op.duration_s);
     }
   }
@@ -207,21 +292,181 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
                  {"host_dispatch", t_host},
                  {"pipeline_bubble", t_pipe},
                  {"idle", idle}};
-  for (auto e : {models::Engine::Tensor, models::Engine::Vector, models::Engine::Scalar, models::Engine::GpSimd})
+  for (auto e : {models::Engine::Tensor, models::Engine::Vector, models::Engine::Scalar, models::Engine::GpSimd}) {
     r.engines.push_back({models::engine_name(e), busy[e]});
-  r.memory = workloads::memory_per_rank(s);
-  // Verdict: the largest category.
-  auto top = std::max_element(r.breakdown.begin(), r.breakdown.end(),
-                              [](const auto& a, const auto& b) { return a.second < b.second; });
-  r.verdict = "the step is bound by " + top->first + " (" +
-              std::to_string(static_cast<int>(100 * top->second / r.step_time_s + 0.5)) + "% of the step)";
-  r.roofline = build_roofline(s, lnc, prog, times);
+    r.engine_ops.push_back({models::engine_name(e), double(count[e])});
+  }
+  for (auto e : {models::Engine::Collective, models::Engine::Host, models::Engine::Dma}) {
+    int64_t n = 0;
+    for (const auto& op : prog.ops) n += op.engine == e ? 1 : 0;
+    r.engine_ops.push_back({models::engine_name(e), double(n)});
+  }
+  r.roofline_groups = roofline_groups(prog, times);
+  finish_result(s, r);
   if (sink) {
     sys->net().flush_trace(sim::now_s());
     sink->finish();
   }
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;
+}
+
+namespace {
+
+using Json = nlohmann::json;
+using Pairs = std::vector<std::pair<std::string, double>>;
+
+// What a forked run sends back: the simulated quantities (the rest is derived in the parent).
+std::string to_text(const StepResult& r) {
+  Json j;
+  j["step_time_s"] = r.step_time_s;
+  j["breakdown"] = r.breakdown;
+  j["engines"] = r.engines;
+  j["engine_ops"] = r.engine_ops;
+  j["events"] = r.events;
+  j["wall_s"] = r.wall_s;
+  j["simulated_ranks"] = r.simulated_ranks;
+  j["world"] = r.world;
+  j["ops"] = r.ops;
+  j["sibling_collectives"] = r.sibling_collectives;
+  Json g = Json::array();
+  for (const auto& p : r.roofline_groups) g.push_back({p.name, p.engine, p.ops, p.flops, p.hbm_bytes, p.busy_s});
+  j["roofline_groups"] = g;
+  return j.dump();
+}
+
+StepResult from_text(const std::string& text) {
+  Json j = Json::parse(text);
+  StepResult r;
+  r.step_time_s = j["step_time_s"];
+  r.breakdown = j["breakdown"].get<Pairs>();
+  r.engines = j["engines"].get<Pairs>();
+  r.engine_ops = j["engine_ops"].get<Pairs>();
+  r.events = j["events"];
+  r.wall_s = j["wall_s"];
+  r.simulated_ranks = j["simulated_ranks"];
+  r.world = j["world"];
+  r.ops = j["ops"];
+  r.simulated_ops = r.ops;
+  r.sibling_collectives = j["sibling_collectives"];
+  for (const auto& g : j["roofline_groups"]) {
+    RooflinePoint p;
+    p.name = g[0];
+    p.engine = g[1];
+    p.ops = g[2];
+    p.flops = g[3];
+    p.hbm_bytes = g[4];
+    p.busy_s = g[5];
+    r.roofline_groups.push_back(p);
+  }
+  return r;
+}
+
+// x(m) on the line through (m2, a) and (m3, b).
+double line(double a, double b, int m2, int m3, int m) { return b + (b - a) * double(m - m3) / double(m3 - m2); }
+
+void extrapolate(Pairs& out, const Pairs& a, const Pairs& b, int m2, int m3, int m, bool whole) {
+  out = b;
+  for (size_t i = 0; i < out.size() && i < a.size(); ++i) {
+    double v = line(a[i].second, b[i].second, m2, m3, m);
+    out[i].second = whole ? std::round(v) : std::max(0.0, v);
+  }
+}
+
+// The step of `m` micro-batches from runs at m2 < m3 (every additive quantity is linear in the
+// micro-batches once the pipeline is in its steady state).
+StepResult combine(const StepResult& a, const StepResult& b, int m2, int m3, int m) {
+  StepResult r = b;
+  r.step_time_s = line(a.step_time_s, b.step_time_s, m2, m3, m);
+  extrapolate(r.breakdown, a.breakdown, b.breakdown, m2, m3, m, false);
+  extrapolate(r.engines, a.engines, b.engines, m2, m3, m, false);
+  extrapolate(r.engine_ops, a.engine_ops, b.engine_ops, m2, m3, m, true);
+  r.ops = static_cast<int64_t>(std::llround(line(double(a.ops), double(b.ops), m2, m3, m)));
+  std::map<std::pair<std::string, std::string>, const RooflinePoint*> in_a;
+  for (const auto& p : a.roofline_groups) in_a[{p.name, p.engine}] = &p;
+  for (auto& p : r.roofline_groups) {
+    auto it = in_a.find({p.name, p.engine});
+    const RooflinePoint zero;
+    const RooflinePoint& q = it == in_a.end() ? zero : *it->second;
+    p.ops = std::llround(line(double(q.ops), double(p.ops), m2, m3, m));
+    p.flops = std::max(0.0, line(q.flops, p.flops, m2, m3, m));
+    p.hbm_bytes = std::max(0.0, line(q.hbm_bytes, p.hbm_bytes, m2, m3, m));
+    p.busy_s = std::max(0.0, line(q.busy_s, p.busy_s, m2, m3, m));
+  }
+  return r;
+}
+
+}  // namespace
+
+workloads::ScenarioSpec with_microbatches(const workloads::ScenarioSpec& s, int m) {
+  workloads::ScenarioSpec out = s;
+  const int64_t per_micro = s.batch.sequences() / s.parallel.microbatches;  // per pipeline replica
+  out.parallel.microbatches = m;
+  out.batch.global_batch = per_micro * m;
+  out.batch.tokens_per_step = 0;
+  return out;
+}
+
+std::vector<int> steady_state_points(int m, int pp, int k) {
+  // Warm-up: the 1F1B pipeline fills pp - 1 stages; twice that, and at least 8 micro-batches,
+  // for the overlap of collectives with compute to settle (docs/workloads.md 1.7).
+  const int w = std::max(8, 2 * pp);
+  if (k <= 0) k = w;
+  if (3 * w + 3 * k >= m) return {m};  // no cheaper than the step itself
+  return {w, w + k, w + 2 * k};
+}
+
+StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
+  const int m = s.parallel.microbatches;
+  auto wall0 = std::chrono::steady_clock::now();
+  uint64_t events = 0;
+  int64_t simulated_ops = 0;
+  for (int k = 0;;) {
+    std::vector<int> pts = opt.all_microbatches ? std::vector<int>{m} : steady_state_points(m, s.parallel.pp, k);
+    if (pts.size() == 1) {
+      StepResult r = simulate_step(s, opt.trace, opt.ranks);
+      r.events += events;
+      r.simulated_ops += simulated_ops;
+      r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      return r;
+    }
+    std::vector<std::function<std::string()>> bodies;
+    for (size_t i = 0; i < pts.size(); ++i) {
+      TraceOptions t = i + 1 == pts.size() ? opt.trace : TraceOptions{};  // the largest run writes the trace
+      const int mi = pts[i];
+      bodies.push_back([&s, t, mi, &opt] { return to_text(simulate_step(with_microbatches(s, mi), t, opt.ranks)); });
+    }
+    std::vector<std::string> out = run_in_children(bodies, "steady-state run", 2);
+    std::vector<StepResult> rs;
+    for (const auto& text : out) {
+      rs.push_back(from_text(text));
+      events += rs.back().events;
+      simulated_ops += rs.back().ops;
+    }
+    // The period over each half and over the whole span; the halves' disagreement, carried
+    // over the micro-batches not simulated, bounds the error of the extrapolated step (the steady state repeats in the mean, with bounded
+    // jitter from contention, docs/workloads.md 1.7).
+    const int gap = pts[1] - pts[0];
+    const double p1 = (rs[1].step_time_s - rs[0].step_time_s) / gap;
+    const double p2 = (rs[2].step_time_s - rs[1].step_time_s) / gap;
+    const double period = (rs[2].step_time_s - rs[0].step_time_s) / (2 * gap);
+    const double t_m = rs[2].step_time_s + (m - pts[2]) * period;
+    const double error = (m - pts[2]) * std::fabs(p1 - p2) / 2;
+    if (period <= 0 || error > kSteadyTolerance * t_m) {  // not settled enough: a longer span
+      k = 2 * gap;
+      continue;
+    }
+    StepResult r = combine(rs[0], rs[2], pts[0], pts[2], m);
+    r.events = events;
+    r.simulated_ops = simulated_ops;
+    r.steady.microbatches = pts;
+    r.steady.target = m;
+    r.steady.period_s = period;
+    r.steady.drift = error / t_m;
+    finish_result(s, r);
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    return r;
+  }
 }
 
 }  // namespace trn::app

@@ -32,18 +32,32 @@ struct Roofline {
 };
 constexpr int kRooflinePoints = 30;
 
+/// How the micro-batches of a step were simulated (docs/workloads.md 1.7).
+struct SteadyState {
+  std::vector<int> microbatches;  // the micro-batch counts simulated (one entry: the step itself)
+  int target = 0;                 // the step's micro-batches
+  double period_s = 0;            // step time added per micro-batch in the steady state
+  double drift = 0;               // error bound of the extrapolation, share of the step
+  bool extrapolated() const { return microbatches.size() > 1; }
+};
+
 struct StepResult {
   double step_time_s = 0, tokens_per_s = 0, mfu = 0;
   double model_flops = 0;                                  // per step, whole job
   std::vector<std::pair<std::string, double>> breakdown;   // seconds per category
   std::vector<std::pair<std::string, double>> engines;     // busy seconds per engine (rank 0)
+  std::vector<std::pair<std::string, double>> engine_ops;  // ops per engine (rank 0)
   workloads::MemoryReport memory;
   uint64_t events = 0;
   double wall_s = 0;
   int simulated_ranks = 0, world = 0;
-  int64_t ops = 0;
+  int64_t ops = 0;               // ops of the step on the simulated ranks (extrapolated)
+  int64_t simulated_ops = 0;     // ops actually simulated (summed over the runs)
+  uint64_t sibling_collectives = 0;
   std::string verdict;
   Roofline roofline;
+  std::vector<RooflinePoint> roofline_groups;  // every group, before the top-N cut
+  SteadyState steady;
 };
 
 /// Where and what to trace (Chrome / Perfetto JSON, streamed during the run).
@@ -53,14 +67,42 @@ struct TraceOptions {
   double t0 = 0, t1 = 1e300;           // simulated-time window, seconds
 };
 
-/// Which ranks get a simulated NeuronCore: one representative per class of identical ranks
-/// (the default; docs/workloads.md, "Representative ranks") or every rank (`run --all-ranks`,
-/// the reference the reduced simulation is tested against).
-enum class RankSelection { Representatives, All };
+/// Which ranks get a simulated NeuronCore (docs/workloads.md 1.6):
+///   Stages (default): one rank per pipeline stage; the collectives of the other ranks' groups
+///     run alongside (sibling groups) and their HBM/DMA traffic is mirrored where it shares a
+///     resource with a simulated rank, so the fabric carries every rank's load;
+///   TpStages: every tensor-parallel rank of every stage (f = d = 0), the earlier reduction;
+///   All: every rank (`run --all-ranks` / `--exact`, the reference the reductions are tested
+///     against).
+enum class RankSelection { Stages, TpStages, All };
 
-/// Runs the step in this process (SystemC elaborates once: call once per process).
+/// Runs the step in this process (SystemC elaborates once: call once per process), every
+/// micro-batch.
 StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace = {},
-                         RankSelection ranks = RankSelection::Representatives);
+                         RankSelection ranks = RankSelection::Stages);
+
+struct StepOptions {
+  TraceOptions trace;
+  RankSelection ranks = RankSelection::Stages;
+  bool all_microbatches = false;  // no steady-state extrapolation
+};
+
+/// The micro-batch counts the steady-state reduction simulates for a step of `m` micro-batches
+/// and `pp` stages: {w, w + k, w + 2k} with warm-up w = max(8, 2 pp) and span k (default w),
+/// or {m} when those runs would cost as much as the step.
+std::vector<int> steady_state_points(int m, int pp, int k = 0);
+
+/// One step, with the steady-state reduction unless `all_microbatches`: with many micro-batches
+/// the step is simulated at three smaller counts M1 < M2 < M3 (forked children, two at a time),
+/// every additive result is extrapolated along the line through M1 and M3 to the step's count,
+/// and the error bound (m - M3) x |period(M1,M2) - period(M2,M3)| / 2 must be within
+/// kSteadyTolerance of the step (else the span k doubles, up to the full step). Without a
+/// reduction it runs in this process.
+StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt);
+constexpr double kSteadyTolerance = 3e-3;
+
+/// The scenario with `m` micro-batches of the same size (global batch scaled to match).
+workloads::ScenarioSpec with_microbatches(const workloads::ScenarioSpec& s, int m);
 
 /// Model FLOPs of one step (6 x active params x tokens + attention), as used for MFU.
 double model_flops_per_step(const workloads::ScenarioSpec& s);

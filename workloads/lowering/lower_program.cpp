@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "models/cost/engine_cost.h"
 #include "models/cost/tensor_cost.h"
@@ -24,17 +25,11 @@ struct Ctx {
   models::Program prog;
   std::map<std::vector<int>, int32_t> group_ids;
   LoweringStats stats;
+  const std::vector<char>* simulated = nullptr;  // per rank: has a program (empty: all)
   int32_t prev_device = -1;   // last device op in program order (eager serialisation)
   int32_t last_host = -1;
 
-  int32_t group_id(const std::vector<int>& members) {
-    auto it = group_ids.find(members);
-    if (it != group_ids.end()) return it->second;
-    prog.groups.push_back(members);
-    int32_t id = static_cast<int32_t>(prog.groups.size()) - 1;
-    group_ids[members] = id;
-    return id;
-  }
+  int32_t group_id(const std::vector<int>& members, const GraphOp& g);
 };
 
 // One streaming-engine instruction covers 128 partitions x up to 2,048 free elements.
@@ -151,13 +146,49 @@ Op compute_op(Ctx& c, const GraphOp& g) {
   return op;
 }
 
-std::vector<int> pp_group(const Ctx& c, const GraphOp& g) {
-  const auto mine = c.layout.group(GroupKind::Pp, c.rank, true);
-  const auto back = c.layout.group(GroupKind::Pp, c.rank, false);
-  if (g.name == "pp_send_act") return mine;                                      // {self, next}
-  if (g.name == "pp_recv_grad") return {mine.size() > 1 ? mine[1] : c.rank, c.rank};  // {next, self}
-  if (g.name == "pp_send_grad") return back;                                     // {self, prev}
-  return {back.size() > 1 ? back[1] : c.rank, c.rank};                           // recv act: {prev, self}
+std::vector<int> pp_group(const Layout& layout, int rank, const GraphOp& g) {
+  const auto mine = layout.group(GroupKind::Pp, rank, true);
+  const auto back = layout.group(GroupKind::Pp, rank, false);
+  if (g.name == "pp_send_act") return mine;                                    // {self, next}
+  if (g.name == "pp_recv_grad") return {mine.size() > 1 ? mine[1] : rank, rank};  // {next, self}
+  if (g.name == "pp_send_grad") return back;                                   // {self, prev}
+  return {back.size() > 1 ? back[1] : rank, rank};                             // recv act: {prev, self}
+}
+
+// The members of collective `g` as seen from `rank`.
+std::vector<int> members_of(const Layout& layout, int rank, const GraphOp& g) {
+  return g.group == GroupKind::Pp ? pp_group(layout, rank, g) : layout.group(g.group, rank);
+}
+
+int32_t Ctx::group_id(const std::vector<int>& members, const GraphOp& g) {
+  auto it = group_ids.find(members);
+  if (it != group_ids.end()) return it->second;
+  prog.groups.push_back(members);
+  int32_t id = static_cast<int32_t>(prog.groups.size()) - 1;
+  group_ids[members] = id;
+  // Sibling groups: the same collective as seen from every other rank of this stage (they run
+  // the same program at the same moment), once per distinct member set, skipping the groups
+  // that contain a simulated rank (that rank's own program starts them).
+  std::vector<std::vector<int>> sib;
+  if (simulated && !simulated->empty()) {
+    std::set<std::vector<int>> seen;
+    std::vector<int> key = members;
+    std::sort(key.begin(), key.end());
+    seen.insert(key);
+    const int p = layout.coord(rank).p, per_stage = layout.per_stage();
+    for (int r = p * per_stage; r < (p + 1) * per_stage; ++r) {
+      if ((*simulated)[static_cast<size_t>(r)]) continue;
+      std::vector<int> m = members_of(layout, r, g);
+      key = m;
+      std::sort(key.begin(), key.end());
+      if (!seen.insert(key).second) continue;
+      bool has_simulated = false;
+      for (int x : m) has_simulated = has_simulated || (*simulated)[static_cast<size_t>(x)];
+      if (!has_simulated && m.size() > 1) sib.push_back(std::move(m));
+    }
+  }
+  prog.siblings.push_back(std::move(sib));
+  return id;
 }
 
 // Emits one segment (forward or backward ops of one micro-batch).
@@ -200,9 +231,7 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
       op.coll = g.coll;
       op.bytes = g.coll_bytes;
       op.name = g.name;
-      std::vector<int> members =
-          g.group == GroupKind::Pp ? pp_group(c, g) : c.layout.group(g.group, c.rank);
-      op.group = c.group_id(members);
+      op.group = c.group_id(members_of(c.layout, c.rank, g), g);
     } else {
       op = compute_op(c, g);
       c.stats.model_flops += op.flops;
@@ -263,9 +292,10 @@ std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m) {
 }
 
 models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& t, int rank,
-                           LoweringStats* stats) {
+                           LoweringStats* stats, const std::vector<char>& simulated) {
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
   Ctx c{s, layout, s.system.chip, rank, lnc, s.mode == "eager", {}, {}, {}};
+  c.simulated = &simulated;
   const int stage = layout.coord(rank).p;
   const int m = s.parallel.microbatches;
   std::vector<std::map<Vertex, int32_t>> ids(static_cast<size_t>(m));

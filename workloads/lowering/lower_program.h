@@ -26,8 +26,11 @@ struct LoweringStats {
 
 /// Program of `rank` for one training step. `stage_graph` is the graph of the rank's stage
 /// after the parallel passes.
+/// `simulated` (one flag per rank, or empty): the ranks that get a program; every collective
+/// group then also lists its sibling groups (Program::siblings): the groups of the ranks of the
+/// same stage, none of whose members is simulated.
 models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& stage_graph, int rank,
-                           LoweringStats* stats = nullptr);
+                           LoweringStats* stats = nullptr, const std::vector<char>& simulated = {});
 
 /// The 1F1B order of (micro-batch, is_backward) for `stage` of `stages` with `m` micro-batches.
 std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m);

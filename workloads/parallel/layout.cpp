@@ -56,6 +56,12 @@ std::vector<int> Layout::representatives() const {
   return out;
 }
 
+std::vector<int> Layout::stage_representatives() const {
+  std::vector<int> out;
+  for (int p = 0; p < pp_; ++p) out.push_back(rank({0, 0, 0, p}));
+  return out;
+}
+
 std::vector<int> Layout::all_ranks() const {
   std::vector<int> out(static_cast<size_t>(world()));
   for (int r = 0; r < world(); ++r) out[static_cast<size_t>(r)] = r;

@@ -18,6 +18,9 @@ class Layout {
  public:
   explicit Layout(const ParallelSpec& p);
   int world() const { return tp_ * fsdp_ * dp_ * pp_; }
+  int stages() const { return pp_; }
+  /// Ranks per pipeline stage (stage p holds ranks p * per_stage() .. (p + 1) * per_stage() - 1).
+  int per_stage() const { return tp_ * fsdp_ * dp_; }
   int rank(const Coord& c) const { return c.t + tp_ * (c.f + fsdp_ * (c.d + dp_ * c.p)); }
   Coord coord(int rank) const;
   /// Members of `rank`'s group of a kind, in a canonical order (same on every member).
@@ -25,6 +28,9 @@ class Layout {
   std::vector<int> group(GroupKind g, int rank, bool forward = true) const;
   /// One representative rank per class of identical ranks: f = 0, d = 0, every t and p.
   std::vector<int> representatives() const;
+  /// One rank per pipeline stage (t = f = d = 0): every rank of a stage runs the same program
+  /// on the same shapes (the symmetry reduction, docs/workloads.md 1.6).
+  std::vector<int> stage_representatives() const;
   /// Every rank, 0 .. world-1 (the full simulation the representatives are checked against).
   std::vector<int> all_ranks() const;
 
