@@ -54,6 +54,7 @@ class NeuronCore : public sc_core::sc_module {
 
   double finish_time() const { return finish_s_; }
   bool done() const { return executed_ == program_.ops.size(); }
+  size_t executed() const { return executed_; }
   const EngineStats& engine(models::Engine e) const { return stats_[static_cast<size_t>(e)]; }
   double dma_bytes() const { return dma_bytes_; }
   /// Start and end time of each op (for traces and tests).

@@ -20,6 +20,8 @@ struct CommonOptions {
   std::string resolved;           // --resolved FILE
 };
 void add_common(CLI::App* cmd, CommonOptions& o);
+/// Half of the machine's physical memory: the default of `--max-memory`.
+double default_max_memory();
 
 Runner add_bench_collective(CLI::App* bench);
 Runner add_bench_matmul(CLI::App* bench);

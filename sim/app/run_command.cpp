@@ -1,6 +1,7 @@
 // `trnsim run SCENARIO`: one steady training step, its throughput, MFU, breakdown and
 // memory per rank.
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -21,7 +22,8 @@ struct RunOpts {
   CommonOptions common;
   std::string scenario, mode, trace, model, categories, window;
   bool allow_oom = false;
-  bool all_ranks = false, all_microbatches = false, exact = false;
+  bool all_ranks = false, all_microbatches = false, exact = false, quiet = false;
+  std::string max_memory;
 };
 
 
@@ -32,6 +34,11 @@ void print_memory(const workloads::MemoryReport& m, FILE* out) {
 }
 
 }  // namespace
+
+double default_max_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? 0.5 * double(pages) * double(page) : 8.0 * 1073741824.0;
+}
 
 std::string gib(double b) {
   char buf[32];
@@ -58,6 +65,10 @@ Runner add_run(CLI::App* app) {
               "the reduction (default: off)");
   c->add_flag("--all-microbatches", o->all_microbatches,
               "Simulate every micro-batch instead of extrapolating the pipeline's steady state (default: off)");
+  c->add_option("--max-memory", o->max_memory,
+                "Refuse to start a run estimated to need more memory than this (bytes with units, e.g. 8GiB; "
+                "default: half of the machine's RAM)");
+  c->add_flag("--quiet", o->quiet, "No progress line on stderr (default: progress when stderr is a terminal)");
   c->add_flag("--exact", o->exact,
               "No reductions: every rank and every micro-batch (--all-ranks --all-microbatches; default: off)");
   add_common(c, o->common);
@@ -108,7 +119,15 @@ Runner add_run(CLI::App* app) {
     sopt.trace = topt;
     sopt.ranks = o->all_ranks || o->exact ? RankSelection::All : RankSelection::Stages;
     sopt.all_microbatches = o->all_microbatches || o->exact;
-    StepResult r = simulate(s, sopt);
+    sopt.progress = !o->quiet;
+    sopt.max_memory = o->max_memory.empty() ? default_max_memory() : parse_size(o->max_memory, "--max-memory");
+    StepResult r;
+    try {
+      r = simulate(s, sopt);
+    } catch (const MemoryGuardError& e) {
+      std::fprintf(stderr, "trnsim: error: %s\n", e.what());
+      return 2;
+    }
     std::printf("%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                 s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
     std::printf("  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",

@@ -2,7 +2,10 @@
 #include "sim/app/step_simulation.h"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -180,6 +183,37 @@ hw::InstanceSymmetry job_symmetry(const hw::System& sys, const workloads::Layout
   return k;
 }
 
+// Progress of a run on stderr (a terminal): one line, rewritten at most every half second
+// once the run has taken kProgressAfter seconds, cleared at the end.
+class Progress {
+ public:
+  Progress(std::string label, int64_t ops, std::chrono::steady_clock::time_point t0)
+      : label_(std::move(label)), ops_(std::max<int64_t>(1, ops)), t0_(t0) {}
+  void update(const hw::ProgramRunner& runner) {
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    if (wall < kProgressAfter || wall - last_ < 0.5) return;
+    last_ = wall;
+    int64_t done = 0;
+    for (const auto& [rank, core] : runner.ranks()) done += static_cast<int64_t>(core->executed());
+    const double f = std::min(1.0, double(done) / double(ops_));
+    const double eta = f > 0 ? wall * (1 - f) / f : 0;
+    std::fprintf(stderr, "\r%s: simulated %.3f s, %.1f%% of %lld ops, %.0f s elapsed, ETA %.0f s   ", label_.c_str(),
+                 sim::now_s(), 100 * f, static_cast<long long>(ops_), wall, eta);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  void clear() {
+    if (shown_) std::fprintf(stderr, "\r%*s\r", 100, "");
+  }
+
+ private:
+  std::string label_;
+  int64_t ops_;
+  std::chrono::steady_clock::time_point t0_;
+  double last_ = 0;
+  bool shown_ = false;
+};
+
 }  // namespace
 
 double model_flops_per_step(const workloads::ScenarioSpec& s) {
@@ -196,7 +230,8 @@ double model_flops_per_step(const workloads::ScenarioSpec& s) {
   return dense + attn * tokens;
 }
 
-StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace, RankSelection ranks) {
+StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace, RankSelection ranks,
+                         const std::string& progress) {
   auto wall0 = std::chrono::steady_clock::now();
   StepResult r;
   workloads::Layout layout(s.parallel);
@@ -247,7 +282,13 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
       for (size_t l = 0; l < sys->topology().links().size(); ++l)
         sys->net().trace_busy_spans(sys->link_resource(static_cast<int32_t>(l)));
   }
+  std::unique_ptr<Progress> meter;
+  if (!progress.empty() && isatty(2)) {
+    meter = std::make_unique<Progress>(progress, r.ops, wall0);
+    sys->events().set_progress([&] { meter->update(*runner); }, 1u << 14);
+  }
   sim::run_to_completion();
+  if (meter) meter->clear();
   runner->check_finished();
   r.step_time_s = runner->finish_time();
   r.events = sys->net().events() + sys->events().events();
@@ -416,15 +457,59 @@ std::vector<int> steady_state_points(int m, int pp, int k) {
   return {w, w + k, w + 2 * k};
 }
 
+RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& opt) {
+  RunEstimate e;
+  const int m = s.parallel.microbatches;
+  std::vector<int> pts = opt.all_microbatches ? std::vector<int>{m} : steady_state_points(m, s.parallel.pp);
+  const int largest = pts.back();
+  e.concurrent = pts.size() > 1 ? 2 : 1;
+  workloads::Layout layout(s.parallel);
+  const int per_stage_sim = opt.ranks == RankSelection::All        ? layout.per_stage()
+                            : opt.ranks == RankSelection::TpStages ? s.parallel.tp
+                                                                   : 1;
+  // Ops of one rank per stage at 1 and 2 micro-batches give the ops per micro-batch.
+  const int per_stage = s.model.num_layers / s.parallel.pp;
+  const double seqs_micro = double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * m);
+  for (int p = 0; p < s.parallel.pp; ++p) {
+    workloads::TrainingGraph g = workloads::build_training_graph(s.model, p * per_stage, (p + 1) * per_stage, seqs_micro,
+                                                                 double(s.batch.seq_len), s.checkpointing);
+    workloads::apply_parallel_passes(g, s, p);
+    int64_t ops[2] = {0, 0};
+    for (int k = 1; k <= 2; ++k) {
+      workloads::ScenarioSpec sk = with_microbatches(s, k);
+      workloads::Layout lk(sk.parallel);
+      workloads::LoweringStats st;
+      workloads::lower_rank(sk, lk, g, lk.rank({0, 0, 0, p}), &st);
+      ops[k - 1] = st.ops;
+    }
+    e.ops += (ops[0] + int64_t(largest - 1) * (ops[1] - ops[0])) * per_stage_sim;
+  }
+  e.bytes = e.concurrent * (kBaseBytes + kBytesPerOp * double(e.ops));
+  return e;
+}
+
 StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
   const int m = s.parallel.microbatches;
   auto wall0 = std::chrono::steady_clock::now();
+  if (opt.max_memory > 0) {
+    RunEstimate e = estimate_run(s, opt);
+    if (e.bytes > opt.max_memory) {
+      char buf[512];
+      std::snprintf(buf, sizeof buf,
+                    "%s: the run is estimated at %.2f GiB (%lld ops in its largest simulation%s), over --max-memory "
+                    "%.2f GiB; use the default reductions (no --exact, --all-ranks or --all-microbatches), fewer "
+                    "micro-batches or layers, or a larger --max-memory",
+                    s.name.c_str(), e.bytes / 1073741824.0, static_cast<long long>(e.ops),
+                    e.concurrent > 1 ? ", two at once" : "", opt.max_memory / 1073741824.0);
+      throw MemoryGuardError(buf);
+    }
+  }
   uint64_t events = 0;
   int64_t simulated_ops = 0;
   for (int k = 0;;) {
     std::vector<int> pts = opt.all_microbatches ? std::vector<int>{m} : steady_state_points(m, s.parallel.pp, k);
     if (pts.size() == 1) {
-      StepResult r = simulate_step(s, opt.trace, opt.ranks);
+      StepResult r = simulate_step(s, opt.trace, opt.ranks, opt.progress ? s.name : "");
       r.events += events;
       r.simulated_ops += simulated_ops;
       r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -434,7 +519,12 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
     for (size_t i = 0; i < pts.size(); ++i) {
       TraceOptions t = i + 1 == pts.size() ? opt.trace : TraceOptions{};  // the largest run writes the trace
       const int mi = pts[i];
-      bodies.push_back([&s, t, mi, &opt] { return to_text(simulate_step(with_microbatches(s, mi), t, opt.ranks)); });
+      std::string label = opt.progress && i + 1 == pts.size()
+                              ? s.name + " (" + std::to_string(mi) + " of " + std::to_string(m) + " micro-batches)"
+                              : "";
+      bodies.push_back([&s, t, mi, &opt, label] {
+        return to_text(simulate_step(with_microbatches(s, mi), t, opt.ranks, label));
+      });
     }
     std::vector<std::string> out = run_in_children(bodies, "steady-state run", 2);
     std::vector<StepResult> rs;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -78,13 +79,35 @@ enum class RankSelection { Stages, TpStages, All };
 
 /// Runs the step in this process (SystemC elaborates once: call once per process), every
 /// micro-batch.
+/// `progress`: a label; when not empty and stderr is a terminal, a run that takes more than
+/// kProgressAfter seconds of wall time shows its progress there (simulated time, share of ops
+/// done, ETA), on one line that it clears at the end.
 StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace = {},
-                         RankSelection ranks = RankSelection::Stages);
+                         RankSelection ranks = RankSelection::Stages, const std::string& progress = "");
+constexpr double kProgressAfter = 2.0;
 
 struct StepOptions {
   TraceOptions trace;
   RankSelection ranks = RankSelection::Stages;
   bool all_microbatches = false;  // no steady-state extrapolation
+  bool progress = false;          // progress on stderr when it is a terminal
+  double max_memory = 0;          // bytes; > 0: refuse runs estimated above it (MemoryGuardError)
+};
+
+/// What a run is estimated to hold before it starts: its largest simulation's ops and their
+/// memory (kBytesPerOp each, measured, docs/performance.md), for the `--max-memory` guard.
+struct RunEstimate {
+  int64_t ops = 0;        // ops of the largest simulation (all its simulated ranks)
+  int concurrent = 1;     // simulations running at once (steady-state runs: 2)
+  double bytes = 0;       // peak memory estimate of the run
+};
+RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& opt);
+constexpr double kBytesPerOp = 1536;   // program, schedule, times and flow state per op (measured)
+constexpr double kBaseBytes = 64e6;    // the process without a program
+
+/// Thrown by simulate() when the estimate exceeds StepOptions::max_memory.
+struct MemoryGuardError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 /// The micro-batch counts the steady-state reduction simulates for a step of `m` micro-batches

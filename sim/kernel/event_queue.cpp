@@ -25,6 +25,7 @@ void EventQueue::wake() {
     items_.pop();
     ++events_;
     fn();
+    if (progress_every_ && events_ % progress_every_ == 0 && progress_) progress_();
   }
   if (!items_.empty()) {
     double next = items_.top().time;

@@ -23,6 +23,11 @@ class EventQueue : public sc_core::sc_module {
   /// Runs `fn` `delay_s` seconds from now (0 = later in the current time step).
   void at(double delay_s, std::function<void()> fn);
   uint64_t events() const { return events_; }
+  /// Calls `fn` after every `every` events (progress reports; nothing else may depend on it).
+  void set_progress(std::function<void()> fn, uint64_t every) {
+    progress_ = std::move(fn);
+    progress_every_ = every;
+  }
 
  private:
   struct Item {
@@ -39,6 +44,8 @@ class EventQueue : public sc_core::sc_module {
   std::priority_queue<Item, std::vector<Item>, Later> items_;
   sc_core::sc_event ev_;
   uint64_t seq_ = 0, events_ = 0;
+  std::function<void()> progress_;
+  uint64_t progress_every_ = 0;
 };
 
 /// Runs the SystemC kernel until no events remain; returns the final simulated time (s).
