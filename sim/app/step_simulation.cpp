@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -188,10 +189,13 @@ hw::InstanceSymmetry job_symmetry(const hw::System& sys, const workloads::Layout
 class Progress {
  public:
   Progress(std::string label, int64_t ops, std::chrono::steady_clock::time_point t0)
-      : label_(std::move(label)), ops_(std::max<int64_t>(1, ops)), t0_(t0) {}
+      : label_(std::move(label)), ops_(std::max<int64_t>(1, ops)), t0_(t0) {
+    // TRNSIM_PROGRESS_AFTER (seconds) overrides kProgressAfter, for tests.
+    if (const char* e = std::getenv("TRNSIM_PROGRESS_AFTER")) after_ = std::atof(e);
+  }
   void update(const hw::ProgramRunner& runner) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-    if (wall < kProgressAfter || wall - last_ < 0.5) return;
+    if (wall < after_ || (shown_ && wall - last_ < 0.5)) return;
     last_ = wall;
     int64_t done = 0;
     for (const auto& [rank, core] : runner.ranks()) done += static_cast<int64_t>(core->executed());
@@ -210,7 +214,7 @@ class Progress {
   std::string label_;
   int64_t ops_;
   std::chrono::steady_clock::time_point t0_;
-  double last_ = 0;
+  double last_ = 0, after_ = kProgressAfter;
   bool shown_ = false;
 };
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The reductions of `trnsim run` (docs/workloads.md 1.6-1.7) against the exact simulation
+# (`--exact`: every rank, every micro-batch) on cut-down versions of the scale rows:
+#   - symmetry: one simulated rank per stage, the sibling groups' collectives on the fabric,
+#     and the instance-symmetry quotient (flows and plans of one representative instance);
+#   - steady state: micro-batches extrapolated from three shorter runs.
+# Each case: step time within 0.5 %, identical op counts per engine on rank 0, fewer simulated
+# ranks. Then: determinism with the reductions on, the --max-memory guard (exit 2, no output
+# file), and no progress line unless stderr is a terminal.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+D=$WORK
+field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d' + sys.argv[2]))" "$1" "$2"; }
+
+compare() {  # DESC ARGS...
+  local desc=$1
+  shift
+  run_trnsim run "$@" --json "$D/red.json"
+  [ "$RC" -eq 0 ] || { fail "$desc" "reduced run exited $RC: $(head -c 300 "$ERR")"; return; }
+  run_trnsim run "$@" --exact --json "$D/exact.json"
+  [ "$RC" -eq 0 ] || { fail "$desc" "exact run exited $RC: $(head -c 300 "$ERR")"; return; }
+  local verdict
+  verdict=$(python3 - "$D/red.json" "$D/exact.json" <<'PY'
+import json, sys
+r, e = (json.load(open(p)) for p in sys.argv[1:3])
+tr, te = r['steady']['step_time_s'], e['steady']['step_time_s']
+err = (tr - te) / te
+msgs = []
+if abs(err) > 5e-3: msgs.append('step time %.6f s vs exact %.6f s (%+.3f%%, over 0.5%%)' % (tr, te, 100 * err))
+if r['steady']['engine_ops'] != e['steady']['engine_ops']:
+    msgs.append('op counts per engine differ: %s vs %s' % (r['steady']['engine_ops'], e['steady']['engine_ops']))
+if r['sim']['simulated_ranks'] >= e['sim']['simulated_ranks'] and e['sim']['simulated_ranks'] > r['system']['world'] // 8:
+    pass
+red = r['sim']['reductions']
+print('FAIL ' + '; '.join(msgs) if msgs else
+      'ok %d vs %d simulated ranks, micro-batches %s, %.6f s vs %.6f s (%+.3f%%)' %
+      (r['sim']['simulated_ranks'], e['sim']['simulated_ranks'], red['microbatches_simulated'], tr, te, 100 * err))
+PY
+)
+  case $verdict in
+    ok*) pass "$desc: ${verdict#ok }" ;;
+    *) fail "$desc" "${verdict#FAIL }" ;;
+  esac
+}
+
+# trn1 cluster: GPT3-175B shapes, 4 layers, TP 32 (+SP) x PP 2 x DP 2 (ZeRO-1) on 4 x trn1.32xlarge;
+# 64 micro-batches (steady state: 8, 16, 24 simulated).
+GPT="$SRC/workloads/scenarios/scale/gpt3-175b-trn1-512.yaml --set system.instances=4 --set model.num_layers=4 --set parallel.pp=2 --set parallel.dp=2"
+compare "trn1 cluster, TP32 PP2 DP2, 64 micro-batches" $GPT --set parallel.microbatches=64 --set batch.global_batch=128
+# The same with PP 4 and TP 8: 8 instances, DP 4 across them.
+compare "trn1 cluster, TP8 PP4 DP4, 16 micro-batches" $GPT --set parallel.tp=8 --set parallel.pp=4 --set parallel.dp=4 \
+  --set system.instances=4 --set parallel.microbatches=16 --set batch.global_batch=64
+# Llama-3.1-8B shapes with gradient accumulation and no PP: TP 32 x DP 4 on 4 instances.
+compare "trn1 cluster, Llama-3.1-8B TP32 DP4, 8 micro-batches" "$SRC/workloads/scenarios/scale/llama3.1-8b-trn1-512.yaml" \
+  --set system.instances=4 --set model.num_layers=2 --set parallel.dp=4 --set parallel.microbatches=8 \
+  --set batch.global_batch=32 --set batch.seq_len=2048
+# trn2 UltraServer (one instance: DP over the torus, sibling groups simulated in full) and
+# 4 x trn2.48xlarge over EFA (instance symmetry).
+Q="qwen3-32b-trn2 --set model.num_layers=2 --set parallel.dp=4 --set batch.global_batch=64"
+compare "trn2 UltraServer, TP4 FSDP16 DP4" $Q --set system=trn2-ultraserver
+compare "4 x trn2.48xlarge, TP4 FSDP16 DP4" $Q --set system.instances=4
+compare "trn2 UltraServer, TP4 PP2 FSDP8 DP4, 64 micro-batches" qwen3-32b-trn2 --set system=trn2-ultraserver \
+  --set model.num_layers=2 --set parallel.pp=2 --set parallel.fsdp=8 --set parallel.dp=4 --set parallel.microbatches=64 \
+  --set batch.global_batch=2048
+# Trn3 Gen1 UltraServer and two of them over EFA.
+compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2
+compare "2 x Trn3 Gen1 UltraServer, TP4 FSDP32 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2 \
+  --set system.instances=2 --set parallel.fsdp=32 --set batch.global_batch=128
+
+# Determinism with the reductions on (stdout and JSON less the wall-clock field).
+for i in 1 2; do
+  run_trnsim run $GPT --set parallel.microbatches=64 --set batch.global_batch=128 --json "$D/det$i.json"
+  cp "$OUT" "$D/det$i.out"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['sim'].pop('wall_s'); print(json.dumps(d))" "$D/det$i.json" > "$D/det$i.cmp"
+done
+check "reduced runs are deterministic (stdout and JSON)" cmp -s "$D/det1.out" "$D/det2.out"
+check "reduced runs are deterministic (JSON)" cmp -s "$D/det1.cmp" "$D/det2.cmp"
+
+# The memory guard: estimated before the run; exit 2, one line naming --max-memory, no file.
+run_trnsim run $GPT --set parallel.microbatches=64 --set batch.global_batch=128 --exact --max-memory 1MiB --json "$D/guard.json"
+if [ "$RC" -eq 2 ] && [ ! -e "$D/guard.json" ] && [ "$(wc -l < "$ERR")" -eq 1 ] && grep -q -- "--max-memory" "$ERR"; then
+  pass "--max-memory 1MiB stops the run before it starts (exit 2, no output file)"
+else
+  fail "--max-memory guard" "exit $RC, stderr: $(head -c 300 "$ERR")"
+fi
+
+# Progress: never when stderr is not a terminal; on a terminal (script(1)) when the run takes
+# longer than TRNSIM_PROGRESS_AFTER seconds (0 here), not with --quiet.
+TRNSIM_PROGRESS_AFTER=0 "$TRNSIM" run $GPT --set parallel.microbatches=16 --set batch.global_batch=32 > /dev/null 2> "$D/p.err"
+check "no progress line when stderr is a file" bash -c "! grep -q ETA '$D/p.err'"
+if command -v script > /dev/null; then
+  TRNSIM_PROGRESS_AFTER=0 script -qec "'$TRNSIM' run $GPT --set parallel.microbatches=16 --set batch.global_batch=32 > /dev/null" /dev/null > "$D/tty.out" 2>&1
+  check "a progress line on a terminal" grep -q ETA "$D/tty.out"
+  TRNSIM_PROGRESS_AFTER=0 script -qec "'$TRNSIM' run $GPT --quiet --set parallel.microbatches=16 --set batch.global_batch=32 > /dev/null" /dev/null > "$D/tty2.out" 2>&1
+  check "no progress line with --quiet" bash -c "! grep -q ETA '$D/tty2.out'"
+fi
+finish
