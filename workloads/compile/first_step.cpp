@@ -157,12 +157,15 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, cons
                                          double(s.batch.seq_len), s.checkpointing);
   apply_parallel_passes(g, s, 0);
   f.inventory = build_inventory(s, g, mode, p);
+  // Host-bound parts use one host server: its vCPUs and memory (compile workers, contention,
+  // host-oom), its compile cache (shared by the ranks on that host) and its weight-loading
+  // bandwidth. An UltraServer has several hosts (`system.hosts`), each serving its own chips.
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
-  const int ranks_per_node = s.system.chips * (s.system.chip.cores.physical / lnc);
+  const int ranks_per_host = s.system.chips_per_host() * (s.system.chip.cores.physical / lnc);
   models::HostLimits host;
   host.vcpus = s.system.host.vcpus;
   host.memory = s.system.host.memory.v;
-  host.duplicate = s.compile.shared_cache ? 1 : ranks_per_node;
+  host.duplicate = s.compile.shared_cache ? 1 : ranks_per_host;
   f.compile = models::compile_phase(p, f.inventory.jobs, f.inventory.schedule, host, s.compile.speedup,
                                     s.compile.budget.v);
   MemoryReport mem = memory_per_rank(s);
@@ -174,7 +177,7 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, cons
   for (const auto& j : f.inventory.jobs) load += p.l0.v + j.units * p.t_load_unit.v;
   const double world = double(s.parallel.world());
   f.parts = {{"process_start", p.t_proc.v},
-             {"weight_init", per_rank * ranks_per_node / p.weight_bw.v},
+             {"weight_init", per_rank * ranks_per_host / p.weight_bw.v},
              {"graph_capture", f.inventory.traced_ops * p.t_capture_op.v},
              {"compile", f.compile.wall_s},
              {"neff_load", load},

@@ -85,7 +85,7 @@ struct CompileSpec {
   bool parallel_compile = false;          // xla: neuron_parallel_compile (AOT on parallel workers)
   std::string cache = "cold";             // cold | warm | partial
   double cache_hit_rate = 0.5;            // for partial
-  bool shared_cache = true;               // one compile per graph per node (file locks) or per rank
+  bool shared_cache = true;               // one compile per graph per host (file locks) or per rank
   sim::Time budget{0};                    // per-graph compile budget (0 = none)
   double speedup = 1.0;                   // a compiler this many times faster
   template <class V> void visit(V& v) {
@@ -93,7 +93,7 @@ struct CompileSpec {
     v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
     v.field("cache", cache, F("persistent cache state").one_of({"cold", "warm", "partial"}).optional());
     v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());
-    v.field("shared_cache", shared_cache, F("cache shared by the ranks of a node").optional());
+    v.field("shared_cache", shared_cache, F("cache shared by the ranks of a host server").optional());
     v.field("budget", budget, F("per-graph compile budget (0 s = none)").ge(0).optional());
     v.field("speedup", speedup, F("compiler speed-up factor").gt(0).optional());
   }
