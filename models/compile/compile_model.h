@@ -39,7 +39,7 @@ struct CompileParams {
   sim::Bytes mu1{2e4};          // host memory per instruction unit
   double i_max = 1e7;           // units, compiler instruction limit
   sim::Time t_proc{30};         // process, runtime and framework start
-  sim::Bandwidth weight_bw{2.9e9};  // weight initialisation per node
+  sim::Bandwidth weight_bw{2.9e9};  // weight initialisation per host server
   sim::Time t_capture_op{5e-3}; // per op traced into a graph
   sim::Time l0{0.5};            // per NEFF load
   sim::Time t_load_unit{1e-5};  // per instruction unit loaded
@@ -62,7 +62,7 @@ struct CompileParams {
     v.field("mu1", mu1, F("host memory per instruction unit").ge(0));
     v.field("i_max", i_max, F("compiler instruction limit, units").gt(0));
     v.field("t_proc", t_proc, F("process, runtime and framework start").ge(0));
-    v.field("weight_bw", weight_bw, F("weight initialisation bandwidth per node").gt(0));
+    v.field("weight_bw", weight_bw, F("weight initialisation bandwidth per host server").gt(0));
     v.field("t_capture_op", t_capture_op, F("time per op traced into a graph").ge(0));
     v.field("l0", l0, F("time per NEFF load").ge(0));
     v.field("t_load_unit", t_load_unit, F("load time per instruction unit").ge(0));
@@ -87,9 +87,9 @@ struct CompileJob {
 enum class Schedule { Sequential, Parallel };
 
 struct HostLimits {
-  int vcpus = 1;
+  int vcpus = 1;           // of one host server
   double memory = 0;       // bytes
-  int duplicate = 1;       // identical compiles per node (no shared cache lock)
+  int duplicate = 1;       // identical compiles per host (no shared cache lock)
 };
 
 struct JobResult {

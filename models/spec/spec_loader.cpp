@@ -59,6 +59,8 @@ void SystemSpec::validate(const ConfigNode& where, const std::string& prefix) co
         (chips % topology.domain_size != 0 || topology.domain_size % topology.group_size != 0))
       fail("topology.domain_size", "domain_size must divide chips and be a multiple of group_size");
   }
+  if (chips % hosts != 0)
+    fail("hosts", std::to_string(hosts) + " hosts do not divide " + std::to_string(chips) + " chips");
   if (efa.nics > chips && chips > 0 && efa.nics % chips != 0) fail("efa.nics", "NICs must divide evenly among chips");
   if (efa.nics < chips && chips % efa.nics != 0)
     fail("efa.nics", std::to_string(efa.nics) + " NICs do not divide " + std::to_string(chips) + " chips");

@@ -52,12 +52,14 @@ struct EfaSpec {
   }
 };
 
+/// One host server (CPUs, memory, disks). A system has `SystemSpec::hosts` of them: one for a
+/// trn1.32xlarge or trn2.48xlarge, four for a Trn2 UltraServer (4 x trn2u.48xlarge).
 struct HostSpec {
   int vcpus = 0;
   sim::Bytes memory{0};
   template <class V> void visit(V& v) {
-    v.field("vcpus", vcpus, F("host vCPUs per instance").ge(1));
-    v.field("memory", memory, F("host memory per instance").gt(0));
+    v.field("vcpus", vcpus, F("vCPUs of one host server").ge(1));
+    v.field("memory", memory, F("memory of one host server").gt(0));
   }
 };
 
@@ -66,6 +68,7 @@ struct SystemSpec {
   ChipSpec chip;
   int chips = 16;            // per instance (or UltraServer)
   int instances = 1;         // joined by EFA
+  int hosts = 1;             // host servers per instance (or UltraServer); each has `host`
   TopologySpec topology;
   EfaSpec efa;
   HostSpec host;
@@ -74,11 +77,13 @@ struct SystemSpec {
     v.section("chip", chip, F("chip description (name of hw/configs/chips/*.yaml or inline)"));
     v.field("chips", chips, F("chips per instance").ge(1).le(4096));
     v.field("instances", instances, F("instances joined by EFA").ge(1).le(4096).optional());
+    v.field("hosts", hosts, F("host servers per instance, each with the CPUs and memory of `host` (must divide chips)").ge(1).le(4096).optional());
     v.section("topology", topology, F("chip interconnect within an instance"));
     v.section("efa", efa, F("EFA network between instances"));
-    v.section("host", host, F("host CPU and memory"));
+    v.section("host", host, F("one host server: CPUs and memory"));
   }
   int total_chips() const { return chips * instances; }
+  int chips_per_host() const { return chips / hosts; }
   /// Cross-field checks (torus size, switch levels, NICs); errors point at the key in
   /// `where`, the document holding this system under `prefix` ("" or "system.").
   void validate(const sim::ConfigNode& where, const std::string& prefix = "") const;

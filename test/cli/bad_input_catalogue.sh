@@ -134,7 +134,7 @@ bad "chip: logical core size that does not divide the cores" "$LOC: cores.lnc_mo
 # ---- system files (hw/configs/systems) --------------------------------------------------
 edit_copy "$SYS" "$D/sys_missing.yaml" '/^  vcpus:/d'
 loc_of "$D/sys_missing.yaml" "  memory:" memory
-bad "system: missing key" "$LOC: host.vcpus: missing key 'vcpus' (host vCPUs per instance)" -- show system "$D/sys_missing.yaml"
+bad "system: missing key" "$LOC: host.vcpus: missing key 'vcpus' (vCPUs of one host server)" -- show system "$D/sys_missing.yaml"
 edit_copy "$SYS" "$D/sys_neg.yaml" 's/^chips: 16\(.*\)/chips: -16\1/'
 loc_of "$D/sys_neg.yaml" "chips: -16" -16
 bad "system: negative count" "$LOC: chips: value -16 is out of range: expected >= 1 and <= 4096" \

@@ -48,7 +48,7 @@ struct Published {
 
 TEST_CASE("every zoo model loads and validates", "[model]") {
   auto names = trn::sim::list_named_configs("workloads/models");
-  REQUIRE(names.size() >= 11);
+  REQUIRE(names.size() >= 14);
   for (const auto& n : names) {
     INFO(n);
     ModelSpec m = load_model(n, {});
@@ -63,6 +63,7 @@ TEST_CASE("zoo parameter counts match the published model sizes within 3%", "[mo
       {"llama2-13b", 13.0, 0},   {"llama2-70b", 69.0, 0},    {"llama3.1-8b", 8.03, 0},
       {"llama3.1-70b", 70.6, 0}, {"gpt3-175b", 175.0, 0},    {"gpt-oss-20b", 20.9, 3.6},
       {"mixtral-8x7b", 46.7, 12.9}, {"bert-large", 0.335, 0},
+      {"gpt3-6.7b", 6.7, 0},     {"gpt3-23b", 23.0, 0},      {"gpt3-46b", 46.0, 0},  // nominal sizes
   };
   for (const auto& p : table) {
     ModelSpec m = load_model(p.name, {});

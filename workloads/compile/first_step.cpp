@@ -46,7 +46,7 @@ bool is_remainder(const GraphOp& o) {
 
 }  // namespace
 
-double op_units(const GraphOp& o, const models::CompileParams& p) {
+double op_units(const GraphOp& o, const models::CompileParams& p, double optimizer_passes) {
   switch (o.kind) {
     case OpKind::Matmul:
       return cdiv(o.tokens, 128) * cdiv(o.n, 512) * cdiv(o.k, 128) * std::max(1, o.experts);
@@ -62,7 +62,7 @@ double op_units(const GraphOp& o, const models::CompileParams& p) {
       // MoE dispatch/combine: an indirect DMA descriptor per routed token row.
       if (o.group == GroupKind::Ep) return kCollectiveUnits + p.moe_row_units * o.coll_bytes / 2.0 / std::max(1.0, o.width);
       return kCollectiveUnits;
-    case OpKind::Optimizer: return cdiv(o.width, 128 * 512.0) * 12;
+    case OpKind::Optimizer: return cdiv(o.width, 128 * 512.0) * optimizer_passes;
     default: return cdiv(o.tokens, 128) * cdiv(o.width, 512) * std::max(1, o.inputs);
   }
 }
@@ -71,6 +71,7 @@ Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, const s
                           const models::CompileParams& p) {
   Inventory inv;
   const double hit = hit_of(s);
+  const double opt_passes = s.precision.optimizer_cost().vector_passes;
   auto kernels = [&](bool remainder_only) {
     std::set<std::string> seen;
     for (Vertex v : g.order) {
@@ -78,8 +79,8 @@ Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, const s
       if (remainder_only && !is_remainder(o)) continue;
       if (!seen.insert(signature(o)).second) continue;
       models::CompileJob j;
-      j.name = "kernel:" + base_name(o.name);
-      j.units = op_units(o, p);
+      j.name = "kernel:" + (o.kind == OpKind::Optimizer ? s.precision.optimizer : base_name(o.name));
+      j.units = op_units(o, p, opt_passes);
       j.kernel = true;
       j.hit = hit;
       inv.jobs.push_back(j);
@@ -101,7 +102,7 @@ Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, const s
       sig[o.layer] += signature(o) + ";";
       auto& u = units[o.layer];
       auto& n = ops[o.layer];
-      (o.phase == Phase::Forward ? u.first : u.second) += op_units(o, p);
+      (o.phase == Phase::Forward ? u.first : u.second) += op_units(o, p, opt_passes);
       (o.phase == Phase::Forward ? n.first : n.second) += 1;
     }
     std::map<std::string, int> blocks;
@@ -126,7 +127,7 @@ Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, const s
   double fwd_bwd = 0, update = 0, n_ops = 0;
   for (Vertex v : g.order) {
     const GraphOp& o = g.g[v];
-    (o.phase == Phase::Update || o.once_per_step ? update : fwd_bwd) += op_units(o, p);
+    (o.phase == Phase::Update || o.once_per_step ? update : fwd_bwd) += op_units(o, p, opt_passes);
     n_ops += 1;
   }
   std::vector<std::pair<std::string, double>> graphs = {{"init", update}, {"step_first", fwd_bwd + update}};
@@ -157,12 +158,15 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, cons
                                          double(s.batch.seq_len), s.checkpointing);
   apply_parallel_passes(g, s, 0);
   f.inventory = build_inventory(s, g, mode, p);
+  // Host-bound parts use one host server: its vCPUs and memory (compile workers, contention,
+  // host-oom), its compile cache (shared by the ranks on that host) and its weight-loading
+  // bandwidth. An UltraServer has several hosts (`system.hosts`), each serving its own chips.
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
-  const int ranks_per_node = s.system.chips * (s.system.chip.cores.physical / lnc);
+  const int ranks_per_host = s.system.chips_per_host() * (s.system.chip.cores.physical / lnc);
   models::HostLimits host;
   host.vcpus = s.system.host.vcpus;
   host.memory = s.system.host.memory.v;
-  host.duplicate = s.compile.shared_cache ? 1 : ranks_per_node;
+  host.duplicate = s.compile.shared_cache ? 1 : ranks_per_host;
   f.compile = models::compile_phase(p, f.inventory.jobs, f.inventory.schedule, host, s.compile.speedup,
                                     s.compile.budget.v);
   MemoryReport mem = memory_per_rank(s);
@@ -174,7 +178,7 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, cons
   for (const auto& j : f.inventory.jobs) load += p.l0.v + j.units * p.t_load_unit.v;
   const double world = double(s.parallel.world());
   f.parts = {{"process_start", p.t_proc.v},
-             {"weight_init", per_rank * ranks_per_node / p.weight_bw.v},
+             {"weight_init", per_rank * ranks_per_host / p.weight_bw.v},
              {"graph_capture", f.inventory.traced_ops * p.t_capture_op.v},
              {"compile", f.compile.wall_s},
              {"neff_load", load},

@@ -25,7 +25,7 @@
 namespace trn::workloads {
 
 /// Instruction units of one graph op (MoE dispatch/combine add moe_row_units per routed row).
-double op_units(const GraphOp& op, const models::CompileParams& p);
+double op_units(const GraphOp& op, const models::CompileParams& p, double optimizer_passes = 12);
 
 struct Inventory {
   std::string kind;                       // "eager kernels", "regional", "whole step"

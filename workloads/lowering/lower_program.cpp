@@ -127,9 +127,11 @@ Op compute_op(Ctx& c, const GraphOp& g) {
     case OpKind::Optimizer: {
       op.engine = Engine::Vector;
       const double shard = g.width;  // already divided by the parallel passes
-      op.duration_s = stream_time(c, c.chip.vector, shard * 12, 1);  // ~12 vector passes per parameter
-      op.bytes = shard * 28;  // read fp32 master, m, v, grad; write master, m, v and bf16 weights
-      op.sbuf_bytes = stream_sbuf(c, shard, 28);
+      const OptimizerCost oc = c.s.precision.optimizer_cost();  // AdamW: 12 passes, 28 B/param; LAMB: 15, 40
+      op.name = c.s.precision.optimizer;
+      op.duration_s = stream_time(c, c.chip.vector, shard * oc.vector_passes, 1);
+      op.bytes = shard * oc.bytes;
+      op.sbuf_bytes = stream_sbuf(c, shard, oc.bytes);
       break;
     }
     case OpKind::Elementwise: {

@@ -25,7 +25,7 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   if (p.fsdp > 1) weights += 2 * layer * 2.0;
   double grads = (p.fsdp > 1 || p.zero >= 2 ? fsdp_shard / (p.zero >= 2 ? p.dp : 1) : per_tp) * 2.0;
   if (p.fsdp > 1) grads += layer * 2.0;  // one layer's full gradient before its reduce-scatter
-  const double optimizer = fsdp_shard / zero_div * (master + 8.0);  // master + AdamW m, v (fp32)
+  const double optimizer = fsdp_shard / zero_div * (master + 8.0);  // master + m, v (fp32; AdamW and LAMB alike)
   // Activations (elements per token and layer, bf16).
   const double seqs_per_micro = double(s.batch.sequences()) / (double(p.dp) * p.fsdp * p.microbatches);
   const double tokens = seqs_per_micro * s.batch.seq_len;

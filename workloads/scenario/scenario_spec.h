@@ -53,6 +53,12 @@ struct BatchSpec {
   int64_t tokens() const { return sequences() * seq_len; }
 };
 
+/// Per-parameter cost of one optimizer update on the vector engine (lowering and compile units).
+struct OptimizerCost {
+  double vector_passes = 12;  // streaming passes over the rank's parameter shard
+  double bytes = 28;          // HBM bytes moved per parameter
+};
+
 struct PrecisionSpec {
   std::string compute = "bf16";
   std::string master_weights = "fp32";
@@ -60,8 +66,17 @@ struct PrecisionSpec {
   template <class V> void visit(V& v) {
     v.field("compute", compute, F("compute dtype").one_of({"bf16", "fp16"}));
     v.field("master_weights", master_weights, F("master weight dtype").one_of({"fp32", "bf16"}));
-    v.field("optimizer", optimizer, F("optimizer").one_of({"adamw"}));
+    v.field("optimizer", optimizer, F("optimizer (both keep fp32 m and v)").one_of({"adamw", "lamb"}));
   }
+  /// AdamW: ~12 vector passes; reads master, m, v (fp32) and the bf16 gradient, writes master,
+  /// m, v and the bf16 weights: 28 bytes. LAMB (You et al. 2019, arXiv:1904.00962, Algorithm 2)
+  /// is the Adam update r followed by a per-layer trust ratio ||x|| / ||r|| and x -= lr * ratio * r.
+  /// Assumed as two streaming passes: the first is AdamW's but writes r (fp32) instead of the
+  /// weights and accumulates the two squared norms (+2 vector passes); the second reads master
+  /// and r and writes master and bf16 weights (+1 pass for the scaled update). That is 15 passes
+  /// and 14 + 12 + 8 + 6 = 40 bytes per parameter. The all-reduce of the per-layer norms across
+  /// shards is not modelled (its bytes are per layer, not per parameter).
+  OptimizerCost optimizer_cost() const { return optimizer == "lamb" ? OptimizerCost{15, 40} : OptimizerCost{12, 28}; }
 };
 
 /// Runtime parameters with physical meaning; values and provenance in
@@ -85,7 +100,7 @@ struct CompileSpec {
   bool parallel_compile = false;          // xla: neuron_parallel_compile (AOT on parallel workers)
   std::string cache = "cold";             // cold | warm | partial
   double cache_hit_rate = 0.5;            // for partial
-  bool shared_cache = true;               // one compile per graph per node (file locks) or per rank
+  bool shared_cache = true;               // one compile per graph per host (file locks) or per rank
   sim::Time budget{0};                    // per-graph compile budget (0 = none)
   double speedup = 1.0;                   // a compiler this many times faster
   template <class V> void visit(V& v) {
@@ -93,7 +108,7 @@ struct CompileSpec {
     v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
     v.field("cache", cache, F("persistent cache state").one_of({"cold", "warm", "partial"}).optional());
     v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());
-    v.field("shared_cache", shared_cache, F("cache shared by the ranks of a node").optional());
+    v.field("shared_cache", shared_cache, F("cache shared by the ranks of a host server").optional());
     v.field("budget", budget, F("per-graph compile budget (0 s = none)").ge(0).optional());
     v.field("speedup", speedup, F("compiler speed-up factor").gt(0).optional());
   }
