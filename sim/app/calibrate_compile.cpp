@@ -205,7 +205,7 @@ Runner add_calibrate_compile(CLI::App* app) {
       const Observation& o = pb.obs[i];
       const auto& spec = pb.specs[i];
       pb.steady.push_back(o.quantity == "first_step"
-                              ? run_in_child([&]() -> std::vector<double> { return {simulate_step(spec).step_time_s}; },
+                              ? run_in_child([&]() -> std::vector<double> { return {simulate(spec, StepOptions{}).step_time_s}; },
                                              "steady step for " + o.name)[0]
                               : 0.0);
     }

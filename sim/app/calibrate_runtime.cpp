@@ -24,7 +24,7 @@ double tokens_per_s(const std::vector<std::string>& sets) {
   return run_in_child(
       [&]() -> std::vector<double> {
         workloads::ScenarioSpec s = workloads::load_scenario(kScenario, sets);
-        return {simulate_step(s).tokens_per_s};
+        return {simulate(s, StepOptions{}).tokens_per_s};
       },
       "runtime calibration step")[0];
 }

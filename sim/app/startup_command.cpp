@@ -54,7 +54,7 @@ void host_compile(workloads::FirstStep& f) {
 }
 
 double steady_of(const workloads::ScenarioSpec& s) {
-  return run_in_child([&]() -> std::vector<double> { return {simulate_step(s).step_time_s}; }, "steady step")[0];
+  return run_in_child([&]() -> std::vector<double> { return {simulate(s, StepOptions{}).step_time_s}; }, "steady step")[0];
 }
 
 // Parameters and their stated log-uncertainty (the `uncertainty:` section of compile.yaml).
