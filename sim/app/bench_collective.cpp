@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "hw/collectives/collective_engine.h"
+#include "hw/collectives/plan_quotient.h"
 #include "hw/collectives/collective_planner.h"
 #include "models/cost/dtype.h"
 #include "sim/app/commands.h"
@@ -19,6 +20,7 @@ struct Opts {
   std::string system = "trn2.48xlarge", op = "all-reduce", sizes = "1KiB,1MiB,64MiB,512MiB",
               dtype = "fp32", algorithm = "auto";
   int instances = 0, ranks = 0, lnc = 0;
+  bool exact = false;
 };
 
 sim::Location opt_loc(const std::string& o) { return sim::Location{o, 0, 0}; }
@@ -33,6 +35,9 @@ Runner add_bench_collective(CLI::App* bench) {
   c->add_option("--lnc", o->lnc, "Physical cores per rank (logical NeuronCore size; 0 = chip default)")->capture_default_str();
   c->add_option("--op", o->op, "all-reduce | all-gather | reduce-scatter | all-to-all")->capture_default_str();
   c->add_option("--ranks", o->ranks, "Ranks taking part, placed contiguously from rank 0 (count; 0 = all)")->capture_default_str();
+  c->add_flag("--exact", o->exact,
+              "Simulate every transfer of every instance (default: when the ranks fill whole instances, only "
+              "instance 0's, by symmetry)");
   c->add_option("--sizes", o->sizes, "Comma-separated message sizes with units (bytes, e.g. 1KiB,512MiB)")->capture_default_str();
   c->add_option("--dtype", o->dtype, "Element type: fp32, bf16, fp16, fp8, uint8 (sets the count column)")->capture_default_str();
   c->add_option("--algorithm", o->algorithm, "auto (Neuron runtime choice by size) | ring | kangaring | mesh | rdh")->capture_default_str();
@@ -70,6 +75,31 @@ Runner add_bench_collective(CLI::App* bench) {
                                  ", got " + std::to_string(ranks));
     std::vector<int> rank_list(static_cast<size_t>(ranks));
     for (int r = 0; r < ranks; ++r) rank_list[static_cast<size_t>(r)] = r;
+    // The instance symmetry (docs/workloads.md 1.6.1): when the ranks fill whole instances, the
+    // cyclic shifts of those instances are symmetries of the collective; only the transfers
+    // that start in instance 0 are simulated. Off with --exact, or when a plan is not invariant.
+    const int per_instance = sys->ranks_per_instance();
+    const int used = ranks / per_instance;
+    if (!o->exact && ranks % per_instance == 0 && used >= 2) {
+      const int n = sys->topology().num_chips() / sys->topology().chips_per_instance();
+      hw::InstanceSymmetry k;
+      for (int shift = 0; shift < used; ++shift) {
+        std::vector<int> perm(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i < used ? (i + shift) % used : i;
+        k.perms.push_back(std::move(perm));
+      }
+      k.to_rep.assign(static_cast<size_t>(n), 0);
+      for (int i = 1; i < used; ++i) k.to_rep[static_cast<size_t>(i)] = used - i;
+      sys->set_symmetry(std::move(k));
+      try {
+        for (double size : sizes) {
+          auto pc = hw::plan_collective(*sys, op, size, rank_list, force ? &forced : nullptr);
+          hw::quotient_plan(*sys, pc.plan, pc.ranks);
+        }
+      } catch (const std::logic_error&) {
+        sys->set_symmetry({});
+      }
+    }
     hw::CollectiveEngine eng("collectives", *sys);
     struct Row {
       double size;
