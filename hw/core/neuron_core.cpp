@@ -96,7 +96,7 @@ void NeuronCore::begin(size_t i) {
     double latency = chip_.dma.fixed_latency.v + chip_.dma.descriptor_latency.v;
     dma_bytes_ += op.bytes;
     parts_left_[i] = 1;
-    net_.start(dma_path_, op.bytes, latency, [this, i] { complete(i); });
+    net_.start_on(dma_path_, op.bytes, latency, [this, i] { complete(i); });
     return;
   }
   if (op.engine == Engine::Collective) {
@@ -113,7 +113,7 @@ void NeuronCore::begin(size_t i) {
   if (op.bytes > 0 && op.engine != Engine::Host) {  // operands stream from/to HBM alongside compute
     parts_left_[i] = 2;
     dma_bytes_ += op.bytes;
-    net_.start(dma_path_, op.bytes, chip_.dma.fixed_latency.v, [this, i] { complete(i); });
+    net_.start_on(dma_path_, op.bytes, chip_.dma.fixed_latency.v, [this, i] { complete(i); });
   }
   events_.at(d, [this, i] { complete(i); });
 }
