@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include "hw/system/system.h"
@@ -34,13 +35,24 @@ class CollectiveEngine : public sc_core::sc_module {
 
  private:
   struct Run;
+  // Links of the route between two chips as flow resources, and the route's latency;
+  // cached per (source chip, destination chip) (node-based map: references stay valid).
+  struct Route {
+    std::vector<ResourceUse> links;
+    double latency = 0;
+  };
+  const Route& route(int src_chip, int dst_chip);
   void launch(Run& r);
   void ready(Run& r, size_t t);
+  void start_flow(Run& r, size_t t);
   void finish_transfer(Run& r, size_t t);
 
   System& sys_;
-  std::vector<std::unique_ptr<Run>> runs_;
+  std::vector<std::unique_ptr<Run>> runs_;  // runs in flight
+  void release(Run* r);
   std::vector<double> issue_free_;  // per system rank: when its CC-core can issue again
+  std::unordered_map<uint64_t, Route> routes_;
+  std::vector<ResourceUse> uses_;  // scratch: the resources of the flow being started
 };
 
 }  // namespace trn::hw

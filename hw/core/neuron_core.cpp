@@ -119,8 +119,8 @@ void NeuronCore::begin(size_t i) {
 }
 
 void NeuronCore::start_flows(size_t i, double bytes, double latency) {
-  for (const auto& m : mirrors_) net_.start(m, bytes, latency, nullptr);
-  net_.start(dma_path_, bytes, latency, [this, i] { complete(i); });
+  for (const auto& m : mirrors_) net_.start_on(m, bytes, latency, nullptr);
+  net_.start_on(dma_path_, bytes, latency, [this, i] { complete(i); });
 }
 
 void NeuronCore::complete(size_t i) {

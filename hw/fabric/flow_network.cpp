@@ -26,6 +26,7 @@ int32_t FlowNetwork::add_resource(const std::string& name, double capacity) {
   capacity_.push_back(capacity);
   carried_.push_back(0);
   busy_.push_back(0);
+  busy_since_.push_back(0);
   active_count_.push_back(0);
   res_flows_.emplace_back();
   res_seen_.push_back(0);
@@ -35,48 +36,76 @@ int32_t FlowNetwork::add_resource(const std::string& name, double capacity) {
 
 double FlowNetwork::load(int32_t r) const {
   double l = 0;
-  for (size_t s : active_)
+  for (uint32_t s = active_head_; s != kNil; s = slots_[s].next)
     for (const auto& u : slots_[s].uses)
       if (u.resource == r) l += slots_[s].rate * u.weight;
   return l;
 }
 
-size_t FlowNetwork::alloc(Flow f) {
+size_t FlowNetwork::alloc() {
+  // A freed slot keeps its vectors' capacity, so a warm network allocates nothing per flow.
   if (!free_slots_.empty()) {
     size_t s = free_slots_.back();
     free_slots_.pop_back();
-    slots_[s] = std::move(f);
     return s;
   }
-  slots_.push_back(std::move(f));
+  slots_.emplace_back();
   return slots_.size() - 1;
 }
 
 void FlowNetwork::start(std::vector<ResourceUse> uses, double bytes, double latency_s,
                         std::function<void()> done) {
+  size_t slot = alloc();
+  slots_[slot].uses = std::move(uses);
+  enqueue(slot, bytes, latency_s, std::move(done));
+}
+
+void FlowNetwork::start_on(const std::vector<ResourceUse>& uses, double bytes, double latency_s,
+                           std::function<void()> done) {
+  size_t slot = alloc();
+  slots_[slot].uses.assign(uses.begin(), uses.end());
+  enqueue(slot, bytes, latency_s, std::move(done));
+}
+
+void FlowNetwork::enqueue(size_t slot, double bytes, double latency_s, std::function<void()> done) {
   const double now = now_s();
-  advance(now);
-  Flow f;
-  f.uses = std::move(uses);
+  last_ = now;
+  Flow& f = slots_[slot];
+  f.pos.resize(f.uses.size());
   f.bytes = f.remaining = std::max(0.0, bytes);
+  f.rate = 0;
+  f.t_upd = now;
+  f.act_seq = 0;
+  f.fresh = false;
   f.done = std::move(done);
-  size_t slot = alloc(std::move(f));
   pending_.push(Pending{now + std::max(0.0, latency_s), seq_++, slot});
   dirty_ = true;
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void FlowNetwork::advance(double now) {
-  double dt = now - last_;
-  if (dt > 0) {
-    for (size_t s : active_) slots_[s].remaining -= slots_[s].rate * dt;
-    for (size_t r = 0; r < active_count_.size(); ++r)
-      if (active_count_[r] > 0) busy_[r] += dt;
+void FlowNetwork::push_entries(size_t slot, double res) {
+  const Flow& f = slots_[slot];
+  const uint32_t s = static_cast<uint32_t>(slot);
+  if (f.rate > 0)
+    finish_.set(s, f.t_upd + f.remaining / f.rate);
+  else
+    finish_.erase(s);
+  // Earliest time at which wake() finds the flow done: remaining <= tol, or less than one
+  // time step of transfer left (wake() checks the exact criterion).
+  const double tol = 1e-9 * std::max(1.0, f.bytes);
+  double at;
+  if (f.remaining <= tol)
+    at = f.t_upd;
+  else if (f.rate > 0)
+    at = f.t_upd + std::min((f.remaining - tol) / f.rate, f.remaining / f.rate - res);
+  else {
+    done_at_.erase(s);  // stalled (rate 0): finishes only if its rate rises
+    return;
   }
-  last_ = now;
+  done_at_.set(s, at);
 }
 
-void FlowNetwork::recompute() {
+void FlowNetwork::recompute(double now) {
   // Collect the flows connected to a dirty resource (breadth-first over shared resources).
   ++epoch_;
   if (slot_seen_.size() < slots_.size()) slot_seen_.resize(slots_.size(), 0);
@@ -89,7 +118,8 @@ void FlowNetwork::recompute() {
     }
   dirty_res_.clear();
   for (size_t i = 0; i < frontier_.size(); ++i)
-    for (size_t slot : res_flows_[static_cast<size_t>(frontier_[i])]) {
+    for (const ResEntry& e : res_flows_[static_cast<size_t>(frontier_[i])]) {
+      const size_t slot = e.slot;
       if (slot_seen_[slot] == epoch_) continue;
       slot_seen_[slot] = epoch_;
       component_.push_back(slot);
@@ -103,14 +133,25 @@ void FlowNetwork::recompute() {
   solver_in_.clear();
   for (size_t s : component_) solver_in_.push_back(&slots_[s].uses);
   solver_.solve(capacity_, solver_in_, rates_);
-  for (size_t i = 0; i < component_.size(); ++i) slots_[component_[i]].rate = rates_[i];
+  const double res = sc_core::sc_get_time_resolution().to_seconds();
+  for (size_t i = 0; i < component_.size(); ++i) {
+    Flow& f = slots_[component_[i]];
+    const double rate = rates_[i];
+    if (rate == f.rate && !f.fresh) continue;  // unchanged: its heap entries stay right
+    // Bring remaining up to `now` at the old rate, then continue at the new one.
+    f.remaining -= f.rate * (now - f.t_upd);
+    f.t_upd = now;
+    f.rate = rate;
+    f.fresh = false;
+    push_entries(component_[i], res);
+  }
   dirty_ = false;
 }
 
 void FlowNetwork::trace_counters(double now) {
   if (!trace_->wants("counters")) return;
   std::vector<double> load(capacity_.size(), 0.0);
-  for (size_t s : active_)
+  for (uint32_t s = active_head_; s != kNil; s = slots_[s].next)
     for (const auto& u : slots_[s].uses) load[static_cast<size_t>(u.resource)] += slots_[s].rate * u.weight;
   traced_util_.resize(capacity_.size(), 0.0);
   traced_at_.resize(capacity_.size(), -1.0);
@@ -154,9 +195,9 @@ void FlowNetwork::flush_trace(double now) {
   for (size_t r = 0; r < span_on_.size(); ++r) {
     if (!span_on_[r] || active_count_[r] == 0) continue;
     double partial = 0;  // bytes of the still-active flows that have crossed r by `now`
-    for (size_t slot : res_flows_[r]) {
-      const Flow& f = slots_[slot];
-      partial += f.bytes - std::max(0.0, f.remaining - f.rate * std::max(0.0, now - last_));
+    for (const ResEntry& e : res_flows_[r]) {
+      const Flow& f = slots_[e.slot];
+      partial += f.bytes - std::max(0.0, f.remaining - f.rate * std::max(0.0, now - f.t_upd));
     }
     span_end(r, now, partial);
     span_start_[r] = now;
@@ -168,10 +209,7 @@ void FlowNetwork::flush_trace(double now) {
 void FlowNetwork::schedule(double now) {
   double next = std::numeric_limits<double>::infinity();
   if (!pending_.empty()) next = pending_.top().time;
-  for (size_t s : active_) {
-    const Flow& f = slots_[s];
-    if (f.rate > 0) next = std::min(next, now + f.remaining / f.rate);
-  }
+  if (!finish_.empty()) next = std::min(next, finish_.top().key);
   if (next < std::numeric_limits<double>::infinity())
     wake_.notify(next > now ? to_sc(next - now) : sc_core::SC_ZERO_TIME);
 }
@@ -179,56 +217,85 @@ void FlowNetwork::schedule(double now) {
 void FlowNetwork::wake() {
   ++events_;
   const double now = now_s();
-  advance(now);
+  last_ = now;
   const double res = sc_core::sc_get_time_resolution().to_seconds();
-  // Finish flows whose remaining bytes take less than one time step.
-  std::vector<std::function<void()>> callbacks;
-  for (size_t i = 0; i < active_.size();) {
-    Flow& f = slots_[active_[i]];
-    bool done = f.remaining <= 1e-9 * std::max(1.0, f.bytes) || (f.rate > 0 && f.remaining / f.rate < res);
-    if (!done) {
-      ++i;
-      continue;
-    }
-    for (const auto& u : f.uses) {
-      const size_t r = static_cast<size_t>(u.resource);
+  // Finish flows whose remaining bytes take less than one time step. Candidates come from
+  // done_at_ (with a margin for rounding); the criterion itself is checked exactly.
+  finished_.clear();
+  done_at_.for_each_at_most(now + 2.0 * res, [&](const SlotHeap::Node& n) {
+    const Flow& f = slots_[n.slot];
+    const double rem = f.remaining - f.rate * (now - f.t_upd);
+    if (rem <= 1e-9 * std::max(1.0, f.bytes) || (f.rate > 0 && rem / f.rate < res))
+      finished_.emplace_back(f.act_seq, n.slot);
+  });
+  // In activation order, as callbacks, slot reuse and resource lists depend on it.
+  std::sort(finished_.begin(), finished_.end());
+  for (const auto& fin : finished_) {
+    const uint32_t slot = fin.second;
+    Flow& f = slots_[slot];
+    finish_.erase(slot);
+    done_at_.erase(slot);
+    for (size_t k = 0; k < f.uses.size(); ++k) {
+      const size_t r = static_cast<size_t>(f.uses[k].resource);
       carried_[r] += f.bytes;
-      if (--active_count_[r] == 0 && r < span_on_.size() && span_on_[r]) span_closing_.push_back(u.resource);
-      auto& list = res_flows_[r];
-      auto it = std::find(list.begin(), list.end(), active_[i]);
-      if (it != list.end()) {
-        *it = list.back();
-        list.pop_back();
+      if (--active_count_[r] == 0) {
+        busy_[r] += now - busy_since_[r];
+        if (r < span_on_.size() && span_on_[r]) span_closing_.push_back(f.uses[k].resource);
       }
-      dirty_res_.push_back(u.resource);
+      auto& list = res_flows_[r];
+      const uint32_t p = f.pos[k];
+      list[p] = list.back();
+      slots_[list[p].slot].pos[list[p].use] = p;
+      list.pop_back();
+      dirty_res_.push_back(f.uses[k].resource);
     }
-    callbacks.push_back(std::move(f.done));
-    f = Flow{};
-    free_slots_.push_back(active_[i]);
-    active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
+    callbacks_.push_back(std::move(f.done));
+    f.done = nullptr;
+    // Unlink from the active list.
+    if (f.prev != kNil) slots_[f.prev].next = f.next; else active_head_ = f.next;
+    if (f.next != kNil) slots_[f.next].prev = f.prev; else active_tail_ = f.prev;
+    f.prev = f.next = kNil;
+    f.act_seq = 0;
+    --n_active_;
+    free_slots_.push_back(slot);
     dirty_ = true;
     ++completed_;
   }
   while (!pending_.empty() && pending_.top().time <= now + res * 0.5) {
-    size_t slot = pending_.top().slot;
+    const size_t slot = pending_.top().slot;
     pending_.pop();
-    active_.push_back(slot);
-    if (slots_[slot].uses.empty()) slots_[slot].rate = kUnboundedRate;
-    for (const auto& u : slots_[slot].uses) {
-      const size_t r = static_cast<size_t>(u.resource);
-      ++active_count_[r];
+    Flow& f = slots_[slot];
+    f.act_seq = ++act_seq_;
+    f.prev = active_tail_;
+    f.next = kNil;
+    if (active_tail_ != kNil) slots_[active_tail_].next = static_cast<uint32_t>(slot); else active_head_ = static_cast<uint32_t>(slot);
+    active_tail_ = static_cast<uint32_t>(slot);
+    ++n_active_;
+    f.t_upd = now;
+    if (f.uses.empty()) {
+      f.rate = kUnboundedRate;  // crosses nothing: never in a re-solved component
+      push_entries(slot, res);
+    } else {
+      f.fresh = true;  // rate and heap entries come from recompute()
+    }
+    for (size_t k = 0; k < f.uses.size(); ++k) {
+      const int32_t ri = f.uses[k].resource;
+      const size_t r = static_cast<size_t>(ri);
+      if (++active_count_[r] == 1) busy_since_[r] = now;
       if (r < span_on_.size() && span_on_[r]) {
         // A new span, unless the resource went idle at this very instant (then it continues).
         if (active_count_[r] == 1 &&
-            std::find(span_closing_.begin(), span_closing_.end(), u.resource) == span_closing_.end()) {
+            std::find(span_closing_.begin(), span_closing_.end(), ri) == span_closing_.end()) {
           span_start_[r] = now;
           span_bytes0_[r] = carried_[r];
           span_flows_[r] = 0;
         }
         span_flows_[r] = std::max(span_flows_[r], active_count_[r]);
       }
-      res_flows_[static_cast<size_t>(u.resource)].push_back(slot);
-      dirty_res_.push_back(u.resource);
+      auto& list = res_flows_[r];
+      f.pos[k] = static_cast<uint32_t>(list.size());
+      list.push_back(ResEntry{static_cast<uint32_t>(slot), static_cast<uint32_t>(k)});
+      dirty_res_.push_back(ri);
     }
     dirty_ = true;
   }
@@ -236,12 +303,14 @@ void FlowNetwork::wake() {
     if (active_count_[static_cast<size_t>(r)] == 0) span_end(static_cast<size_t>(r), now, 0.0);
   span_closing_.clear();
   if (dirty_) {
-    recompute();
+    recompute(now);
     if (trace_) trace_counters(now);
   }
   schedule(now);
-  for (auto& cb : callbacks)
-    if (cb) cb();
+  // Callbacks may start flows (not re-enter wake), so the member list is safe to walk.
+  for (size_t i = 0; i < callbacks_.size(); ++i)
+    if (callbacks_[i]) callbacks_[i]();
+  callbacks_.clear();
 }
 
 }  // namespace trn::hw

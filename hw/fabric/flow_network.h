@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/fabric/slot_heap.h"
 #include "models/fabric/max_min.h"
 #include "sim/base/trace_sink.h"
 
@@ -31,6 +32,9 @@ class FlowNetwork : public sc_core::sc_module {
   /// Starts a flow of `bytes` that first waits `latency_s`, then moves over `uses`;
   /// `done` runs when the last byte has arrived.
   void start(std::vector<ResourceUse> uses, double bytes, double latency_s, std::function<void()> done);
+  /// The same, copying `uses` into storage the network reuses (no allocation per flow once
+  /// warm) instead of taking ownership of a vector.
+  void start_on(const std::vector<ResourceUse>& uses, double bytes, double latency_s, std::function<void()> done);
 
   uint64_t events() const { return events_; }
   uint64_t flows_completed() const { return completed_; }
@@ -39,8 +43,12 @@ class FlowNetwork : public sc_core::sc_module {
   double capacity(int32_t r) const { return capacity_[static_cast<size_t>(r)]; }
   /// Bytes that have crossed resource r (each flow counted once per resource it uses).
   double carried(int32_t r) const { return carried_[static_cast<size_t>(r)]; }
-  /// Seconds during which at least one flow was active on resource r.
-  double busy_time(int32_t r) const { return busy_[static_cast<size_t>(r)]; }
+  /// Seconds during which at least one flow was active on resource r, up to the network's
+  /// last event (an interval still open counts up to that event).
+  double busy_time(int32_t r) const {
+    const size_t i = static_cast<size_t>(r);
+    return active_count_[i] > 0 ? busy_[i] + (last_ - busy_since_[i]) : busy_[i];
+  }
   /// Current rate of flows on a resource (bytes/s, weighted), for counters.
   double load(int32_t r) const;
   /// Streams a utilisation counter per resource (category "counters") to `sink` as process
@@ -59,11 +67,21 @@ class FlowNetwork : public sc_core::sc_module {
   static constexpr int kSpanTidBase = 100000;
 
  private:
+  // Cost per event does not grow with the number of active flows or resources: a flow's
+  // `remaining` is kept as of its own last rate change (t_upd), so flows whose rate did not
+  // change are not touched; finish times live in indexed min-heaps (a rate change moves the
+  // flow's entry); busy time is accumulated when a resource goes busy -> idle.
   struct Flow {
     std::vector<ResourceUse> uses;
+    std::vector<uint32_t> pos;  // pos[k]: index of this flow in res_flows_[uses[k].resource]
     double bytes = 0, remaining = 0, rate = 0;
+    double t_upd = 0;           // time at which `remaining` was last brought up to date
+    uint64_t act_seq = 0;       // activation order (0 = not active)
+    uint32_t prev = kNil, next = kNil;  // list of active flows, in activation order
+    bool fresh = false;         // activated in this wake, not yet given a rate
     std::function<void()> done;
   };
+  static constexpr uint32_t kNil = 0xffffffffu;
   struct Pending {
     double time;
     uint64_t seq;
@@ -74,25 +92,36 @@ class FlowNetwork : public sc_core::sc_module {
       return a.time != b.time ? a.time > b.time : a.seq > b.seq;
     }
   };
+  struct ResEntry {
+    uint32_t slot, use;  // flow slot and the index of this resource in its uses
+  };
   void wake();
-  void advance(double now);
-  void recompute();
+  void recompute(double now);
   void schedule(double now);
-  size_t alloc(Flow f);
+  size_t alloc();
+  void enqueue(size_t slot, double bytes, double latency_s, std::function<void()> done);
+  void push_entries(size_t slot, double res);
 
-  std::vector<double> capacity_, carried_, busy_;
+  std::vector<double> capacity_, carried_, busy_, busy_since_;
   std::vector<std::string> names_;
   std::vector<Flow> slots_;          // flow storage (active and pending)
   std::vector<size_t> free_slots_;
-  std::vector<size_t> active_;       // slots of active flows, in activation order
+  uint32_t active_head_ = kNil, active_tail_ = kNil;  // active flows, in activation order
+  size_t n_active_ = 0;
+  uint64_t act_seq_ = 0;
   std::priority_queue<Pending, std::vector<Pending>, Later> pending_;
+  // finish_: t_upd + remaining / rate of active flows with rate > 0, for the next wake-up;
+  // done_at_: the earliest time an active flow meets the done criterion, for completions.
+  SlotHeap finish_, done_at_;
+  std::vector<std::pair<uint64_t, uint32_t>> finished_;  // (act_seq, slot) done in this wake
+  std::vector<std::function<void()>> callbacks_;
   std::vector<const std::vector<ResourceUse>*> solver_in_;
   std::vector<double> rates_;
   std::vector<int32_t> active_count_;  // active flows per resource
   // Incremental re-solve: max-min rates decompose over the connected components of the
   // flow-resource graph, so only the component(s) around resources whose flow set changed
   // (dirty_res_) are solved again; other flows keep their rates.
-  std::vector<std::vector<size_t>> res_flows_;  // active slots per resource
+  std::vector<std::vector<ResEntry>> res_flows_;  // active flows per resource
   std::vector<int32_t> dirty_res_;
   std::vector<uint64_t> res_seen_, slot_seen_;  // visit marks (epoch numbers)
   uint64_t epoch_ = 0;

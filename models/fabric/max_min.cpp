@@ -80,6 +80,9 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
   };
   double level = 0.0;
   std::vector<int32_t>& batch = batch_;
+  std::vector<int32_t>& changed = changed_;
+  requeue_.assign(nt, 0);
+  changed.clear();
   while (active > 0 && !heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
     Entry e = heap_.back();
@@ -113,11 +116,23 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
           remaining_[l] -= (level - base_[l]) * weight_sum_[l];
           base_[l] = level;
           weight_sum_[l] -= u.weight;
-          ++version_[l];
-          if (--count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
+          --count_[l + 1];
+          if (!requeue_[l]) {
+            requeue_[l] = 1;
+            changed.push_back(static_cast<int32_t>(l));
+          }
         }
       }
     }
+    // One fresh heap entry per resource whose unfrozen weight changed in this batch (its
+    // state is final for the batch; earlier entries of it go stale).
+    for (int32_t c : changed) {
+      const size_t l = static_cast<size_t>(c);
+      requeue_[l] = 0;
+      ++version_[l];
+      if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
+    }
+    changed.clear();
   }
   // Flows bounded by no resource (zero-weight uses only) keep the last level.
   if (active > 0)

@@ -40,9 +40,9 @@ class MaxMinSolver {
   // Scratch space, kept between calls to avoid reallocation. Per-resource arrays are
   // indexed by the local number of a touched resource; local_ maps global -> local (-1).
   std::vector<double> remaining_, weight_sum_, base_, cap_;
-  std::vector<char> frozen_, saturated_;
+  std::vector<char> frozen_, saturated_, requeue_;
   std::vector<size_t> count_, start_, fill_;
-  std::vector<int32_t> members_, batch_, local_, touched_;
+  std::vector<int32_t> members_, batch_, local_, touched_, changed_;
   std::vector<uint32_t> version_;
   std::vector<Entry> heap_;
 };

@@ -1,6 +1,8 @@
 // EventQueue implementation.
 #include "sim/kernel/event_queue.h"
 
+#include <algorithm>
+
 namespace trn::sim {
 
 EventQueue::EventQueue(sc_core::sc_module_name name) : sc_core::sc_module(name) {
@@ -11,8 +13,9 @@ EventQueue::EventQueue(sc_core::sc_module_name name) : sc_core::sc_module(name) 
 
 void EventQueue::at(double delay_s, std::function<void()> fn) {
   double t = now_s() + (delay_s > 0 ? delay_s : 0.0);
-  items_.push(Item{t, seq_++, std::move(fn)});
-  double next = items_.top().time;
+  items_.push_back(Item{t, seq_++, std::move(fn)});
+  std::push_heap(items_.begin(), items_.end(), Later());
+  double next = items_.front().time;
   ev_.notify(next > now_s() ? to_sc(next - now_s()) : sc_core::SC_ZERO_TIME);
 }
 
@@ -20,15 +23,16 @@ void EventQueue::wake() {
   // Items due within half the time resolution count as due now.
   const double now = now_s();
   const double eps = sc_core::sc_get_time_resolution().to_seconds() * 0.5;
-  while (!items_.empty() && items_.top().time <= now + eps) {
-    auto fn = items_.top().fn;
-    items_.pop();
+  while (!items_.empty() && items_.front().time <= now + eps) {
+    std::pop_heap(items_.begin(), items_.end(), Later());
+    auto fn = std::move(items_.back().fn);  // moved, not copied: captures may be large
+    items_.pop_back();
     ++events_;
     fn();
     if (progress_every_ && events_ % progress_every_ == 0 && progress_) progress_();
   }
   if (!items_.empty()) {
-    double next = items_.top().time;
+    double next = items_.front().time;
     ev_.notify(next > now ? to_sc(next - now) : sc_core::SC_ZERO_TIME);
   }
 }

@@ -41,7 +41,7 @@ class EventQueue : public sc_core::sc_module {
     }
   };
   void wake();
-  std::priority_queue<Item, std::vector<Item>, Later> items_;
+  std::vector<Item> items_;  // binary heap (Later): the earliest item at the front
   sc_core::sc_event ev_;
   uint64_t seq_ = 0, events_ = 0;
   std::function<void()> progress_;
