@@ -35,6 +35,7 @@ void CollectiveEngine::run(models::CollectivePlan plan, std::vector<int> ranks, 
   r->ranks = std::move(ranks);
   r->done = std::move(done);
   const size_t n = r->plan.transfers.size();
+  if (n > UINT32_MAX) throw std::length_error("collective plan: more than 2^32 transfers");
   r->waiting.assign(n, 0);
   r->dep_start.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -71,17 +72,20 @@ void CollectiveEngine::launch(Run& r) {
     if (r.waiting[i] == 0) ready(r, i);
 }
 
-const CollectiveEngine::Route& CollectiveEngine::route(int src_chip, int dst_chip) {
+uint32_t CollectiveEngine::route(int src_chip, int dst_chip) {
   const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(src_chip)) << 32) | static_cast<uint32_t>(dst_chip);
-  auto it = routes_.find(key);
-  if (it != routes_.end()) return it->second;
+  auto it = route_index_.find(key);
+  if (it != route_index_.end()) return it->second;
   const auto& topo = sys_.topology();
   Route rt;
   // Under the instance symmetry transfers start in a representative instance; the links of
   // other instances on the route fold onto their images there (System::rep_link).
   for (int32_t l : topo.route(src_chip, dst_chip)) rt.links.push_back({sys_.link_resource(sys_.rep_link(l)), 1.0});
   rt.latency = topo.route_latency(src_chip, dst_chip);
-  return routes_.emplace(key, std::move(rt)).first->second;
+  routes_.push_back(std::move(rt));
+  const uint32_t i = static_cast<uint32_t>(routes_.size() - 1);
+  route_index_.emplace(key, i);
+  return i;
 }
 
 void CollectiveEngine::ready(Run& r, size_t t) {
@@ -93,20 +97,22 @@ void CollectiveEngine::ready(Run& r, size_t t) {
   const int src = r.ranks[static_cast<size_t>(x.src)], dst = r.ranks[static_cast<size_t>(x.dst)];
   const RankPlacement ps = sys_.placement(src), pd = sys_.placement(dst);
   const auto& chip = sys_.spec().chip;
-  const double route_lat = route(ps.chip, pd.chip).latency;
+  const uint32_t ri = route(ps.chip, pd.chip);
+  const double route_lat = routes_[ri].latency;
   const double issue = chip.dma.fixed_latency.v + chip.dma.descriptor_latency.v + 2.0 * route_lat;
   const double now = sim::now_s();
   double& free_at = issue_free_[static_cast<size_t>(src)];
   free_at = std::max(free_at, now) + issue;
   sys_.collective_dma_resource(src);  // registered now (resource ids follow readiness order)
   Run* rp = &r;
-  sys_.events().at(free_at - now, [rp, t] { rp->engine->start_flow(*rp, t); });
+  const uint32_t ti = static_cast<uint32_t>(t);  // (Run*, two indices): fits std::function's local storage
+  sys_.events().at(free_at - now, [rp, ti, ri] { rp->engine->start_flow(*rp, ti, ri); });
 }
 
-void CollectiveEngine::start_flow(Run& r, size_t t) {
+void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route) {
   const models::Transfer& x = r.plan.transfers[t];
-  const int src = r.ranks[static_cast<size_t>(x.src)], dst = r.ranks[static_cast<size_t>(x.dst)];
-  const Route& rt = route(sys_.placement(src).chip, sys_.placement(dst).chip);
+  const int src = r.ranks[static_cast<size_t>(x.src)];
+  const Route& rt = routes_[route];
   const auto& chip = sys_.spec().chip;
   uses_.clear();
   uses_.push_back({sys_.collective_dma_resource(src), x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0});

@@ -36,22 +36,23 @@ class CollectiveEngine : public sc_core::sc_module {
  private:
   struct Run;
   // Links of the route between two chips as flow resources, and the route's latency;
-  // cached per (source chip, destination chip) (node-based map: references stay valid).
+  // cached per (source chip, destination chip).
   struct Route {
     std::vector<ResourceUse> links;
     double latency = 0;
   };
-  const Route& route(int src_chip, int dst_chip);
+  uint32_t route(int src_chip, int dst_chip);  // index into routes_
   void launch(Run& r);
   void ready(Run& r, size_t t);
-  void start_flow(Run& r, size_t t);
+  void start_flow(Run& r, size_t t, uint32_t route);
   void finish_transfer(Run& r, size_t t);
 
   System& sys_;
   std::vector<std::unique_ptr<Run>> runs_;  // runs in flight
   void release(Run* r);
   std::vector<double> issue_free_;  // per system rank: when its CC-core can issue again
-  std::unordered_map<uint64_t, Route> routes_;
+  std::vector<Route> routes_;
+  std::unordered_map<uint64_t, uint32_t> route_index_;
   std::vector<ResourceUse> uses_;  // scratch: the resources of the flow being started
 };
 

@@ -91,18 +91,16 @@ void FlowNetwork::push_entries(size_t slot, double res) {
   else
     finish_.erase(s);
   // Earliest time at which wake() finds the flow done: remaining <= tol, or less than one
-  // time step of transfer left (wake() checks the exact criterion).
+  // time step of transfer left (wake() checks the exact criterion). For most flows the
+  // second comes first (tol <= res x rate), i.e. from finish - res on; wake() finds those
+  // through finish_. Only the others are kept in done_at_, keyed by when remaining <= tol.
   const double tol = 1e-9 * std::max(1.0, f.bytes);
-  double at;
   if (f.remaining <= tol)
-    at = f.t_upd;
-  else if (f.rate > 0)
-    at = f.t_upd + std::min((f.remaining - tol) / f.rate, f.remaining / f.rate - res);
-  else {
-    done_at_.erase(s);  // stalled (rate 0): finishes only if its rate rises
-    return;
-  }
-  done_at_.set(s, at);
+    done_at_.set(s, f.t_upd);
+  else if (f.rate > 0 && tol > res * f.rate)
+    done_at_.set(s, f.t_upd + (f.remaining - tol) / f.rate);
+  else
+    done_at_.erase(s);  // found through finish_, or stalled (rate 0) until its rate rises
 }
 
 void FlowNetwork::recompute(double now) {
@@ -129,7 +127,16 @@ void FlowNetwork::recompute(double now) {
           frontier_.push_back(u.resource);
         }
     }
-  std::sort(component_.begin(), component_.end());  // slot order: independent of the visit order
+  // Slot order: independent of the visit order. A component that holds a good share of all
+  // slots is gathered by a scan of the visit marks instead of being sorted.
+  if (component_.size() >= 64 && component_.size() * 8 >= slots_.size()) {
+    const size_t n = component_.size();
+    component_.clear();
+    for (size_t s = 0; s < slots_.size() && component_.size() < n; ++s)
+      if (slot_seen_[s] == epoch_) component_.push_back(s);
+  } else {
+    std::sort(component_.begin(), component_.end());
+  }
   solver_in_.clear();
   for (size_t s : component_) solver_in_.push_back(&slots_[s].uses);
   solver_.solve(capacity_, solver_in_, rates_);
@@ -219,17 +226,22 @@ void FlowNetwork::wake() {
   const double now = now_s();
   last_ = now;
   const double res = sc_core::sc_get_time_resolution().to_seconds();
-  // Finish flows whose remaining bytes take less than one time step. Candidates come from
-  // done_at_ (with a margin for rounding); the criterion itself is checked exactly.
+  // Finish flows whose remaining bytes take less than one time step (or are within 1e-9 of
+  // their size). Candidates come from finish_ and done_at_ (with a margin for rounding);
+  // the criterion itself is checked exactly.
   finished_.clear();
-  done_at_.for_each_at_most(now + 2.0 * res, [&](const SlotHeap::Node& n) {
+  auto check = [&](const SlotHeap::Node& n) {
     const Flow& f = slots_[n.slot];
     const double rem = f.remaining - f.rate * (now - f.t_upd);
     if (rem <= 1e-9 * std::max(1.0, f.bytes) || (f.rate > 0 && rem / f.rate < res))
       finished_.emplace_back(f.act_seq, n.slot);
-  });
-  // In activation order, as callbacks, slot reuse and resource lists depend on it.
+  };
+  finish_.for_each_at_most(now + 3.0 * res, check);   // done from finish - res on
+  done_at_.for_each_at_most(now + 2.0 * res, check);
+  // In activation order, as callbacks, slot reuse and resource lists depend on it (a flow
+  // in both heaps is found twice).
   std::sort(finished_.begin(), finished_.end());
+  finished_.erase(std::unique(finished_.begin(), finished_.end()), finished_.end());
   for (const auto& fin : finished_) {
     const uint32_t slot = fin.second;
     Flow& f = slots_[slot];

@@ -110,8 +110,9 @@ class FlowNetwork : public sc_core::sc_module {
   size_t n_active_ = 0;
   uint64_t act_seq_ = 0;
   std::priority_queue<Pending, std::vector<Pending>, Later> pending_;
-  // finish_: t_upd + remaining / rate of active flows with rate > 0, for the next wake-up;
-  // done_at_: the earliest time an active flow meets the done criterion, for completions.
+  // finish_: t_upd + remaining / rate of active flows with rate > 0, for the next wake-up
+  // and for completions of flows that are done from one time step before it on;
+  // done_at_: for the other flows, the earliest time they meet the done criterion.
   SlotHeap finish_, done_at_;
   std::vector<std::pair<uint64_t, uint32_t>> finished_;  // (act_seq, slot) done in this wake
   std::vector<std::function<void()>> callbacks_;
