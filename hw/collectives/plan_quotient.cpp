@@ -22,6 +22,7 @@ size_t quotient_plan(const System& sys, models::CollectivePlan& plan, const std:
   // The k-th transfer between two system ranks, per (src, dst) pair, in plan order.
   auto key = [](int a, int b) { return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b); };
   std::unordered_map<uint64_t, std::vector<int32_t>> by_pair;
+  by_pair.reserve(n);
   std::vector<int32_t> occurrence(n, 0);
   for (size_t i = 0; i < n; ++i) {
     auto& list = by_pair[key(ranks[static_cast<size_t>(xs[i].src)], ranks[static_cast<size_t>(xs[i].dst)])];
@@ -38,7 +39,9 @@ size_t quotient_plan(const System& sys, models::CollectivePlan& plan, const std:
   std::sort(inst.begin(), inst.end());
   inst.erase(std::unique(inst.begin(), inst.end()), inst.end());
   const int ni = static_cast<int>(inst.size());
-  auto pos = [&](int i) { return static_cast<int>(std::lower_bound(inst.begin(), inst.end(), i) - inst.begin()); };
+  std::vector<int> pos_of(static_cast<size_t>(inst.back() + 1), ni);
+  for (int k = 0; k < ni; ++k) pos_of[static_cast<size_t>(inst[static_cast<size_t>(k)])] = k;
+  auto pos = [&](int i) { return i < static_cast<int>(pos_of.size()) ? pos_of[static_cast<size_t>(i)] : ni; };
   std::vector<int32_t> rep(n);
   auto try_map = [&](bool use_xor) {
     if (use_xor && (ni & (ni - 1)) != 0) return false;

@@ -453,9 +453,9 @@ workloads::ScenarioSpec with_microbatches(const workloads::ScenarioSpec& s, int 
 }
 
 std::vector<int> steady_state_points(int m, int pp, int k) {
-  // Warm-up: the 1F1B pipeline fills pp - 1 stages; twice that, and at least 8 micro-batches,
-  // for the overlap of collectives with compute to settle (docs/workloads.md 1.7).
-  const int w = std::max(8, 2 * pp);
+  // Warm-up: the 1F1B pipeline fills pp - 1 stages; two more, and at least 8 micro-batches,
+  // for the overlap of collectives with compute to settle (docs/workloads.md 1.6.2).
+  const int w = std::max(8, pp + 2);
   if (k <= 0) k = w;
   if (3 * w + 3 * k >= m) return {m};  // no cheaper than the step itself
   return {w, w + k, w + 2 * k};

@@ -66,6 +66,24 @@ compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.
 compare "2 x Trn3 Gen1 UltraServer, TP4 FSDP32 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2 \
   --set system.instances=2 --set parallel.fsdp=32 --set batch.global_batch=128
 
+# A lone collective on whole instances: only instance 0's transfers (instance symmetry) against
+# every transfer (--exact); the times must be identical.
+for args in "--system trn1.32xlarge --instances 4" "--system trn2-ultraserver --instances 2" \
+            "--system trn3-gen2-ultraserver --instances 2"; do
+  for op in all-reduce all-gather reduce-scatter all-to-all; do
+    # all-to-all on 512 or more ranks is hundreds of thousands of transfers per size: trn1 only
+    [ "$op" = all-to-all ] && [ "${args#*trn1}" = "$args" ] && continue
+    [ "$op" != all-reduce ] && [ "${args#*trn3}" != "$args" ] && continue
+    # shellcheck disable=SC2086
+    run_trnsim bench collective $args --op $op --sizes 1KiB,64MiB --json "$D/c-red.json"
+    # shellcheck disable=SC2086
+    run_trnsim bench collective $args --op $op --sizes 1KiB,64MiB --exact --json "$D/c-exact.json"
+    check "bench collective $args --op $op: symmetry gives the exact times" \
+      python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:3]); sys.exit(0 if [r['time_s'] for r in a]==[r['time_s'] for r in b] else 1)" \
+      "$D/c-red.json" "$D/c-exact.json"
+  done
+done
+
 # Determinism with the reductions on (stdout and JSON less the wall-clock field).
 for i in 1 2; do
   run_trnsim run $GPT --set parallel.microbatches=64 --set batch.global_batch=128 --json "$D/det$i.json"
