@@ -79,15 +79,15 @@ o.append("|---|---:|")
 for c, t in rows:
     o.append(f"| `trnsim {c}` | {float(t):.3f} |")
 o.append("\n`trnsim run qwen3-32b-trn2` simulates one steady step of the 64-rank, 64-layer Qwen3-32B job "
-         "(forward, backward and optimizer; 4 representative ranks simulated, see docs/workloads.md); "
+         "(forward, backward and optimizer; one rank per pipeline stage simulated, see docs/workloads.md 1.6); "
          "the issue 3 target is under 5 s of wall time on this 2-core machine.\n")
 import math
 srows = [l.rstrip("\n").split("\t") for l in open(sys.argv[4]) if l.strip()]
 o.append("\n## Scaling with chip count\n")
 o.append("One steady Qwen3-32B step, compiled: tp 4 x fsdp 16 on each 16 chips, dp = chips / 16, 16 sequences of "
          "4,096 tokens per 16 chips. 16 and 32 chips are trn2.48xlarge instances over EFA; 64 to 1,024 chips are "
-         "1 to 16 trn2 UltraServers over EFA. *reduced* simulates one representative rank per class "
-         "(docs/workloads.md, section 1.6), the default; *full* simulates every rank (`--all-ranks`) of a 2-layer cut of "
+         "1 to 16 trn2 UltraServers over EFA. *reduced* simulates one rank per pipeline stage, with the sibling "
+         "groups' collectives and the instance-symmetry quotient (docs/workloads.md, section 1.6), the default; *full* simulates every rank (`--all-ranks`) of a 2-layer cut of "
          "the model. Wall and peak memory are of the whole `trnsim run` process (GNU time); events are FlowNetwork "
          "wake-ups plus EventQueue callbacks; events/s uses the simulation's own wall time (`sim.wall_s`).\n")
 o.append("| chips | simulation | simulated ranks | events | wall (s) | peak memory (MiB) | events/s |")
@@ -111,8 +111,8 @@ for mode, pts in fits.items():
 o.append("- Targets (issue 6): 16 chips under 2 s; 1,024 chips under 60 s and 4 GiB.")
 o.append("- The full simulation grows faster than N log N: every rank adds its ops and DMA flows, and the connected "
          "components the max-min solver re-solves (the rings of a collective group with every member's DMA traffic) "
-         "grow with the ranks per group, so each event costs more. The representative-rank reduction is what keeps "
-         "large systems cheap; test/cli/representatives.sh checks it against the full simulation on 64 chips.")
+         "grow with the ranks per group, so each event costs more. The symmetry reduction is what keeps "
+         "large systems cheap; test/cli/reductions.sh checks it against the full simulation (`--exact`).")
 o.append("\n## Notes\n")
 o.append("- Event granularity is the flow (a chunk of a collective step, a DMA transfer) and the op, never the clock cycle: "
          "a 4096^3 matmul is ~300 ops; a 64-rank 512 MiB all-reduce is a few thousand transfers.\n"
@@ -126,4 +126,5 @@ keep = old[old.find("\n## CI budget"):] if "\n## CI budget" in old else ""
 open(sys.argv[3], "w").write("\n".join(o) + "\n" + keep)
 PY
 echo "wrote docs/performance.md"
+"$root/tools/scale_benchmarks.sh" "$build"
 python3 "$root/tools/make_validation_doc.py" "$build"
