@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
+#include <numeric>
 #include <functional>
 #include <map>
 #include <memory>
@@ -148,19 +149,23 @@ std::vector<int> mirrored_ranks(const hw::System& sys, const workloads::Layout& 
   return out;
 }
 
-// The instance symmetry of a job (docs/workloads.md 1.6): shifting the data-parallel index d
-// moves whole instances when a replica (tp x fsdp ranks) fills whole instances; instances are
-// identical and EFA treats them alike, so each shift is a symmetry of the system and of the
-// job. With expert parallelism across replicas the shift steps by the replicas of an EP group.
-// None (identity only) when the replicas share instances or there is one instance.
+// The instance symmetry of a job (docs/workloads.md 1.6.1): shifting the data-parallel index d
+// by `step` moves whole instances onto each other when a replica (tp x fsdp ranks) fills whole
+// instances (step 1) or an instance holds whole replicas (step = replicas per instance);
+// instances are identical and EFA treats them alike, so each such shift is a symmetry of the
+// system and of the job. With expert parallelism across replicas the step is also a multiple
+// of an EP group's replicas. None (identity only) otherwise, or with one instance.
 hw::InstanceSymmetry job_symmetry(const hw::System& sys, const workloads::Layout& layout,
                                   const workloads::ParallelSpec& par) {
   hw::InstanceSymmetry k;
   const int per_instance = sys.ranks_per_instance();
   const int instances = sys.topology().num_chips() / sys.topology().chips_per_instance();
   const int block = par.tp * par.fsdp;
-  const int step = par.ep > par.fsdp ? par.ep / par.fsdp : 1;
-  if (instances < 2 || par.dp < 2 || block % per_instance != 0 || par.dp % step != 0 || par.dp / step < 2) return k;
+  int step = 0;
+  if (block % per_instance == 0) step = 1;
+  else if (per_instance % block == 0) step = per_instance / block;
+  if (par.ep > par.fsdp && step > 0) step = std::lcm(step, par.ep / par.fsdp);
+  if (instances < 2 || step == 0 || par.dp % step != 0 || par.dp / step < 2) return k;
   for (int shift = 0; shift < par.dp; shift += step) {
     std::vector<int> perm(static_cast<size_t>(instances));
     for (int i = 0; i < instances; ++i) {

@@ -58,6 +58,8 @@ compare "trn1 cluster, Llama-3.1-8B TP32 DP4, 8 micro-batches" "$SRC/workloads/s
 Q="qwen3-32b-trn2 --set model.num_layers=2 --set parallel.dp=4 --set batch.global_batch=64"
 compare "trn2 UltraServer, TP4 FSDP16 DP4" $Q --set system=trn2-ultraserver
 compare "4 x trn2.48xlarge, TP4 FSDP16 DP4" $Q --set system.instances=4
+compare "4 x trn2.48xlarge, TP4 FSDP4 DP16 (4 replicas per instance)" qwen3-32b-trn2 --set model.num_layers=2 \
+  --set system.instances=4 --set parallel.fsdp=4 --set parallel.dp=16 --set batch.global_batch=64
 compare "trn2 UltraServer, TP4 PP2 FSDP8 DP4, 64 micro-batches" qwen3-32b-trn2 --set system=trn2-ultraserver \
   --set model.num_layers=2 --set parallel.pp=2 --set parallel.fsdp=8 --set parallel.dp=4 --set parallel.microbatches=64 \
   --set batch.global_batch=2048
