@@ -14,7 +14,7 @@ DEB_PKGS := cmake g++ make pkg-config libsystemc-dev libboost-graph-dev libeigen
 FUZZ_PKGS := clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps build demo test bench test-sanitize clean
+.PHONY: deps build demo test bench validate test-sanitize clean
 .PHONY: fuzz fuzz-deps test-sanitize-quick test-sanitize-loaders
 
 # $(call install_missing,PACKAGES): apt-get installs those of PACKAGES that are missing.
@@ -43,6 +43,11 @@ test: build
 
 bench: build
 	./tools/run_benchmarks.sh $(BUILD)
+
+# Every row of AWS's published trn1 training tables against the simulation (predicted with the
+# seed calibration); regenerates the trn1 section of docs/validation.md.
+validate: build
+	python3 tools/validate.py $(BUILD) -j $(JOBS)
 
 test-sanitize: deps
 	@cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRNSIM_SANITIZE=ON -DTRNSIM_BENCH=OFF > build-sanitize.cmake.log 2>&1 || { cat build-sanitize.cmake.log; exit 1; }

@@ -41,12 +41,14 @@ for chips in 1024 4096; do
     --set system.instances=$inst --set parallel.dp=$dp --set batch.global_batch=$((dp * 256))
   row "GPT3-175B, $chips trn1 chips, TP32+SP PP8 DP$dp" - - run "$S/gpt3-175b-trn1-512.yaml" \
     --set system.instances=$inst --set parallel.dp=$dp --set batch.global_batch=$((dp * 256))
-  us=$((chips / 64)); dp2=$((us / 4))
-  for m in llama3.1-70b gpt3-175b; do
-    row "$m, $chips trn2 chips ($us UltraServers), TP4 FSDP64 PP4 DP$dp2, 32 micro-batches, full checkpointing" - - run "$S/gpt3-175b-trn1-512.yaml" \
-      --set system=trn2-ultraserver --set system.instances=$us --set model=$m --set lnc=2 --set parallel.tp=4 \
-      --set parallel.fsdp=64 --set parallel.pp=4 --set parallel.dp=$dp2 --set parallel.zero=0 --set parallel.microbatches=32 \
-      --set batch.global_batch=$((dp2 * 64 * 32)) --set batch.seq_len=4096 --set checkpointing=full
+  us=$((chips / 64))
+  for m in "llama3.1-70b 4096" "gpt3-175b 2048"; do
+    read -r model seq <<< "$m"
+    row "$model, $chips trn2 chips ($us UltraServers), TP4 FSDP64 DP$us, full checkpointing" - - run "$S/gpt3-175b-trn1-512.yaml" \
+      --set system=trn2-ultraserver --set system.instances=$us --set model=$model --set lnc=2 --set parallel.tp=4 \
+      --set parallel.fsdp=64 --set parallel.pp=1 --set parallel.dp=$us --set parallel.zero=0 \
+      --set parallel.sequence_parallel=false --set parallel.microbatches=1 --set batch.global_batch=$((us * 64)) \
+      --set batch.seq_len=$seq --set checkpointing=full
   done
 done
 # Qwen3-32B from 16 to 4,096 chips (16 sequences per 16 chips; TP4 x FSDP16 per instance).
