@@ -461,7 +461,7 @@ std::vector<int> steady_state_points(int m, int pp, int k) {
   // Warm-up: the 1F1B pipeline fills pp - 1 stages; two more, and at least 8 micro-batches,
   // for the overlap of collectives with compute to settle (docs/workloads.md 1.6.2).
   const int w = std::max(8, pp + 2);
-  if (k <= 0) k = w;
+  if (k <= 0) k = w / 2;
   if (3 * w + 3 * k >= m) return {m};  // no cheaper than the step itself
   return {w, w + k, w + 2 * k};
 }

@@ -111,7 +111,7 @@ struct MemoryGuardError : std::runtime_error {
 };
 
 /// The micro-batch counts the steady-state reduction simulates for a step of `m` micro-batches
-/// and `pp` stages: {w, w + k, w + 2k} with warm-up w = max(8, pp + 2) and span k (default w),
+/// and `pp` stages: {w, w + k, w + 2k} with warm-up w = max(8, pp + 2) and span k (default w / 2),
 /// or {m} when those runs would cost as much as the step.
 std::vector<int> steady_state_points(int m, int pp, int k = 0);
 
