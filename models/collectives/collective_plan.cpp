@@ -21,6 +21,10 @@ class Builder {
   CollectivePlan plan;
   explicit Builder(int ranks) : barrier_(static_cast<size_t>(ranks), -1), incoming_(static_cast<size_t>(ranks)) {}
 
+  void reserve(size_t more) {  // room for `more` transfers, growing geometrically
+    const size_t need = plan.transfers.size() + more;
+    if (need > plan.transfers.capacity()) plan.transfers.reserve(std::max(need, 2 * plan.transfers.capacity()));
+  }
   int32_t add(int src, int dst, double bytes, bool reduce, std::vector<int32_t> deps) {
     if (barrier_[static_cast<size_t>(src)] >= 0) deps.push_back(barrier_[static_cast<size_t>(src)]);
     Transfer t;
@@ -70,6 +74,7 @@ int ring_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kin
   const int total = (kind == Kind::AR) ? 2 * (n - 1) : n - 1;
   // prev[ch][i][c]: transfer sent by position i in the previous step.
   std::vector<int32_t> prev(static_cast<size_t>(channels * n * k), -1), cur(prev.size(), -1);
+  b.reserve(static_cast<size_t>(total) * prev.size());
   auto at = [&](int ch, int i, int c) { return static_cast<size_t>((ch * n + i) * k + c); };
   for (int s = 0; s < total; ++s) {
     for (int ch = 0; ch < channels; ++ch) {
