@@ -134,6 +134,17 @@ void finish_result(const workloads::ScenarioSpec& s, StepResult& r) {
   r.roofline = build_roofline(s, lnc, r.roofline_groups);
 }
 
+// The graph of pipeline stage `p` after the parallel passes (the same for every rank of it).
+workloads::TrainingGraph stage_graph(const workloads::ScenarioSpec& s, int p) {
+  const int per_stage = s.model.num_layers / s.parallel.pp;
+  const double seqs_micro =
+      double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
+  workloads::TrainingGraph g = workloads::build_training_graph(s.model, p * per_stage, (p + 1) * per_stage, seqs_micro,
+                                                               double(s.batch.seq_len), s.checkpointing);
+  workloads::apply_parallel_passes(g, s, p);
+  return g;
+}
+
 // Unsimulated ranks of `rank`'s stage whose DMA path shares a resource (an HBM stack) with
 // `rank`'s: the chip-mates on the same stack (Trn2/Trn3 at LNC=1 put two cores on a stack).
 std::vector<int> mirrored_ranks(const hw::System& sys, const workloads::Layout& layout, const std::vector<char>& mask,
@@ -251,12 +262,9 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   sys = std::make_unique<hw::System>("system", s.system, lnc);
   runner = std::make_unique<hw::ProgramRunner>("runner", *sys);
   if (ranks == RankSelection::Stages) sys->set_symmetry(job_symmetry(*sys, layout, s.parallel));
-  const double seqs_micro = double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
-  const int per_stage = s.model.num_layers / s.parallel.pp;
   std::map<int, workloads::TrainingGraph> graphs;
-  const std::vector<int> simulated = ranks == RankSelection::All        ? layout.all_ranks()
-                                     : ranks == RankSelection::TpStages ? layout.representatives()
-                                                                        : layout.stage_representatives();
+  const std::vector<int> simulated =
+      ranks == RankSelection::All ? layout.all_ranks() : layout.stage_representatives();
   std::vector<char> mask;  // per rank: simulated (only with the stage reduction: sibling groups)
   if (ranks == RankSelection::Stages) {
     mask.assign(static_cast<size_t>(r.world), 0);
@@ -264,11 +272,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   }
   for (int rank : simulated) {
     int p = layout.coord(rank).p;
-    if (!graphs.count(p)) {
-      graphs[p] = workloads::build_training_graph(s.model, p * per_stage, (p + 1) * per_stage, seqs_micro,
-                                                  double(s.batch.seq_len), s.checkpointing);
-      workloads::apply_parallel_passes(graphs[p], s, p);
-    }
+    if (!graphs.count(p)) graphs[p] = stage_graph(s, p);
     workloads::LoweringStats st;
     runner->add_rank(rank, workloads::lower_rank(s, layout, graphs[p], rank, &st, mask),
                      mask.empty() ? std::vector<int>{} : mirrored_ranks(*sys, layout, mask, rank));
@@ -316,6 +320,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   std::map<models::Engine, int64_t> count;
   for (size_t i = 0; i < prog.ops.size(); ++i) {
     const auto& op = prog.ops[i];
+    count[op.engine] += 1;
     Interval iv = times[i];
     double len = iv.second - iv.first;
     if (op.engine == models::Engine::Collective && op.name.rfind("pp_", 0) == 0) pipe.push_back(iv);
@@ -324,7 +329,6 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
     else {
       compute.push_back(iv);
       busy[op.engine] += len;
-      count[op.engine] += 1;
       memory_bound += std::max(0.0, len - op.duration_s);
     }
   }
@@ -342,15 +346,11 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
                  {"host_dispatch", t_host},
                  {"pipeline_bubble", t_pipe},
                  {"idle", idle}};
-  for (auto e : {models::Engine::Tensor, models::Engine::Vector, models::Engine::Scalar, models::Engine::GpSimd}) {
+  for (auto e : {models::Engine::Tensor, models::Engine::Vector, models::Engine::Scalar, models::Engine::GpSimd})
     r.engines.push_back({models::engine_name(e), busy[e]});
+  for (auto e : {models::Engine::Tensor, models::Engine::Vector, models::Engine::Scalar, models::Engine::GpSimd,
+                 models::Engine::Collective, models::Engine::Host, models::Engine::Dma})
     r.engine_ops.push_back({models::engine_name(e), double(count[e])});
-  }
-  for (auto e : {models::Engine::Collective, models::Engine::Host, models::Engine::Dma}) {
-    int64_t n = 0;
-    for (const auto& op : prog.ops) n += op.engine == e ? 1 : 0;
-    r.engine_ops.push_back({models::engine_name(e), double(n)});
-  }
   r.roofline_groups = roofline_groups(prog, times);
   finish_result(s, r);
   if (sink) {
@@ -473,22 +473,14 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& op
   const int largest = pts.back();
   e.concurrent = pts.size() > 1 ? 2 : 1;
   workloads::Layout layout(s.parallel);
-  const int per_stage_sim = opt.ranks == RankSelection::All        ? layout.per_stage()
-                            : opt.ranks == RankSelection::TpStages ? s.parallel.tp
-                                                                   : 1;
+  const int per_stage_sim = opt.ranks == RankSelection::All ? layout.per_stage() : 1;
   // Ops of one rank per stage at 1 and 2 micro-batches give the ops per micro-batch.
-  const int per_stage = s.model.num_layers / s.parallel.pp;
-  const double seqs_micro = double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * m);
   for (int p = 0; p < s.parallel.pp; ++p) {
-    workloads::TrainingGraph g = workloads::build_training_graph(s.model, p * per_stage, (p + 1) * per_stage, seqs_micro,
-                                                                 double(s.batch.seq_len), s.checkpointing);
-    workloads::apply_parallel_passes(g, s, p);
+    const workloads::TrainingGraph g = stage_graph(s, p);
     int64_t ops[2] = {0, 0};
     for (int k = 1; k <= 2; ++k) {
-      workloads::ScenarioSpec sk = with_microbatches(s, k);
-      workloads::Layout lk(sk.parallel);
       workloads::LoweringStats st;
-      workloads::lower_rank(sk, lk, g, lk.rank({0, 0, 0, p}), &st);
+      workloads::lower_rank(with_microbatches(s, k), layout, g, layout.rank({0, 0, 0, p}), &st);
       ops[k - 1] = st.ops;
     }
     e.ops += (ops[0] + int64_t(largest - 1) * (ops[1] - ops[0])) * per_stage_sim;

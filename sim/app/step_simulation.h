@@ -72,10 +72,9 @@ struct TraceOptions {
 ///   Stages (default): one rank per pipeline stage; the collectives of the other ranks' groups
 ///     run alongside (sibling groups) and their HBM/DMA traffic is mirrored where it shares a
 ///     resource with a simulated rank, so the fabric carries every rank's load;
-///   TpStages: every tensor-parallel rank of every stage (f = d = 0), the earlier reduction;
 ///   All: every rank (`run --all-ranks` / `--exact`, the reference the reductions are tested
 ///     against).
-enum class RankSelection { Stages, TpStages, All };
+enum class RankSelection { Stages, All };
 
 /// Runs the step in this process (SystemC elaborates once: call once per process), every
 /// micro-batch.

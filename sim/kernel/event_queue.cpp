@@ -29,7 +29,10 @@ void EventQueue::wake() {
     items_.pop_back();
     ++events_;
     fn();
-    if (progress_every_ && events_ % progress_every_ == 0 && progress_) progress_();
+    if (progress_left_ && --progress_left_ == 0) {
+      progress_left_ = progress_every_;
+      progress_();
+    }
   }
   if (!items_.empty()) {
     double next = items_.front().time;

@@ -26,7 +26,7 @@ class EventQueue : public sc_core::sc_module {
   /// Calls `fn` after every `every` events (progress reports; nothing else may depend on it).
   void set_progress(std::function<void()> fn, uint64_t every) {
     progress_ = std::move(fn);
-    progress_every_ = every;
+    progress_every_ = progress_left_ = every;
   }
 
  private:
@@ -45,7 +45,7 @@ class EventQueue : public sc_core::sc_module {
   sc_core::sc_event ev_;
   uint64_t seq_ = 0, events_ = 0;
   std::function<void()> progress_;
-  uint64_t progress_every_ = 0;
+  uint64_t progress_every_ = 0, progress_left_ = 0;  // events between calls, events until the next
 };
 
 /// Runs the SystemC kernel until no events remain; returns the final simulated time (s).

@@ -4,12 +4,11 @@
 #   - symmetry: one simulated rank per stage, the sibling groups' collectives on the fabric,
 #     and the instance-symmetry quotient (flows and plans of one representative instance);
 #   - steady state: micro-batches extrapolated from three shorter runs.
-# Each case: step time within 0.5 %, identical op counts per engine on rank 0, fewer simulated
-# ranks. Then: determinism with the reductions on, the --max-memory guard (exit 2, no output
+# Each case: step time within 0.5 % and identical op counts per engine on rank 0 (the simulated
+# ranks are printed). Then: determinism with the reductions on, the --max-memory guard (exit 2, no output
 # file), and no progress line unless stderr is a terminal.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 D=$WORK
-field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d' + sys.argv[2]))" "$1" "$2"; }
 
 compare() {  # DESC ARGS...
   local desc=$1
@@ -28,8 +27,6 @@ msgs = []
 if abs(err) > 5e-3: msgs.append('step time %.6f s vs exact %.6f s (%+.3f%%, over 0.5%%)' % (tr, te, 100 * err))
 if r['steady']['engine_ops'] != e['steady']['engine_ops']:
     msgs.append('op counts per engine differ: %s vs %s' % (r['steady']['engine_ops'], e['steady']['engine_ops']))
-if r['sim']['simulated_ranks'] >= e['sim']['simulated_ranks'] and e['sim']['simulated_ranks'] > r['system']['world'] // 8:
-    pass
 red = r['sim']['reductions']
 print('FAIL ' + '; '.join(msgs) if msgs else
       'ok %d vs %d simulated ranks, micro-batches %s, %.6f s vs %.6f s (%+.3f%%)' %
