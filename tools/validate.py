@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """`make validate`: simulate every row of AWS's published trn1 training tables
-(workloads/validation/trn1-training.yaml) with the shipped calibration and compare.
+(workloads/validation/trn1-training.yaml) with the shipped runtime calibration and compare.
 
-Nothing is fitted to these rows here: the runtime parameters are the ones fitted to the
-Qwen3-32B seed (workloads/calibration/runtime.yaml), so every error below is a prediction.
-Writes the section between the TRN1 markers of docs/validation.md and prints the table.
+The runtime parameters are fitted jointly to the seed and to these rows
+(`trnsim calibrate-runtime`, workloads/calibration/runtime_observations.yaml), so the errors
+simulated here are in-sample; the leave-one-out errors (each row left out of the fit) come from
+the calibration's residuals file, workloads/calibration/runtime_residuals.json, whose in-sample
+figures this script checks against its own simulations. Writes the section between the TRN1
+markers of docs/validation.md, prints the table, and writes an HTML report with the plot of
+simulated against published throughput (BUILD_DIR/validation.html).
 Usage: tools/validate.py BUILD_DIR [-j N]
 """
 import concurrent.futures, json, os, re, subprocess, sys, tempfile
@@ -49,39 +53,136 @@ with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
     for row, js, err in ex.map(simulate, rows):
         results.append((row, js, err))
 
+residuals_path = os.path.join(root, "workloads/calibration/runtime_residuals.json")
+fit = json.load(open(residuals_path))
+fit_rows = {r["id"]: r for r in fit["rows"]}
+def us_or(p, v):
+    return ("%.2f us" % (v * 1e6)) if p["name"] in ("eager_dispatch", "lazy_trace") else "%.4g" % v
+
+
+determined = {"kernel_efficiency": "the Qwen3-32B seed (compiled and eager)",
+              "xla_kernel_efficiency": "every trn1 decoder row",
+              "eager_dispatch": "the Qwen3-32B eager figure",
+              "lazy_trace": "the two BERT rows (E1, E2), where the host paces the step"}
+S = fit["summary"]
+P = {p["name"]: p for p in fit["parameters"]}
 lines = ["<!-- TRN1 BEGIN (tools/validate.py, make validate) -->",
-         "## Training throughput: AWS's published trn1 tables (predicted, not fitted)", "",
-         "`make validate` simulates every row of `workloads/validation/trn1-training.yaml` (one scenario each "
-         "under `workloads/scenarios/validation/`) with the shipped runtime calibration, which is fitted to the "
-         "two Qwen3-32B seed figures only. Every error here is therefore out of sample. No joint calibration or "
-         "leave-one-out cross-validation exists yet (issue 11).", "",
-         "| row | scenario | published (seq/s) | simulated (seq/s) | error | step (s) | MFU | exposed comm. | wall (s) |",
-         "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
-errs = []
+         "## Runtime calibration: one joint fit, leave-one-out errors", "",
+         "`trnsim calibrate-runtime` (sim/app/calibrate_runtime.cpp) fits %d runtime parameters at once to the two "
+         "Qwen3-32B seed figures and the %d rows of AWS's published trn1 tables "
+         "(`workloads/calibration/runtime_observations.yaml` lists the data, each parameter's prior and what it acts "
+         "on):" % (len(fit["parameters"]), sum(1 for r in fit["rows"] if r["group"] == "table")), "",
+         "| parameter | acts on | prior (median, sigma of ln) | fitted | fit sigma of ln | determined by |",
+         "|---|---|---|---:|---:|---|"]
+for p in fit["parameters"]:
+    lines.append("| `%s` | %s | %s, %.1f | %s | %.3f | %s |" % (p["name"], p["applies"], us_or(p, p["prior"]),
+                 p["prior_log_sigma"], us_or(p, p["value"]), p["fit_log_sigma"], determined.get(p["name"], "")))
+ke, kx = P.get("kernel_efficiency"), P.get("xla_kernel_efficiency")
+lines += ["", "`compiled_launch` (100 us) and `workspace` (2 GiB) are assumptions, not fitted. " +
+          ("The two efficiencies are independent parameters with the same prior, and the data put them %.0f %% apart "
+           "(%.3f for TorchNeuron on Trainium2, %.3f for neuronx-cc on Trainium1): one tensor-engine efficiency "
+           "describes both compiler paths, some evidence that it is a property of the generated kernels rather than "
+           "a per-row correction. " % (100 * abs(kx["value"] / ke["value"] - 1), ke["value"], kx["value"])
+           if ke and kx else "") +
+          "What each mechanism does, with its sources, is in docs/model.md section 11.", "",
+          "**Method.** MAP estimate: Levenberg-Marquardt on the residuals ln(simulated / published) / sigma of every "
+          "row (sigma 0.02 for the two seed figures, measured on one system; 0.10 for the table rows, the size of "
+          "AWS's own release-to-release spread, e.g. T1 against T1') plus the prior terms (ln p - ln prior) / prior "
+          "sigma, from the priors, with a forward-difference Jacobian in ln p (a parameter's column is zero on rows it "
+          "does not act on). Every evaluation is a full `trnsim run` of the row's scenario with the default "
+          "reductions, in a forked child, two at a time. Duplicate releases of one configuration (T1', T3') share "
+          "their original's simulation.", "",
+          "**Leave-one-out.** For each table row (with its duplicate release: leaving T1 out also leaves T1' out), "
+          "the fit is redone without it on the problem linearised at the full fit (one Gauss-Newton solve over the "
+          "remaining rows and the priors), and the row is then *simulated* at those parameters; that figure against "
+          "the published one is the row's leave-one-out error. The linearisation is accurate because leaving one row "
+          "out moves a parameter by a few per cent at most (the residuals file records each fold's parameters).", "",
+          "**Commands.** `build/trnsim calibrate-runtime --out workloads/calibration/runtime.yaml --residuals "
+          "workloads/calibration/runtime_residuals.json` fits (about 10 minutes on the 2-CPU development machine, "
+          "161 simulations); `build/trnsim calibrate-runtime --check workloads/calibration/runtime_residuals.json` "
+          "re-simulates every row at the shipped parameters and compares (what "
+          "`test/cli/runtime_calibration_current.sh` runs, about a minute); `make validate` writes this section and "
+          "`build/validation.html` (simulated against published, in sample and left out).", "",
+          "**Result against issue 11's bar** (leave-one-out over the %d rows that are not duplicate releases: median "
+          "at most 8 %%, maximum at most 15 %%): median %.2f %% (%s), maximum %.1f %% (%s)." %
+          (S["rows"], 100 * S["loo_median"], "met" if S["loo_median"] <= 0.08 else "not met",
+           100 * S["loo_max"], "met" if S["loo_max"] <= 0.15 else "not met")]
+notes = {
+    "T8": "GPT3-6.7B on one node, SDK 2.6 (December 2022). T7 is the same per-rank job (TP 8, 16 micro-batches per "
+          "replica, same model) on 16 nodes with SDK 2.12; one node can only be faster per node than 16 (no EFA "
+          "gradient all-reduce), yet AWS's figures put it 7 % slower per node: at least that much of T8's error is "
+          "release-to-release change, which no mechanism of the job represents.",
+    "T6": "GPT3-46B with NeMo-Megatron, TP 8 x PP 8, the only row with full activation checkpointing. AWS's figure "
+          "implies 28 % MFU (37 % counting the recomputed forward). Candidate causes, not modelled: NeMo "
+          "checkpointing settings other than full-every-layer (partial recomputation), pipeline stage balancing (the "
+          "last stage carries the 50,257-wide head).",
+    "T4": "Llama-2-70B NxD at PP 4 is 24 % faster than the same job at PP 8 (T3, a later SDK) in AWS's tables. "
+          "Textbook 1F1B makes them nearly equal (bubbles of 2.3 % and 2.7 % at 128 and 256 micro-batches), and so "
+          "does the model.",
+    "X1": "Llama-3-70B example log of NxD Training (AWS calls it illustrative; SDK not stated), sequence 8,192.",
+}
+worst = sorted((r for r in fit["rows"] if "loo_error" in r and not r["duplicate_release"]),
+               key=lambda r: -abs(r["loo_error"]))[:4]
+lines += ["", "The rows with the largest leave-one-out errors:", ""]
+for r in worst:
+    lines.append("- **%s** (%+.1f %%): %s" % (r["id"], 100 * r["loo_error"], notes.get(r["id"], "")))
+lines += ["", "Before the mechanisms of docs/model.md 11.1-11.3 and 11.6 were corrected (TP reductions beside the wgrad, "
+          "ZeRO-1 reduce-scatter, pipeline messages of 1/tp with sequence parallelism, the gradient send after its "
+          "backward, the PV matmul's own shape), the same fit gave a leave-one-out median of 4.7 % and a maximum of "
+          "18.8 %. The corrections are kept although these figures got worse: each fixes a modelling error that a "
+          "framework's source or paper shows, and a mechanism kept because it happens to offset other errors on these "
+          "11 rows would not carry to published rows outside them.", "",
+          "### AWS's published trn1 tables, row by row", "",
+          "`make validate` simulates every row of `workloads/validation/trn1-training.yaml` (one scenario each under "
+          "`workloads/scenarios/validation/`) with the shipped calibration: the *in-sample* column is the fit, the "
+          "*leave-one-out* column the prediction (from the residuals file). Sequences per second are the cluster's; "
+          "*host* is the share of the step the device waits for the host (lazy-tensor tracing).", "",
+          "| row | scenario | SDK | published (seq/s) | simulated (seq/s) | in-sample error | leave-one-out error | step (s) | MFU | exposed comm. | host | wall (s) |",
+          "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+errs, loo_errs, stale = [], [], []
 for row, js, err in results:
     name = os.path.basename(row["scenario"]).replace(".yaml", "")
     pub = float(row["value"])
     if js is None:
-        lines.append("| %s | %s | %.2f | failed: %s | | | | | |" % (row["id"], name, pub, err))
+        lines.append("| %s | %s | %s | %.2f | failed: %s | | | | | | | |" % (row["id"], name, row.get("sdk", ""), pub, err))
         continue
     st = js["steady"]
-    seqs = js["steady"]["tokens_per_s"] / (js["steady"]["tokens_per_s"] * st["step_time_s"]) if False else None
-    # sequences per second = sequences per step / step time
-    tokens_step = st["tokens_per_s"] * st["step_time_s"]
     seq_len = float(row["tokens_per_s"]) / pub
-    sim = tokens_step / seq_len / st["step_time_s"]
+    sim = st["tokens_per_s"] / seq_len
     e = sim / pub - 1
+    fr = fit_rows.get(row["id"], {})
+    if abs(fr.get("simulated_tokens_per_s", -1) / st["tokens_per_s"] - 1) > 1e-6:
+        stale.append(row["id"])
+    le = fr.get("loo_error")
     if row.get("duplicate_release") != "true":
         errs.append(abs(e))
-    exposed = st["breakdown"]["exposed_communication"] / st["step_time_s"]
-    lines.append("| %s | %s | %.2f | %.2f | %+.1f%% | %.3f | %.1f%% | %.0f%% | %.1f |" %
-                 (row["id"], name, pub, sim, 100 * e, st["step_time_s"], 100 * st["mfu"], 100 * exposed,
+        if le is not None:
+            loo_errs.append(abs(le))
+    b = st["breakdown"]
+    lines.append("| %s | %s | %s | %.2f | %.2f | %+.1f%% | %s | %.3f | %.1f%% | %.0f%% | %.0f%% | %.1f |" %
+                 (row["id"], name, row.get("sdk") or "n/a", pub, sim, 100 * e,
+                  "%+.1f%%" % (100 * le) if le is not None else "n/a", st["step_time_s"], 100 * st["mfu"],
+                  100 * b["exposed_communication"] / st["step_time_s"], 100 * b["host_dispatch"] / st["step_time_s"],
                   js["sim"]["wall_s"]))
+
+
+def med(v):
+    v = sorted(v)
+    return 0 if not v else (v[len(v) // 2] if len(v) % 2 else 0.5 * (v[len(v) // 2 - 1] + v[len(v) // 2]))
+
+
 if errs:
-    errs.sort()
-    med = errs[len(errs) // 2] if len(errs) % 2 else 0.5 * (errs[len(errs) // 2 - 1] + errs[len(errs) // 2])
-    lines += ["", "Over the %d rows that are not duplicate releases: median absolute error %.1f %%, maximum %.1f %%." %
-              (len(errs), 100 * med, 100 * errs[-1])]
+    lines += ["", "Over the %d rows that are not duplicate releases: in-sample median %.2f %%, maximum %.1f %%; "
+              "leave-one-out median %.2f %%, maximum %.1f %%." %
+              (len(errs), 100 * med(errs), 100 * max(errs), 100 * med(loo_errs), 100 * max(loo_errs or [0]))]
+seed = [r for r in fit["rows"] if r["group"] == "seed"]
+if seed:
+    lines += ["", "Seed rows (fitted, no leave-one-out): " + "; ".join(
+        "%s %.0f tokens/s published, %.0f simulated (%+.1f %%)" %
+        (r["id"], r["published_tokens_per_s"], r["simulated_tokens_per_s"], 100 * r["in_sample_error"]) for r in seed) + "."]
+if stale:
+    lines += ["", "**Stale:** the residuals file does not match these simulations for %s; rerun "
+              "`build/trnsim calibrate-runtime`." % ", ".join(stale)]
 lines.append("<!-- TRN1 END -->")
 text = "\n".join(lines)
 print(text)
@@ -93,3 +194,8 @@ if b in doc:
 else:
     doc = doc.rstrip("\n") + "\n\n" + text + "\n"
 open(doc_path, "w").write(doc)
+
+html = os.path.join(build, "validation.html")
+p = subprocess.run([trnsim, "report", residuals_path, "--html", html], capture_output=True, text=True)
+print(p.stdout.strip() if p.returncode == 0 else "report failed: " + p.stderr.strip())
+sys.exit(1 if stale else 0)

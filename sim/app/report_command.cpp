@@ -20,6 +20,7 @@ void append(report::ReportData& to, report::ReportData from) {
   to.runs.insert(to.runs.end(), from.runs.begin(), from.runs.end());
   to.startups.insert(to.startups.end(), from.startups.begin(), from.startups.end());
   to.skipped.insert(to.skipped.end(), from.skipped.begin(), from.skipped.end());
+  to.validation.insert(to.validation.end(), from.validation.begin(), from.validation.end());
 }
 
 bool same_file(const std::string& a, const std::string& b) {
@@ -57,9 +58,10 @@ Runner add_report(CLI::App* app) {
     for (const auto& r : o->results) append(d, report::load_result_json(r));
     if (!o->db.empty()) append(d, report::load_sweep_db(o->db));
     sim::write_files_atomic({{o->html, report::render_html(d)}}, {"--html"});
-    std::printf("report: %zu steady-step results, %zu first-step results%s; wrote %s\n", d.runs.size(),
+    std::printf("report: %zu steady-step results, %zu first-step results%s%s; wrote %s\n", d.runs.size(),
                 d.startups.size(),
                 d.skipped.empty() ? "" : (", " + std::to_string(d.skipped.size()) + " points without a result").c_str(),
+                d.validation.empty() ? "" : (", " + std::to_string(d.validation.size()) + " validation rows").c_str(),
                 o->html.c_str());
     return 0;
   };

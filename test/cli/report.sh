@@ -131,6 +131,15 @@ expect_error "no input" "nothing to report" -- report --html "$H"
 expect_error "--html in a missing directory" "--html" "does not exist" -- report "$D/run.json" --html "$OUTDIR/no/r.html"
 expect_error "--html is an input" "is also an input" -- report "$D/run.json" --html "$D/run.json"
 
+# The runtime calibration's residuals (make validate): one validation figure with every row drawn
+# in sample and left out (15 + 13 marks), a line of agreement and the +-15 % band.
+expect_ok "report of the runtime calibration residuals" -- report "$SRC/workloads/calibration/runtime_residuals.json" --html "$D/val.html"
+check "validation report: one simulated-against-published plot" grep -q 'id="fig-validation"' "$D/val.html"
+check "validation report: 28 data marks (15 rows in sample, 13 left out)" \
+  grep -q 'data-points="28"' "$D/val.html"
+echo '{"kind": "runtime-calibration", "rows": [{"id": "X"}]}' > "$D/badval.json"
+expect_error "residuals row without its figures" "badval.json" "rows[0]" -- report "$D/badval.json" --html "$H"
+
 # Headless Chromium: loads without errors, every plot has data; screenshot kept in the build tree.
 if ! command -v chromium >/dev/null 2>&1; then
   echo "skipped: chromium not installed (Chromium checks)"
@@ -150,6 +159,8 @@ for f in db both; do
     fail "chromium: $f report loads without errors and all 6 figures have data" "body: ${body:-<no DOM>}"
   fi
 done
+body=$(body_of "$D/val.html")
+check "chromium: validation report loads without errors" test -n "$(grep -o 'data-js-errors="0"' <<<"$body")"
 # The check itself catches a script error.
 sed 's#</body>#<script>no_such_function();</script></body>#' "$D/db.html" >"$D/broken.html"
 body=$(body_of "$D/broken.html")

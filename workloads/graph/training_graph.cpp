@@ -44,6 +44,16 @@ Vertex TrainingGraph::insert_branch(Vertex v, GraphOp op) {
   return c;
 }
 
+Vertex TrainingGraph::insert_beside(Vertex v, Vertex w, GraphOp op) {
+  std::vector<Vertex> succ;
+  for (auto e : boost::make_iterator_range(boost::out_edges(w, g))) succ.push_back(boost::target(e, g));
+  Vertex c = boost::add_vertex(std::move(op), g);
+  boost::add_edge(v, c, g);
+  for (Vertex s : succ) boost::add_edge(c, s, g);
+  order.insert(std::find(order.begin(), order.end(), v) + 1, c);
+  return c;
+}
+
 Vertex TrainingGraph::insert_before(Vertex v, GraphOp op) {
   Vertex c = boost::add_vertex(std::move(op), g);
   boost::add_edge(c, v, g);

@@ -71,6 +71,9 @@ struct TrainingGraph {
   Vertex insert_after(Vertex v, GraphOp op);
   /// Adds `op` as a side branch after `v` (v -> op) that nothing but the optimizer update
   /// waits for: gradient reductions run off the critical path of the backward.
+  /// Inserts `op` after `v`, beside `w` (a successor of v): op depends on v, and w's successors
+  /// depend on op as well as on w. Program order: right after v.
+  Vertex insert_beside(Vertex v, Vertex w, GraphOp op);
   Vertex insert_branch(Vertex v, GraphOp op);
   /// Inserts `op` before `v`: op -> v (op has no other inputs). Placed before v in order.
   Vertex insert_before(Vertex v, GraphOp op);

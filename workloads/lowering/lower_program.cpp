@@ -22,6 +22,7 @@ struct Ctx {
   const models::ChipSpec& chip;
   int rank, lnc;
   bool eager;
+  bool lazy_trace;  // compiled with the xla frontend and a tracing cost
   models::Program prog;
   std::map<std::vector<int>, int32_t> group_ids;
   LoweringStats stats;
@@ -44,7 +45,8 @@ models::MatmulShape per_core_shape(const Ctx& c, double m, double n, double k) {
 double matmul_time(const Ctx& c, double m, double n, double k) {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
   models::MatmulShape sh = per_core_shape(c, m, n, k);
-  return models::matmul_cost(c.chip.tensor, c.chip.psum.banks, sh, false).time_s / c.s.runtime.kernel_efficiency;
+  return models::matmul_cost(c.chip.tensor, c.chip.psum.banks, sh, false).time_s /
+         c.s.runtime.efficiency(c.eager ? "" : c.s.compile.frontend);
 }
 
 // SBUF working set of a matmul on the logical core: the tiled kernel's (resident B block and
@@ -99,7 +101,10 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       if (g.window > 0) s_eff = std::min(s_eff, g.window);
       const bool bwd = g.phase == Phase::Backward && !g.recompute;
       const double mult = bwd ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
-      const double mm = 2 * matmul_time(c, s, s_eff, g.head_dim) * g.heads * g.sequences * mult;
+      // Per head and sequence: S = Q K^T (s x s_eff, contracting head_dim), then O = P V
+      // (s x head_dim, contracting s_eff).
+      const double mm = (matmul_time(c, s, s_eff, g.head_dim) + matmul_time(c, s, g.head_dim, s_eff)) * g.heads *
+                        g.sequences * mult;
       const double exps = s * s_eff * g.heads * g.sequences;
       const double scalar = stream_time(c, c.chip.scalar, exps, 1);
       const double vector = stream_time(c, c.chip.vector, exps, 1);
@@ -218,7 +223,24 @@ std::vector<Vertex> emission_order(const Ctx& c, const TrainingGraph& t) {
 void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::map<Vertex, int32_t>& ids,
           std::vector<int32_t>& region_launch) {
   int region = -2;
-  for (Vertex v : emission_order(c, t)) {
+  const std::vector<Vertex> order = emission_order(c, t);
+  if (c.lazy_trace) {
+    // Lazy-tensor tracing (torch-xla): the host traces every op of the segment before the
+    // compiled graph can run, every micro-batch; tracing the next segment overlaps the device
+    // running this one (asynchronous execution), so the host paces the step when it is slower.
+    int n = 0;
+    for (Vertex v : order) {
+      const GraphOp& g = t.g[v];
+      if ((g.phase != Phase::Forward) == backward && (last_micro || !g.once_per_step)) ++n;
+    }
+    Op h;
+    h.engine = Engine::Host;
+    h.name = "trace";
+    h.duration_s = n * c.s.runtime.lazy_trace.v;
+    if (c.last_host >= 0) h.deps.push_back(c.last_host);
+    c.last_host = c.prog.add(h);
+  }
+  for (Vertex v : order) {
     const GraphOp& g = t.g[v];
     const bool is_bwd = g.phase != Phase::Forward;
     if (is_bwd != backward) continue;
@@ -296,7 +318,8 @@ std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m) {
 models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& t, int rank,
                            LoweringStats* stats, const std::vector<char>& simulated) {
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
-  Ctx c{s, layout, s.system.chip, rank, lnc, s.mode == "eager", {}, {}, {}};
+  Ctx c{s, layout, s.system.chip, rank, lnc, s.mode == "eager",
+        s.mode != "eager" && s.compile.frontend == "xla" && s.runtime.lazy_trace.v > 0, {}, {}, {}};
   c.simulated = &simulated;
   const int stage = layout.coord(rank).p;
   const int m = s.parallel.microbatches;

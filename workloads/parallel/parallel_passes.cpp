@@ -51,7 +51,21 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
     const GraphOp o = t.g[v];
     const double bytes = o.tokens * o.n * kAct * std::max(1, o.experts);  // every local expert's partial output
     auto op = sp ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
-    t.insert_after(v, collective("tp_" + std::string(sp ? "rs_" : "ar_") + o.name, op, GroupKind::Tp, bytes, o.layer, o.phase));
+    GraphOp c = collective("tp_" + std::string(sp ? "rs_" : "ar_") + o.name, op, GroupKind::Tp, bytes, o.layer, o.phase);
+    // A backward dgrad's reduction runs beside the weight-gradient GEMM that follows it: the
+    // wgrad reads the layer's input and output gradient, not the reduced input gradient
+    // (Megatron-LM's asynchronous TP all-reduce; one compiled graph lets neuronx-cc schedule
+    // the two on different engines). The op after the wgrad waits for both.
+    Vertex w = v;
+    bool paired = false;
+    if (o.phase == Phase::Backward && !o.recompute) {
+      for (auto e : boost::make_iterator_range(boost::out_edges(v, t.g))) {
+        Vertex s = boost::target(e, t.g);
+        if (t.g[s].kind == OpKind::Matmul && t.g[s].name.find("wgrad") != std::string::npos) w = s, paired = true;
+      }
+    }
+    if (paired) t.insert_beside(v, w, std::move(c));
+    else t.insert_after(v, std::move(c));
   }
   if (sp) {  // all-gather the sequence-split activations before each column-split matmul that reads them
     std::vector<Vertex> cols;
@@ -140,7 +154,9 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
   for (const auto& [layer, params] : layer_params) {
     if (params <= 0 || !last_bwd.count(layer)) continue;
     const double bytes = params / fsdp * kAct;
-    auto op = zero >= 2 ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
+    // ZeRO (any stage) reduce-scatters the gradients: each replica updates only its shard
+    // (torch-xla / NxD ZeroRedundancyOptimizer.step); plain data parallelism all-reduces them.
+    auto op = zero >= 1 ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
     Vertex c = t.insert_branch(last_bwd[layer], collective("dp_grad", op, GroupKind::Dp, bytes, layer, Phase::Backward));
     t.g[c].once_per_step = true;
   }
@@ -159,13 +175,18 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
   (void)ep;
 }
 
-void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden) {
+void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden, int tp, bool sp) {
   if (stages <= 1) return;
-  const double bytes = t.micro_tokens * hidden * kAct;
+  // With sequence parallelism each TP rank holds 1/tp of the boundary activation and sends
+  // only that (NxD, Megatron-LM); without it every TP rank sends the whole activation.
+  const double bytes = t.micro_tokens * hidden * kAct / (sp ? std::max(1, tp) : 1);
   Vertex first_fwd = t.order.front(), last_fwd = t.order.front(), first_bwd = t.order.front(), last_bwd = t.order.front();
   bool have_bwd = false;
   for (Vertex v : t.order) {
     const GraphOp& o = t.g[v];
+    // The gradient send follows the stage's last backward compute of every micro-batch, not a
+    // once-per-step gradient reduction (which only the last micro-batch has).
+    if (o.once_per_step || o.kind == OpKind::Collective) continue;
     if (o.phase == Phase::Forward) last_fwd = v;
     if (o.phase == Phase::Backward) {
       if (!have_bwd) first_bwd = v;
@@ -189,7 +210,7 @@ void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage) {
   tensor_parallel_pass(g, p.tp, p.sequence_parallel);
   fsdp_pass(g, p.tp, p.fsdp, p.ep);
   data_parallel_pass(g, p.tp, p.fsdp, p.dp, p.zero, p.ep);
-  pipeline_pass(g, stage, p.pp, s.model.hidden_size);
+  pipeline_pass(g, stage, p.pp, s.model.hidden_size, p.tp, p.sequence_parallel);
 }
 
 }  // namespace trn::workloads

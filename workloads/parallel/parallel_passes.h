@@ -1,12 +1,14 @@
 // Parallelism passes over a TrainingGraph (one pass per concern, applied in this order):
 //   expert_parallel: shards experts by ep (the all-to-alls are placed by the builder);
 //   tensor_parallel: shard matmuls, heads and widths by tp; all-reduce after row-split
-//     matmuls (or reduce-scatter + all-gather with sequence parallelism);
+//     matmuls (or reduce-scatter + all-gather with sequence parallelism); a backward
+//     reduction runs beside the weight-gradient GEMM that follows its dgrad;
 //   fsdp: all-gather each layer's weights before its forward and its backward, and
 //     reduce-scatter its gradients after the backward (ZeRO-3 over the fsdp group);
-//   data_parallel: all-reduce (or reduce-scatter with ZeRO >= 2) each layer's gradients
+//   data_parallel: all-reduce (or reduce-scatter with ZeRO >= 1) each layer's gradients
 //     over the dp group, once per step;
-//   pipeline: send activations to the next stage / gradients to the previous one.
+//   pipeline: send activations to the next stage / gradients to the previous one (1/tp of
+//     the activation per rank with sequence parallelism).
 #pragma once
 
 #include "workloads/graph/training_graph.h"
@@ -17,7 +19,7 @@ namespace trn::workloads {
 void tensor_parallel_pass(TrainingGraph& g, int tp, bool sequence_parallel);
 void fsdp_pass(TrainingGraph& g, int tp, int fsdp, int ep);
 void data_parallel_pass(TrainingGraph& g, int tp, int fsdp, int dp, int zero, int ep);
-void pipeline_pass(TrainingGraph& g, int stage, int stages, double hidden);
+void pipeline_pass(TrainingGraph& g, int stage, int stages, double hidden, int tp = 1, bool sp = false);
 void expert_parallel_pass(TrainingGraph& g, int ep);
 
 /// Applies all passes for one stage of a scenario.

@@ -85,11 +85,21 @@ struct RuntimeSpec {
   sim::Time eager_dispatch{0};        // host cost to dispatch one eager op
   sim::Time compiled_launch{0};       // host cost to launch one compiled graph region
   double kernel_efficiency = 1.0;     // achieved / tiling-model tensor throughput of generated kernels
+  double xla_kernel_efficiency = 0;   // the same for graphs compiled through the xla frontend (0: as above)
+  sim::Time lazy_trace{0};            // xla frontend: host time to trace one graph op, every step
   sim::Bytes workspace{0};            // per-rank runtime workspace in HBM
+  /// The tensor-engine efficiency that applies to a job compiled through `frontend` (eager
+  /// runs pass "": their kernels are the eager library's).
+  double efficiency(const std::string& frontend) const {
+    return frontend == "xla" && xla_kernel_efficiency > 0 ? xla_kernel_efficiency : kernel_efficiency;
+  }
   template <class V> void visit(V& v) {
     v.field("eager_dispatch", eager_dispatch, F("host time to dispatch one eager op (calibrated)").ge(0));
     v.field("compiled_launch", compiled_launch, F("host time to launch one compiled region").ge(0));
     v.field("kernel_efficiency", kernel_efficiency, F("tensor-engine efficiency of generated kernels (calibrated)").gt(0).le(1));
+    v.field("xla_kernel_efficiency", xla_kernel_efficiency,
+            F("tensor-engine efficiency of kernels compiled through the xla frontend; 0: kernel_efficiency (calibrated)").ge(0).le(1).optional());
+    v.field("lazy_trace", lazy_trace, F("xla frontend: host time to trace one graph op each micro-batch (calibrated)").ge(0).optional());
     v.field("workspace", workspace, F("per-rank runtime workspace in HBM").ge(0));
   }
 };

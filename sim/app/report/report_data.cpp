@@ -138,13 +138,29 @@ void add_result(ReportData& d, const Reader& r, const std::string& text, const s
     StartupPoint p = read_startup(r, j);
     p.label = label.empty() ? p.scenario : label;
     d.startups.push_back(p);
+  } else if (j.is_object() && j.value("kind", "") == "runtime-calibration") {
+    const Json& rows = r.at(j, "rows");
+    if (!rows.is_array()) r.fail("rows", "expected a list of rows, found " + rows.dump());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Reader ri{r.where + " rows[" + std::to_string(i) + "]"};
+      ValidationPoint v;
+      v.id = ri.text(rows[i], "id");
+      v.group = ri.text(rows[i], "group");
+      v.source = ri.text(rows[i], "source");
+      v.published = ri.number(rows[i], "published_tokens_per_s");
+      v.simulated = ri.number(rows[i], "simulated_tokens_per_s");
+      if (rows[i].contains("loo_simulated_tokens_per_s")) v.loo = ri.number(rows[i], "loo_simulated_tokens_per_s");
+      v.duplicate = rows[i].value("duplicate_release", false);
+      if (!(v.published > 0) || !(v.simulated > 0)) ri.fail("published_tokens_per_s", "expected positive throughputs");
+      d.validation.push_back(v);
+    }
   } else if (j.is_object() && j.contains("steady")) {
     RunPoint p = read_run(r, j);
     p.label = label.empty() ? p.scenario + " (" + p.mode + ")" : label;
     d.runs.push_back(p);
   } else {
     r.fail("", "neither a `trnsim run --json` nor a `trnsim startup --json` result (no 'steady', or 'eager' and "
-               "'compiled', at the top level)");
+               "'compiled', at the top level), nor a `trnsim calibrate-runtime --residuals` document");
   }
 }
 

@@ -41,6 +41,15 @@ struct StartupPoint {
   double break_even_steps = -1;   // -1: never
 };
 
+/// One row of a `trnsim calibrate-runtime --residuals` document: a published throughput and
+/// the simulated one, fitted (in-sample) and left out of the fit (leave-one-out).
+struct ValidationPoint {
+  std::string id, group, source;
+  double published = 0, simulated = 0;  // tokens per second
+  double loo = -1;                      // -1: no leave-one-out figure (a seed row, fitted)
+  bool duplicate = false;
+};
+
 struct Skipped {  // a sweep row without a result
   std::string label, status, reason;
 };
@@ -50,11 +59,12 @@ struct ReportData {
   std::vector<RunPoint> runs;
   std::vector<StartupPoint> startups;
   std::vector<Skipped> skipped;
+  std::vector<ValidationPoint> validation;
   int rows = 0;  // sweep rows read (0 for a JSON file)
   std::vector<std::pair<std::string, std::string>> sweeps;  // name, settings shared by all its points
 };
 
-/// Reads a result JSON of `trnsim run` or `trnsim startup`.
+/// Reads a result JSON of `trnsim run`, `trnsim startup` or `trnsim calibrate-runtime --residuals`.
 ReportData load_result_json(const std::string& path);
 /// Reads every row of a `trnsim sweep` database (opened read-only).
 ReportData load_sweep_db(const std::string& path);

@@ -52,6 +52,54 @@ std::string chips_plot(const std::vector<RunPoint>& runs, bool mfu) {
   return p.series.empty() ? "" : xy_plot(p);
 }
 
+// Simulated / published throughput against the published figure (log x): the fitted
+// (in-sample) ratio and the leave-one-out ratio of every row, agreement at 1 and a +-15 % band.
+std::string validation_plot(const std::vector<ValidationPoint>& rows) {
+  XYPlot p;
+  p.id = "validation";
+  p.x_label = "published throughput (tokens/s)";
+  p.y_label = "simulated / published";
+  p.x_log = true;
+  p.y_zero = false;
+  Series in, out;
+  in.name = "in sample";
+  out.name = "left out";
+  in.line = out.line = false;
+  in.colour = 0;
+  out.colour = 1;
+  double lo = 1e300, hi = 0;
+  for (const auto& v : rows) {
+    const std::string tag = v.id + (v.duplicate ? " (duplicate release)" : "") + ": published " + num(v.published, 4) +
+                            " tokens/s, ";
+    in.pts.push_back({v.published, v.simulated / v.published});
+    in.tips.push_back(tag + "simulated " + num(v.simulated, 4) + " (" + num(100 * (v.simulated / v.published - 1), 3) +
+                      " %, in sample)");
+    if (v.loo > 0) {
+      out.pts.push_back({v.published, v.loo / v.published});
+      out.tips.push_back(tag + "simulated " + num(v.loo, 4) + " (" + num(100 * (v.loo / v.published - 1), 3) +
+                         " %, left out of the fit)");
+    }
+    lo = std::min(lo, v.published);
+    hi = std::max(hi, v.published);
+  }
+  lo /= 1.5;
+  hi *= 1.5;
+  for (double f : {1.0, 1.15, 0.85}) {
+    Series ref;
+    ref.name = f == 1.0 ? "agreement" : (f > 1 ? "+15 %" : "-15 %");
+    ref.pts = {{lo, f}, {hi, f}};
+    ref.markers = false;
+    ref.data = false;
+    ref.dashed = f != 1.0;
+    ref.colour = 7;
+    p.series.push_back(ref);
+  }
+  p.series.push_back(in);
+  if (!out.pts.empty()) p.series.push_back(out);
+  for (const auto& v : rows) p.labels.push_back({v.published, (v.loo > 0 ? v.loo : v.simulated) / v.published, v.id});
+  return xy_plot(p);
+}
+
 std::string waterfall(const StartupPoint& s, size_t index) {
   BarPlot p;
   p.id = "waterfall-" + std::to_string(index);
@@ -278,11 +326,19 @@ std::string render_html(const ReportData& d) {
   if (d.rows > 0) summary += ", " + std::to_string(d.rows) + " sweep points";
   summary += ": " + std::to_string(d.runs.size()) + " steady-step results (trnsim run), " + std::to_string(d.startups.size()) +
              " first-step results (trnsim startup)" +
-             (d.skipped.empty() ? "" : ", " + std::to_string(d.skipped.size()) + " points without a result") + ".";
+             (d.skipped.empty() ? "" : ", " + std::to_string(d.skipped.size()) + " points without a result") +
+             (d.validation.empty() ? "" : ", " + std::to_string(d.validation.size()) +
+                                              " rows of the runtime calibration (trnsim calibrate-runtime)") + ".";
   for (const auto& [name, shared] : d.sweeps)
     summary += "<br>Sweep <code>" + esc(name) + "</code>" +
                (shared.empty() ? "" : ": every point has " + esc(shared) + " (left out of the labels below)");
   h += para("summary", summary) + "<p id=\"status\">(the figure check needs JavaScript)</p>\n";
+  if (!d.validation.empty())
+    h += figure("validation", "Simulated against published throughput (runtime calibration)", validation_plot(d.validation),
+                "Each row of the calibration data is drawn twice, as simulated over published throughput: in sample "
+                "(the parameters were fitted with the row in the data) and left out (the row, and any duplicate "
+                "release of it, was left out of the fit, so the figure is a prediction). Points on the solid line "
+                "agree exactly; the dashed lines are 15 % either way. Hover over a point for its row.");
 
   const std::string need_run = "it needs <code>trnsim run --json</code> results (a run JSON, or a sweep with "
                                "<code>command: run</code>).";
