@@ -173,7 +173,9 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, cons
   double per_rank = 0;
   for (const auto& c : mem.categories)
     if (c.name == "weights") per_rank += c.bytes;
-    else if (c.name == "optimizer") per_rank += c.bytes / 3.0;  // fp32 master copy; m and v start at zero
+    else if (c.name == "optimizer" && s.precision.master_weights == "fp32")
+      per_rank += c.bytes * 4.0 / 12.0;  // the fp32 master copy (4 of 12 B per parameter); m and v start at zero
+  // With bf16 master weights the bf16 weights are the master: nothing more to load.
   double load = 0;
   for (const auto& j : f.inventory.jobs) load += p.l0.v + j.units * p.t_load_unit.v;
   const double world = double(s.parallel.world());
