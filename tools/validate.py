@@ -98,8 +98,8 @@ lines += ["", "`compiled_launch` (100 us) and `workspace` (2 GiB) are assumption
           "the published one is the row's leave-one-out error. The linearisation is accurate because leaving one row "
           "out moves a parameter by a few per cent at most (the residuals file records each fold's parameters).", "",
           "**Commands.** `build/trnsim calibrate-runtime --out workloads/calibration/runtime.yaml --residuals "
-          "workloads/calibration/runtime_residuals.json` fits (about 10 minutes on the 2-CPU development machine, "
-          "161 simulations); `build/trnsim calibrate-runtime --check workloads/calibration/runtime_residuals.json` "
+          "workloads/calibration/runtime_residuals.json` fits (10 to 25 minutes on the 2-CPU development machine, "
+          "160 to 240 simulations, most of them full steps of the 70B rows); `build/trnsim calibrate-runtime --check workloads/calibration/runtime_residuals.json` "
           "re-simulates every row at the shipped parameters and compares (what "
           "`test/cli/runtime_calibration_current.sh` runs, about a minute); `make validate` writes this section and "
           "`build/validation.html` (simulated against published, in sample and left out).", "",
@@ -126,12 +126,14 @@ worst = sorted((r for r in fit["rows"] if "loo_error" in r and not r["duplicate_
 lines += ["", "The rows with the largest leave-one-out errors:", ""]
 for r in worst:
     lines.append("- **%s** (%+.1f %%): %s" % (r["id"], 100 * r["loo_error"], notes.get(r["id"], "")))
-lines += ["", "Before the mechanisms of docs/model.md 11.1-11.3 and 11.6 were corrected (TP reductions beside the wgrad, "
-          "ZeRO-1 reduce-scatter, pipeline messages of 1/tp with sequence parallelism, the gradient send after its "
-          "backward, the PV matmul's own shape), the same fit gave a leave-one-out median of 4.7 % and a maximum of "
-          "18.8 %. The corrections are kept although these figures got worse: each fixes a modelling error that a "
-          "framework's source or paper shows, and a mechanism kept because it happens to offset other errors on these "
-          "11 rows would not carry to published rows outside them.", "",
+lines += ["", "History of this fit (leave-one-out median / maximum): 4.7 % / 18.8 % with lazy-tensor tracing and the "
+          "per-path efficiency alone; 8.05 % / 22.8 % after the corrections of docs/model.md 11.1-11.3 and 11.6 (TP "
+          "reductions beside the wgrad, ZeRO-1 reduce-scatter, pipeline messages of 1/tp with sequence parallelism, "
+          "the gradient send after its backward, the PV matmul's own shape); the figures above with unfused attention "
+          "for the frameworks that ran it (T7, T8, E1, E2; docs/model.md 11.6). The corrections were kept although "
+          "they made the figures worse: each fixes a modelling error that a framework's source or paper shows, and a "
+          "mechanism kept because it happens to offset other errors on these 11 rows would not carry to published "
+          "rows outside them.", "",
           "### AWS's published trn1 tables, row by row", "",
           "`make validate` simulates every row of `workloads/validation/trn1-training.yaml` (one scenario each under "
           "`workloads/scenarios/validation/`) with the shipped calibration: the *in-sample* column is the fit, the "

@@ -97,7 +97,10 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       op.engine = Engine::Tensor;
       op.tensor_busy = true;
       const double s = g.seq;
-      double s_eff = g.causal ? (s + 1) / 2 : s;
+      // A flash kernel skips the masked half of a causal square; unfused attention computes the
+      // full square and masks it.
+      const bool unfused = c.s.compile.attention == "unfused";
+      double s_eff = g.causal && !unfused ? (s + 1) / 2 : s;
       if (g.window > 0) s_eff = std::min(s_eff, g.window);
       const bool bwd = g.phase == Phase::Backward && !g.recompute;
       const double mult = bwd ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
@@ -108,10 +111,19 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       const double exps = s * s_eff * g.heads * g.sequences;
       const double scalar = stream_time(c, c.chip.scalar, exps, 1);
       const double vector = stream_time(c, c.chip.vector, exps, 1);
-      op.duration_s = std::max({mm, scalar, vector});  // flash kernel: engines pipeline over tiles
-      op.flops = 4.0 * s * s_eff * g.head_dim * g.heads * g.sequences * mult;
+      // A flash kernel pipelines the engines over tiles; unfused attention runs the matmuls, the
+      // exponentials and the softmax's vector work as separate ops, one after another.
+      op.duration_s = unfused ? mm + scalar + vector : std::max({mm, scalar, vector});
+      double s_useful = g.causal ? (s + 1) / 2 : s;  // model FLOPs: the unmasked scores only
+      if (g.window > 0) s_useful = std::min(s_useful, g.window);
+      op.flops = 4.0 * s * s_useful * g.head_dim * g.heads * g.sequences * mult;
       const double q = double(g.heads) * g.head_dim, kv = double(g.kv_heads) * g.head_dim;
       op.bytes = g.tokens * (2 * q + 2 * kv) * b * (bwd ? 2 : 1);
+      // Unfused: the score tensor goes through HBM. Forward: S written, read and P written by
+      // the softmax (masking and scaling fused into it), P read by PV: 4 passes. Backward: P
+      // read for dV, dP written, P and dP read and dS written by the softmax backward, dS read
+      // for dQ and for dK: 7 passes. bf16 elements.
+      if (unfused) op.bytes += exps * b * (bwd ? 7 : 4);
       op.sbuf_bytes = matmul_sbuf(c, s, s_eff, g.head_dim);  // one head's QK^T tiles
       break;
     }

@@ -107,6 +107,7 @@ struct RuntimeSpec {
 /// How the job compiles (shared/reference/compile-latency.md section 1).
 struct CompileSpec {
   std::string frontend = "torchneuron";   // torchneuron (eager kernels / regional torch.compile) | xla
+  std::string attention = "flash";        // flash (fused kernel) | unfused (scores through HBM)
   bool parallel_compile = false;          // xla: neuron_parallel_compile (AOT on parallel workers)
   std::string cache = "cold";             // cold | warm | partial
   double cache_hit_rate = 0.5;            // for partial
@@ -115,6 +116,9 @@ struct CompileSpec {
   double speedup = 1.0;                   // a compiler this many times faster
   template <class V> void visit(V& v) {
     v.field("frontend", frontend, F("compile frontend").one_of({"torchneuron", "xla"}).optional());
+    v.field("attention", attention,
+            F("attention kernel: flash (fused, no score tensor in HBM) or unfused (softmax(QK^T)V as separate ops, "
+              "full square, scores through HBM)").one_of({"flash", "unfused"}).optional());
     v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
     v.field("cache", cache, F("persistent cache state").one_of({"cold", "warm", "partial"}).optional());
     v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());
