@@ -356,6 +356,8 @@ CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vecto
   for (int p = 0; p < pieces; ++p) {
     b.set_barriers(start);
     start = hierarchical_piece(b, op, bytes / pieces, groups, large_algorithm, opt, force_intra);
+    // Every piece has the first one's transfers (the same phases over the same groups).
+    if (p == 0 && pieces > 1) b.plan.transfers.reserve(b.plan.transfers.size() * static_cast<size_t>(pieces));
   }
   if (pieces > 1) b.plan.algorithm += " x" + std::to_string(pieces) + " pipelined";
   return std::move(b.plan);
