@@ -60,7 +60,7 @@ class ProgramRunner : public sc_core::sc_module {
   std::shared_ptr<const PreparedPlan> plan_for(models::CollectiveOp op, double bytes, const std::vector<int>& group);
   std::map<std::tuple<int, double, std::vector<int>>, std::shared_ptr<const PreparedPlan>> plans_;
   size_t plans_transfers_ = 0;
-  static constexpr size_t kPlanCacheTransfers = size_t{1} << 21;
+  static constexpr size_t kPlanCacheTransfers = size_t{1} << 19;  // about 35 MB
 };
 
 }  // namespace trn::hw

@@ -516,9 +516,8 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
       r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
       return r;
     }
-    // Two at a time, in the order smallest, largest, middle: the middle run starts when the
-    // smallest ends, so the two cores finish together (M2 + M1 > M3) instead of the largest
-    // starting last.
+    // Two at a time, in the order smallest, largest, middle: the largest overlaps the other two
+    // (on two cores the wall is max(M3, M1 + M2), not M1 + M3 with the largest started last).
     std::vector<size_t> order(pts.size());
     std::iota(order.begin(), order.end(), size_t{0});
     if (order.size() == 3) order = {0, 2, 1};
