@@ -10,12 +10,8 @@ namespace trn::hw {
 
 struct CollectiveEngine::Run {
   CollectiveEngine* engine = nullptr;  // so callbacks capture only (Run*, index)
-  models::CollectivePlan plan;
-  std::vector<int> ranks;
+  std::shared_ptr<const PreparedPlan> prep;
   std::vector<int32_t> waiting;
-  // Dependents of transfer i (in increasing order): dependents[dep_start[i] .. dep_start[i+1]).
-  std::vector<uint32_t> dep_start;
-  std::vector<int32_t> dependents;
   size_t left = 0;
   CollectiveResult result;
   std::function<void(const CollectiveResult&)> done;
@@ -26,32 +22,57 @@ CollectiveEngine::CollectiveEngine(sc_core::sc_module_name name, System& system)
 
 CollectiveEngine::~CollectiveEngine() = default;
 
+std::shared_ptr<const PreparedPlan> CollectiveEngine::prepare(models::CollectivePlan plan, std::vector<int> ranks) {
+  auto p = std::make_shared<PreparedPlan>();
+  quotient_plan(sys_, plan, ranks);  // one transfer per orbit under the instance symmetry
+  p->plan = std::move(plan);
+  p->ranks = std::move(ranks);
+  const auto& xs = p->plan.transfers;
+  const size_t n = xs.size();
+  if (n > UINT32_MAX) throw std::length_error("collective plan: more than 2^32 transfers");
+  p->waiting.assign(n, 0);
+  p->dep_start.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    p->waiting[i] = static_cast<int32_t>(xs[i].deps.size());
+    for (int32_t d : xs[i].deps) ++p->dep_start[static_cast<size_t>(d) + 1];
+  }
+  for (size_t i = 0; i < n; ++i) p->dep_start[i + 1] += p->dep_start[i];
+  if (p->dep_start[n] < p->dep_start[n > 0 ? n - 1 : 0])
+    throw std::length_error("collective plan: more than 2^32 dependencies");
+  p->dependents.resize(p->dep_start[n]);
+  {
+    std::vector<uint32_t> fill(p->dep_start.begin(), p->dep_start.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+      for (int32_t d : xs[i].deps) p->dependents[fill[static_cast<size_t>(d)]++] = static_cast<int32_t>(i);
+  }
+  const auto& chip = sys_.spec().chip;
+  p->hops.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const models::Transfer& x = xs[i];
+    if (x.barrier) continue;
+    const int src = p->ranks[static_cast<size_t>(x.src)], dst = p->ranks[static_cast<size_t>(x.dst)];
+    const RankPlacement ps = sys_.placement(src), pd = sys_.placement(dst);
+    PreparedPlan::Hop& h = p->hops[i];
+    h.src = src;
+    h.route = route(ps.chip, pd.chip);
+    h.issue = chip.dma.fixed_latency.v + chip.dma.descriptor_latency.v + 2.0 * routes_[h.route].latency;
+  }
+  return p;
+}
+
 void CollectiveEngine::run(models::CollectivePlan plan, std::vector<int> ranks, double start_delay_s,
                            std::function<void(const CollectiveResult&)> done) {
+  run(prepare(std::move(plan), std::move(ranks)), start_delay_s, std::move(done));
+}
+
+void CollectiveEngine::run(std::shared_ptr<const PreparedPlan> plan, double start_delay_s,
+                           std::function<void(const CollectiveResult&)> done) {
   auto r = std::make_unique<Run>();
-  quotient_plan(sys_, plan, ranks);  // one transfer per orbit under the instance symmetry
   r->engine = this;
-  r->plan = std::move(plan);
-  r->ranks = std::move(ranks);
+  r->waiting = plan->waiting;
+  r->left = plan->plan.transfers.size();
+  r->prep = std::move(plan);
   r->done = std::move(done);
-  const size_t n = r->plan.transfers.size();
-  if (n > UINT32_MAX) throw std::length_error("collective plan: more than 2^32 transfers");
-  r->waiting.assign(n, 0);
-  r->dep_start.assign(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    r->waiting[i] = static_cast<int32_t>(r->plan.transfers[i].deps.size());
-    for (int32_t d : r->plan.transfers[i].deps) ++r->dep_start[static_cast<size_t>(d) + 1];
-  }
-  for (size_t i = 0; i < n; ++i) r->dep_start[i + 1] += r->dep_start[i];
-  if (r->dep_start[n] < r->dep_start[n > 0 ? n - 1 : 0])
-    throw std::length_error("collective plan: more than 2^32 dependencies");
-  r->dependents.resize(r->dep_start[n]);
-  {
-    std::vector<uint32_t> fill(r->dep_start.begin(), r->dep_start.end() - 1);
-    for (size_t i = 0; i < n; ++i)
-      for (int32_t d : r->plan.transfers[i].deps) r->dependents[fill[static_cast<size_t>(d)]++] = static_cast<int32_t>(i);
-  }
-  r->left = n;
   Run* raw = r.get();
   runs_.push_back(std::move(r));
   sys_.events().at(start_delay_s, [this, raw] {
@@ -68,7 +89,7 @@ void CollectiveEngine::launch(Run& r) {
     release(&r);
     return;
   }
-  for (size_t i = 0; i < r.plan.transfers.size(); ++i)
+  for (size_t i = 0; i < r.prep->plan.transfers.size(); ++i)
     if (r.waiting[i] == 0) ready(r, i);
 }
 
@@ -89,29 +110,25 @@ uint32_t CollectiveEngine::route(int src_chip, int dst_chip) {
 }
 
 void CollectiveEngine::ready(Run& r, size_t t) {
-  const models::Transfer& x = r.plan.transfers[t];
-  if (x.barrier) {
+  const PreparedPlan& p = *r.prep;
+  if (p.plan.transfers[t].barrier) {
     finish_transfer(r, t);
     return;
   }
-  const int src = r.ranks[static_cast<size_t>(x.src)], dst = r.ranks[static_cast<size_t>(x.dst)];
-  const RankPlacement ps = sys_.placement(src), pd = sys_.placement(dst);
-  const auto& chip = sys_.spec().chip;
-  const uint32_t ri = route(ps.chip, pd.chip);
-  const double route_lat = routes_[ri].latency;
-  const double issue = chip.dma.fixed_latency.v + chip.dma.descriptor_latency.v + 2.0 * route_lat;
+  const PreparedPlan::Hop& h = p.hops[t];
   const double now = sim::now_s();
-  double& free_at = issue_free_[static_cast<size_t>(src)];
-  free_at = std::max(free_at, now) + issue;
-  sys_.collective_dma_resource(src);  // registered now (resource ids follow readiness order)
+  double& free_at = issue_free_[static_cast<size_t>(h.src)];
+  free_at = std::max(free_at, now) + h.issue;
+  sys_.collective_dma_resource(h.src);  // registered now (resource ids follow readiness order)
   Run* rp = &r;
   const uint32_t ti = static_cast<uint32_t>(t);  // (Run*, two indices): fits std::function's local storage
+  const uint32_t ri = h.route;
   sys_.events().at(free_at - now, [rp, ti, ri] { rp->engine->start_flow(*rp, ti, ri); });
 }
 
 void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route) {
-  const models::Transfer& x = r.plan.transfers[t];
-  const int src = r.ranks[static_cast<size_t>(x.src)];
+  const models::Transfer& x = r.prep->plan.transfers[t];
+  const int src = r.prep->hops[t].src;
   const Route& rt = routes_[route];
   const auto& chip = sys_.spec().chip;
   uses_.clear();
@@ -122,13 +139,14 @@ void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route) {
 }
 
 void CollectiveEngine::finish_transfer(Run& r, size_t t) {
-  const auto& x = r.plan.transfers[t];
+  const PreparedPlan& p = *r.prep;
+  const auto& x = p.plan.transfers[t];
   if (!x.barrier) {
     ++r.result.transfers;
     r.result.bytes += x.bytes;
   }
-  for (uint32_t k = r.dep_start[t]; k < r.dep_start[t + 1]; ++k) {
-    const size_t d = static_cast<size_t>(r.dependents[k]);
+  for (uint32_t k = p.dep_start[t]; k < p.dep_start[t + 1]; ++k) {
+    const size_t d = static_cast<size_t>(p.dependents[k]);
     if (--r.waiting[d] == 0) ready(r, d);
   }
   if (--r.left == 0) {

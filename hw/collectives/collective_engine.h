@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include <functional>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -23,6 +24,25 @@ struct CollectiveResult {
   double time() const { return end_s - start_s; }
 };
 
+/// A plan made ready to run (CollectiveEngine::prepare): its quotient under the instance
+/// symmetry, each transfer's dependents, and per transfer the source rank, route and issue
+/// time. Immutable, so the runs of one collective (the same group and size, every
+/// micro-batch and layer) can share it.
+struct PreparedPlan {
+  models::CollectivePlan plan;
+  std::vector<int> ranks;
+  std::vector<int32_t> waiting;  // dependency count per transfer
+  // Dependents of transfer i (in increasing order): dependents[dep_start[i] .. dep_start[i+1]).
+  std::vector<uint32_t> dep_start;
+  std::vector<int32_t> dependents;
+  struct Hop {
+    int32_t src = 0;     // system rank that issues the transfer
+    uint32_t route = 0;  // CollectiveEngine route index (source chip -> destination chip)
+    double issue = 0;    // CC-core issue time (DMA start + descriptors + handshake)
+  };
+  std::vector<Hop> hops;  // per transfer (barriers: unused)
+};
+
 class CollectiveEngine : public sc_core::sc_module {
  public:
   CollectiveEngine(sc_core::sc_module_name name, System& system);
@@ -32,6 +52,11 @@ class CollectiveEngine : public sc_core::sc_module {
   /// `start_delay_s`; `done` runs at completion. Elaboration or simulation time.
   void run(models::CollectivePlan plan, std::vector<int> ranks, double start_delay_s,
            std::function<void(const CollectiveResult&)> done);
+  /// The same for a prepared plan (see prepare), which may be run any number of times.
+  void run(std::shared_ptr<const PreparedPlan> plan, double start_delay_s,
+           std::function<void(const CollectiveResult&)> done);
+  /// Quotients `plan` (System::symmetry) and precomputes what its runs need.
+  std::shared_ptr<const PreparedPlan> prepare(models::CollectivePlan plan, std::vector<int> ranks);
 
  private:
   struct Run;

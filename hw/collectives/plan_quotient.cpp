@@ -3,32 +3,107 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace trn::hw {
+
+namespace {
+
+// (src, dst) pairs of plan indices -> dense ids: open addressing, linear probing. Plans of
+// large collectives have millions of transfers over a few thousand pairs.
+class PairIds {
+ public:
+  explicit PairIds(size_t expected) {
+    size_t cap = 16;
+    while (cap < 2 * expected) cap *= 2;
+    keys_.assign(cap, kEmpty);
+    ids_.assign(cap, -1);
+  }
+  static uint64_t key(int32_t a, int32_t b) {
+    return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
+  }
+  int32_t find(uint64_t k) const {
+    for (size_t i = slot(k);; i = (i + 1) & (keys_.size() - 1)) {
+      if (keys_[i] == k) return ids_[i];
+      if (keys_[i] == kEmpty) return -1;
+    }
+  }
+  int32_t insert(uint64_t k) {  // the id of k, a new one if absent
+    for (size_t i = slot(k);; i = (i + 1) & (keys_.size() - 1)) {
+      if (keys_[i] == k) return ids_[i];
+      if (keys_[i] == kEmpty) {
+        if (2 * (count_ + 1) > keys_.size()) {
+          rehash();
+          return insert(k);
+        }
+        keys_[i] = k;
+        ids_[i] = static_cast<int32_t>(count_++);
+        return ids_[i];
+      }
+    }
+  }
+  size_t size() const { return count_; }
+
+ private:
+  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  size_t slot(uint64_t k) const {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return static_cast<size_t>(k) & (keys_.size() - 1);
+  }
+  void rehash() {
+    std::vector<uint64_t> keys = std::move(keys_);
+    std::vector<int32_t> ids = std::move(ids_);
+    keys_.assign(keys.size() * 2, kEmpty);
+    ids_.assign(keys.size() * 2, -1);
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] != kEmpty)
+        for (size_t j = slot(keys[i]);; j = (j + 1) & (keys_.size() - 1))
+          if (keys_[j] == kEmpty) {
+            keys_[j] = keys[i];
+            ids_[j] = ids[i];
+            break;
+          }
+  }
+  std::vector<uint64_t> keys_;
+  std::vector<int32_t> ids_;
+  size_t count_ = 0;
+};
+
+}  // namespace
 
 size_t quotient_plan(const System& sys, models::CollectivePlan& plan, const std::vector<int>& ranks) {
   if (!sys.symmetry().active()) return 0;
   auto& xs = plan.transfers;
   const size_t n = xs.size();
+  const size_t nr = ranks.size();
+  // Per plan rank: whether it lies in a representative instance.
+  std::vector<char> rank_in_rep(nr);
+  for (size_t q = 0; q < nr; ++q) rank_in_rep[q] = sys.in_rep_instance(ranks[q]) ? 1 : 0;
   std::vector<char> keep(n, 1);
   size_t dropped = 0;
   for (size_t i = 0; i < n; ++i)
-    if (!sys.in_rep_instance(ranks[static_cast<size_t>(xs[i].src)])) {
+    if (!rank_in_rep[static_cast<size_t>(xs[i].src)]) {
       keep[i] = 0;
       ++dropped;
     }
   if (dropped == 0) return 0;
-  // The k-th transfer between two system ranks, per (src, dst) pair, in plan order.
-  auto key = [](int a, int b) { return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b); };
-  std::unordered_map<uint64_t, std::vector<int32_t>> by_pair;
-  by_pair.reserve(n);
-  std::vector<int32_t> occurrence(n, 0);
+  // The k-th transfer between two ranks, per (src, dst) pair, in plan order: pair ids, the
+  // occurrence of each transfer in its pair's list, and the lists (CSR by pair id).
+  PairIds pairs(1024);
+  std::vector<int32_t> pair_of(n), occurrence(n);
+  std::vector<int32_t> count;
   for (size_t i = 0; i < n; ++i) {
-    auto& list = by_pair[key(ranks[static_cast<size_t>(xs[i].src)], ranks[static_cast<size_t>(xs[i].dst)])];
-    occurrence[i] = static_cast<int32_t>(list.size());
-    list.push_back(static_cast<int32_t>(i));
+    const int32_t id = pairs.insert(PairIds::key(xs[i].src, xs[i].dst));
+    if (static_cast<size_t>(id) >= count.size()) count.push_back(0);
+    pair_of[i] = id;
+    occurrence[i] = count[static_cast<size_t>(id)]++;
   }
+  std::vector<size_t> pair_start(count.size() + 1, 0);
+  for (size_t p = 0; p < count.size(); ++p) pair_start[p + 1] = pair_start[p] + static_cast<size_t>(count[p]);
+  std::vector<int32_t> by_pair(n);
+  for (size_t i = 0; i < n; ++i)
+    by_pair[pair_start[static_cast<size_t>(pair_of[i])] + static_cast<size_t>(occurrence[i])] = static_cast<int32_t>(i);
   // The instances the plan spans, by position. A plan is symmetric under cyclic shifts of
   // these positions (rings) or under XOR of them (recursive doubling/halving, power-of-two
   // counts); the first of the two that maps every dropped transfer onto a transfer of the same
@@ -42,28 +117,49 @@ size_t quotient_plan(const System& sys, models::CollectivePlan& plan, const std:
   std::vector<int> pos_of(static_cast<size_t>(inst.back() + 1), ni);
   for (int k = 0; k < ni; ++k) pos_of[static_cast<size_t>(inst[static_cast<size_t>(k)])] = k;
   auto pos = [&](int i) { return i < static_cast<int>(pos_of.size()) ? pos_of[static_cast<size_t>(i)] : ni; };
+  // Per plan rank: its instance's position, the position of its representative's instance
+  // (ni when that instance is not spanned), and its place inside the instance; system rank ->
+  // plan rank.
+  std::vector<int> pos_q(nr), to_q(nr), local_q(nr);
+  int max_rank = 0;
+  for (size_t q = 0; q < nr; ++q) {
+    const int r = ranks[q];
+    max_rank = std::max(max_rank, r);
+    pos_q[q] = pos(sys.instance_of_rank(r));
+    const int ri = sys.instance_of_rank(sys.rep_rank(r));
+    const int to = pos(ri);
+    to_q[q] = to < ni && inst[static_cast<size_t>(to)] == ri ? to : ni;
+    local_q[q] = r % per;
+  }
+  std::vector<int32_t> plan_index(static_cast<size_t>(max_rank) + 1, -1);
+  for (size_t q = 0; q < nr; ++q) plan_index[static_cast<size_t>(ranks[q])] = static_cast<int32_t>(q);
   std::vector<int32_t> rep(n);
   auto try_map = [&](bool use_xor) {
     if (use_xor && (ni & (ni - 1)) != 0) return false;
     for (size_t i = 0; i < n; ++i) {
       rep[i] = static_cast<int32_t>(i);
       if (keep[i]) continue;
-      const int s = ranks[static_cast<size_t>(xs[i].src)], d = ranks[static_cast<size_t>(xs[i].dst)];
-      const int from = pos(sys.instance_of_rank(s)), to = pos(sys.instance_of_rank(sys.rep_rank(s)));
-      if (to >= ni || inst[static_cast<size_t>(to)] != sys.instance_of_rank(sys.rep_rank(s))) return false;
-      auto image = [&](int q) {
-        const int pq = pos(sys.instance_of_rank(q));
+      const size_t s = static_cast<size_t>(xs[i].src), d = static_cast<size_t>(xs[i].dst);
+      const int from = pos_q[s], to = to_q[s];
+      if (to >= ni) return false;
+      auto image = [&](size_t q) -> int32_t {  // plan rank, -1 when outside the plan
+        const int pq = pos_q[q];
         const int np = use_xor ? (pq ^ from ^ to) : ((pq - from + to) % ni + ni) % ni;
-        return inst[static_cast<size_t>(np)] * per + q % per;
+        const int r = inst[static_cast<size_t>(np)] * per + local_q[q];
+        return r <= max_rank ? plan_index[static_cast<size_t>(r)] : -1;
       };
-      auto it = by_pair.find(key(image(s), image(d)));
+      const int32_t is = image(s), id = image(d);
+      if (is < 0 || id < 0) return false;
+      const int32_t p = pairs.find(PairIds::key(is, id));
+      if (p < 0) return false;
       const size_t k = static_cast<size_t>(occurrence[i]);
-      if (it == by_pair.end() || k >= it->second.size()) return false;
-      const auto& img = xs[static_cast<size_t>(it->second[k])];
+      if (k >= static_cast<size_t>(count[static_cast<size_t>(p)])) return false;
+      const int32_t j = by_pair[pair_start[static_cast<size_t>(p)] + k];
+      const auto& img = xs[static_cast<size_t>(j)];
       if (img.bytes != xs[i].bytes || img.reduce != xs[i].reduce || img.barrier != xs[i].barrier ||
           img.deps.size() != xs[i].deps.size())
         return false;
-      rep[i] = it->second[k];
+      rep[i] = j;
     }
     return true;
   };

@@ -79,6 +79,22 @@ const std::vector<std::vector<int>>& ProgramRunner::siblings_of(int rank, int32_
   return siblings_.emplace(std::make_pair(rank, group), std::move(keep)).first->second;
 }
 
+std::shared_ptr<const PreparedPlan> ProgramRunner::plan_for(models::CollectiveOp op, double bytes,
+                                                            const std::vector<int>& group) {
+  auto key = std::make_tuple(static_cast<int>(op), bytes, group);
+  auto it = plans_.find(key);
+  if (it != plans_.end()) return it->second;
+  PlannedCollective pc = plan_collective(sys_, op, bytes, group);
+  std::shared_ptr<const PreparedPlan> p = engine_.prepare(std::move(pc.plan), std::move(pc.ranks));
+  if (plans_transfers_ + p->plan.transfers.size() > kPlanCacheTransfers) {  // runs in flight keep theirs
+    plans_.clear();
+    plans_transfers_ = 0;
+  }
+  plans_transfers_ += p->plan.transfers.size();
+  plans_.emplace(std::move(key), p);
+  return p;
+}
+
 void ProgramRunner::arrive(int rank, const models::Op& op, std::function<void()> done) {
   const auto& prog = cores_.at(rank)->program();
   const std::vector<int>& group = prog.groups.at(static_cast<size_t>(op.group));
@@ -98,15 +114,13 @@ void ProgramRunner::arrive(int rank, const models::Op& op, std::function<void()>
   if (static_cast<int>(slot->waiters.size()) < slot->expected) return;
   auto ready = std::move(slot);
   pending_[group].erase(seq);
-  PlannedCollective pc = plan_collective(sys_, ready->op, ready->bytes, group);
+  std::shared_ptr<const PreparedPlan> plan = plan_for(ready->op, ready->bytes, group);
   // The same collective on the sibling groups (identical ranks that are not simulated): their
   // traffic loads the links and DMA engines it shares with this one; nothing waits for them.
-  for (const auto& sib : siblings_of(rank, op.group)) {
-      PlannedCollective ps = plan_collective(sys_, ready->op, ready->bytes, sib);
-      engine_.run(std::move(ps.plan), ps.ranks, 0.0, [this](const CollectiveResult&) { ++stats_.siblings; });
-    }
+  for (const auto& sib : siblings_of(rank, op.group))
+    engine_.run(plan_for(ready->op, ready->bytes, sib), 0.0, [this](const CollectiveResult&) { ++stats_.siblings; });
   std::shared_ptr<Pending> shared(std::move(ready));
-  engine_.run(std::move(pc.plan), pc.ranks, 0.0, [this, shared](const CollectiveResult& r) {
+  engine_.run(std::move(plan), 0.0, [this, shared](const CollectiveResult& r) {
     ++stats_.count;
     stats_.busy_s += r.time();
     stats_.bytes += shared->bytes;

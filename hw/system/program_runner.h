@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "hw/collectives/collective_engine.h"
@@ -54,6 +55,12 @@ class ProgramRunner : public sc_core::sc_module {
   std::map<std::pair<int, int32_t>, std::vector<std::vector<int>>> siblings_;
   const std::vector<std::vector<int>>& siblings_of(int rank, int32_t group);
   CollectiveStats stats_;
+  // Prepared plans by (op, bytes, group): a step repeats the same collectives every layer and
+  // micro-batch. Bounded: cleared when it holds more than kPlanCacheTransfers transfers.
+  std::shared_ptr<const PreparedPlan> plan_for(models::CollectiveOp op, double bytes, const std::vector<int>& group);
+  std::map<std::tuple<int, double, std::vector<int>>, std::shared_ptr<const PreparedPlan>> plans_;
+  size_t plans_transfers_ = 0;
+  static constexpr size_t kPlanCacheTransfers = size_t{1} << 19;  // about 35 MB
 };
 
 }  // namespace trn::hw

@@ -25,7 +25,7 @@ class Builder {
     const size_t need = plan.transfers.size() + more;
     if (need > plan.transfers.capacity()) plan.transfers.reserve(std::max(need, 2 * plan.transfers.capacity()));
   }
-  int32_t add(int src, int dst, double bytes, bool reduce, std::vector<int32_t> deps) {
+  int32_t add(int src, int dst, double bytes, bool reduce, DepList deps) {
     if (barrier_[static_cast<size_t>(src)] >= 0) deps.push_back(barrier_[static_cast<size_t>(src)]);
     Transfer t;
     t.src = src;
@@ -48,7 +48,7 @@ class Builder {
       Transfer t;
       t.src = t.dst = static_cast<int32_t>(r);
       t.barrier = true;
-      t.deps = std::move(incoming_[r]);
+      t.deps = incoming_[r];
       if (barrier_[r] >= 0) t.deps.push_back(barrier_[r]);
       plan.transfers.push_back(std::move(t));
       barrier_[r] = static_cast<int32_t>(plan.transfers.size()) - 1;
@@ -82,7 +82,7 @@ int ring_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kin
       for (int i = 0; i < n; ++i) {
         int to = (i + dir + n) % n, from = (i - dir + n) % n;
         for (int c = 0; c < k; ++c) {
-          std::vector<int32_t> deps;
+          DepList deps;
           if (s > 0) deps.push_back(prev[at(ch, from, c)]);
           cur[at(ch, i, c)] = b.add(ranks[static_cast<size_t>(i)], ranks[static_cast<size_t>(to)], chunk,
                                     s < rs_steps, std::move(deps));
@@ -122,7 +122,7 @@ int rdh_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kind
   auto step = [&](int d, double sz, bool reduce) {
     for (int p = 0; p < n; ++p) {
       int q = p ^ d;
-      std::vector<int32_t> deps;
+      DepList deps;
       if (last_in[static_cast<size_t>(p)] >= 0) deps.push_back(last_in[static_cast<size_t>(p)]);
       next[static_cast<size_t>(q)] = b.add(ranks[static_cast<size_t>(p)], ranks[static_cast<size_t>(q)], sz, reduce, deps);
     }
@@ -356,6 +356,8 @@ CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vecto
   for (int p = 0; p < pieces; ++p) {
     b.set_barriers(start);
     start = hierarchical_piece(b, op, bytes / pieces, groups, large_algorithm, opt, force_intra);
+    // Every piece has the first one's transfers (the same phases over the same groups).
+    if (p == 0 && pieces > 1) b.plan.transfers.reserve(b.plan.transfers.size() * static_cast<size_t>(pieces));
   }
   if (pieces > 1) b.plan.algorithm += " x" + std::to_string(pieces) + " pipelined";
   return std::move(b.plan);

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,103 @@ const char* algorithm_name(Algorithm a);
 /// nccom-test busbw factor: all-reduce 2(n-1)/n, others (n-1)/n.
 double busbw_factor(CollectiveOp op, int ranks);
 
+/// A transfer's dependencies: up to two stored inline (every ring, rdh and mesh transfer),
+/// more (barriers) on the heap. Plans of large collectives have millions of transfers, so no
+/// allocation per transfer.
+class DepList {
+ public:
+  DepList() = default;
+  DepList(std::initializer_list<int32_t> v) {
+    for (int32_t d : v) push_back(d);
+  }
+  DepList(const std::vector<int32_t>& v) {  // NOLINT: implicit, like the vector it replaces
+    for (int32_t d : v) push_back(d);
+  }
+  DepList(const DepList& o) {
+    for (int32_t d : o) push_back(d);
+  }
+  DepList(DepList&& o) noexcept { take(o); }
+  DepList& operator=(const DepList& o) {
+    if (this != &o) {
+      clear();
+      for (int32_t d : o) push_back(d);
+    }
+    return *this;
+  }
+  DepList& operator=(DepList&& o) noexcept {
+    if (this != &o) {
+      release();
+      take(o);
+    }
+    return *this;
+  }
+  ~DepList() { release(); }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  int32_t* begin() { return data(); }
+  int32_t* end() { return data() + size_; }
+  const int32_t* begin() const { return data(); }
+  const int32_t* end() const { return data() + size_; }
+  int32_t& operator[](size_t i) { return data()[i]; }
+  int32_t operator[](size_t i) const { return data()[i]; }
+  void clear() { size_ = 0; }
+  void push_back(int32_t d) {
+    if (size_ == cap_) grow();
+    data()[size_++] = d;
+  }
+  /// Drops [first, end()) (as after std::unique).
+  void erase(int32_t* first, int32_t* last) {
+    if (last != end()) {
+      int32_t* out = first;
+      for (int32_t* p = last; p != end(); ++p) *out++ = *p;
+      size_ = static_cast<uint32_t>(out - data());
+    } else {
+      size_ = static_cast<uint32_t>(first - data());
+    }
+  }
+
+ private:
+  static constexpr uint32_t kInline = 2;
+  int32_t* data() { return cap_ > kInline ? u_.heap : u_.local; }
+  const int32_t* data() const { return cap_ > kInline ? u_.heap : u_.local; }
+  void grow() {
+    const uint32_t cap = cap_ * 2;
+    int32_t* p = new int32_t[cap];
+    for (uint32_t i = 0; i < size_; ++i) p[i] = data()[i];
+    release();
+    u_.heap = p;
+    cap_ = cap;
+  }
+  void release() {
+    if (cap_ > kInline) delete[] u_.heap;
+    cap_ = kInline;
+  }
+  void take(DepList& o) {
+    size_ = o.size_;
+    cap_ = o.cap_;
+    if (o.cap_ > kInline) {
+      u_.heap = o.u_.heap;
+    } else {
+      for (uint32_t i = 0; i < o.size_; ++i) u_.local[i] = o.u_.local[i];
+    }
+    o.size_ = 0;
+    o.cap_ = kInline;
+  }
+  uint32_t size_ = 0, cap_ = kInline;
+  union {
+    int32_t local[kInline];
+    int32_t* heap;
+  } u_{};
+};
+
 struct Transfer {
   int32_t src = 0, dst = 0;     // group-local rank indices
   double bytes = 0;
+  DepList deps;                 // indices of transfers that must complete first
   bool reduce = false;          // read-add-write reduction done by the sending rank's DMA
                                 // engines, at reduce_rate of their copy bandwidth
   bool barrier = false;         // zero-cost join node (src == dst), no data moves
-  std::vector<int32_t> deps;    // indices of transfers that must complete first
 };
 
 struct CollectivePlan {

@@ -15,15 +15,52 @@
 
 namespace trn::models {
 
+// One flow alone: it freezes at the lowest saturation level over its resources,
+// 0 + capacity / weight (weights of a resource used twice add up, in use order), or at 0
+// when no resource bounds it; the same arithmetic as the general loop below.
+void MaxMinSolver::solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses,
+                             double& rate) {
+  double best = 0.0;
+  int32_t best_res = 0;
+  bool any = false;
+  for (size_t i = 0; i < uses.size(); ++i) {
+    const int32_t r = uses[i].resource;
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; ++j) seen = uses[j].resource == r;
+    if (seen) continue;
+    double w = 0.0;
+    for (size_t j = i; j < uses.size(); ++j)
+      if (uses[j].resource == r) w += uses[j].weight;
+    if (!(w > 0.0)) continue;
+    const double level = 0.0 + capacity[static_cast<size_t>(r)] / w;
+    if (!any || level < best || (level == best && r < best_res)) {
+      best = level;
+      best_res = r;
+      any = true;
+    }
+  }
+  rate = any ? std::max(0.0, best) : 0.0;
+}
+
 void MaxMinSolver::solve(const std::vector<double>& capacity,
                          const std::vector<const std::vector<ResourceUse>*>& flows,
                          std::vector<double>& rates, double unbounded_rate) {
   const size_t nf = flows.size();
   rates.assign(nf, 0.0);
   if (nf == 0) return;
+  if (nf == 1) {
+    if (flows[0]->empty())
+      rates[0] = unbounded_rate;
+    else
+      solve_one(capacity, *flows[0], rates[0]);
+    return;
+  }
   if (local_.size() < capacity.size()) local_.resize(capacity.size(), -1);
-  // Local numbering of the touched resources, in order of first use.
+  // Local numbering of the touched resources, in order of first use; the unfrozen weight and
+  // flow count of each (count_[l + 1]).
   touched_.clear();
+  weight_sum_.clear();
+  count_.assign(1, 0);
   frozen_.assign(nf, 0);
   size_t active = 0;
   for (size_t f = 0; f < nf; ++f) {
@@ -38,21 +75,17 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
       if (l < 0) {
         l = static_cast<int32_t>(touched_.size());
         touched_.push_back(u.resource);
+        weight_sum_.push_back(0.0);
+        count_.push_back(0);
       }
+      weight_sum_[static_cast<size_t>(l)] += u.weight;
+      ++count_[static_cast<size_t>(l) + 1];
     }
   }
   const size_t nt = touched_.size();
-  weight_sum_.assign(nt, 0.0);
-  count_.assign(nt + 1, 0);
-  for (size_t f = 0; f < nf; ++f)
-    if (!frozen_[f])
-      for (const auto& u : *flows[f]) {
-        const size_t l = static_cast<size_t>(local_[static_cast<size_t>(u.resource)]);
-        weight_sum_[l] += u.weight;
-        ++count_[l + 1];
-      }
   // CSR: flows of local resource l are members_[start_[l] .. start_[l+1]).
-  start_.assign(nt + 1, 0);
+  start_.resize(nt + 1);
+  start_[0] = 0;
   for (size_t l = 0; l < nt; ++l) start_[l + 1] = start_[l] + count_[l + 1];
   members_.resize(start_[nt]);
   fill_.assign(start_.begin(), start_.end());
@@ -67,11 +100,15 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
   base_.assign(nt, 0.0);
   version_.assign(nt, 0);
   saturated_.assign(nt, 0);
-  heap_.clear();
-  auto push = [&](size_t l) {
-    heap_.push_back({base_[l] + remaining_[l] / weight_sum_[l], touched_[l], static_cast<int32_t>(l), version_[l]});
-    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+  const std::greater<> later;  // a min-heap on (level, global resource index)
+  auto entry = [&](size_t l) {
+    return Entry{base_[l] + remaining_[l] / weight_sum_[l], touched_[l], static_cast<int32_t>(l), version_[l]};
   };
+  auto push = [&](size_t l) {
+    heap_.push_back(entry(l));
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  };
+  heap_.clear();
   for (size_t l = 0; l < nt; ++l)
     if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
   auto valid = [&](const Entry& e) {
@@ -84,7 +121,7 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
   requeue_.assign(nt, 0);
   changed.clear();
   while (active > 0 && !heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    std::pop_heap(heap_.begin(), heap_.end(), later);
     Entry e = heap_.back();
     heap_.pop_back();
     if (!valid(e)) continue;
@@ -99,7 +136,7 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
         if (left > cap_[l] * 1e-12) break;
         batch.push_back(top.local);
       }
-      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      std::pop_heap(heap_.begin(), heap_.end(), later);
       heap_.pop_back();
     }
     for (int32_t s : batch) saturated_[static_cast<size_t>(s)] = 1;

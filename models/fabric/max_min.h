@@ -37,6 +37,7 @@ class MaxMinSolver {
       return level != o.level ? level > o.level : resource > o.resource;
     }
   };
+  void solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses, double& rate);
   // Scratch space, kept between calls to avoid reallocation. Per-resource arrays are
   // indexed by the local number of a touched resource; local_ maps global -> local (-1).
   std::vector<double> remaining_, weight_sum_, base_, cap_;

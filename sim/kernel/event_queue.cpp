@@ -12,11 +12,21 @@ EventQueue::EventQueue(sc_core::sc_module_name name) : sc_core::sc_module(name) 
 }
 
 void EventQueue::at(double delay_s, std::function<void()> fn) {
-  double t = now_s() + (delay_s > 0 ? delay_s : 0.0);
-  items_.push_back(Item{t, seq_++, std::move(fn)});
+  const double now = now_s();
+  double t = now + (delay_s > 0 ? delay_s : 0.0);
+  uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+    fns_[slot] = std::move(fn);
+  } else {
+    slot = static_cast<uint32_t>(fns_.size());
+    fns_.push_back(std::move(fn));
+  }
+  items_.push_back(Item{t, seq_++, slot});
   std::push_heap(items_.begin(), items_.end(), Later());
   double next = items_.front().time;
-  ev_.notify(next > now_s() ? to_sc(next - now_s()) : sc_core::SC_ZERO_TIME);
+  ev_.notify(next > now ? to_sc(next - now) : sc_core::SC_ZERO_TIME);
 }
 
 void EventQueue::wake() {
@@ -25,8 +35,11 @@ void EventQueue::wake() {
   const double eps = sc_core::sc_get_time_resolution().to_seconds() * 0.5;
   while (!items_.empty() && items_.front().time <= now + eps) {
     std::pop_heap(items_.begin(), items_.end(), Later());
-    auto fn = std::move(items_.back().fn);  // moved, not copied: captures may be large
+    const uint32_t slot = items_.back().slot;
     items_.pop_back();
+    auto fn = std::move(fns_[slot]);  // moved, not copied: captures may be large
+    fns_[slot] = nullptr;
+    free_.push_back(slot);
     ++events_;
     fn();
     if (progress_left_ && --progress_left_ == 0) {

@@ -30,10 +30,12 @@ class EventQueue : public sc_core::sc_module {
   }
 
  private:
+  // The heap holds (time, seq, slot) only; the callbacks stay put in fns_ (slots reused), so
+  // heap moves are 24-byte copies.
   struct Item {
     double time;
     uint64_t seq;
-    std::function<void()> fn;
+    uint32_t slot;
   };
   struct Later {
     bool operator()(const Item& a, const Item& b) const {
@@ -42,6 +44,8 @@ class EventQueue : public sc_core::sc_module {
   };
   void wake();
   std::vector<Item> items_;  // binary heap (Later): the earliest item at the front
+  std::vector<std::function<void()>> fns_;
+  std::vector<uint32_t> free_;  // unused slots of fns_
   sc_core::sc_event ev_;
   uint64_t seq_ = 0, events_ = 0;
   std::function<void()> progress_;
