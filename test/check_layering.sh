@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks #include lines against the layer matrix of ../shared/design.md section 2:
+# Checks #include lines against the layer matrix of docs/architecture.md section 2:
 #   sim/base: no SystemC, no models/hw/workloads; models/: no SystemC, hw/, workloads/;
 #   workloads/: no hw/ or SystemC; hw/: no workloads/; yaml-cpp only in the config loader.
 set -u

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes docs/validation.md: trnsim against every nccom-test example row of
-shared/reference/measurements.md section 4, the matmul / HBM checks, the Qwen3-32B training
-throughput (section 1), and the first-step / compile-time figures (sections 1 and 3) with the
-FlexAttention suite. Usage: tools/make_validation_doc.py BUILD_DIR  (run by `make bench`)."""
+"""Writes docs/validation.md: trnsim against every nccom-test example row (S24 in
+docs/sources.md), the matmul / HBM checks, the Qwen3-32B training throughput (P1), and the
+first-step / compile-time figures (P1, P2, P5) with the FlexAttention suite (P3).
+Usage: tools/make_validation_doc.py BUILD_DIR  (run by `make bench`)."""
 import json, math, os, subprocess, sys, tempfile
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -42,7 +42,7 @@ out = ["# Validation\n",
        "model), first step and compile time (compile-latency model, docs/startup.md).\n",
        "## Collectives\n",
        "Measured numbers are the nccom-test user-guide examples in "
-       "`shared/reference/measurements.md` section 4 (all-reduce, fp32; AWS marks them as examples, not benchmarks). "
+       "S24 (docs/sources.md; all-reduce, fp32; AWS marks them as examples, not benchmarks). "
        "Rows with a tolerance are asserted by `test/systemc/collective_validation_test.cpp`; the others are shown "
        "for honesty and are not asserted.\n",
        "Placements are assumptions (the examples do not name the instance): 2 ranks on the two NeuronCores of one trn1 "
@@ -93,13 +93,13 @@ def verdict(sim, meas, tol):
     return "within" if abs(sim / meas - 1) <= tol else "OUTSIDE"
 
 
-# ---- Training throughput: Qwen3-32B on 16 Trainium2 chips (measurements.md section 1) ----
+# ---- Training throughput: Qwen3-32B on 16 Trainium2 chips (P1 in docs/sources.md) ----
 TOKENS_PER_STEP = 65536  # the scenario's assumption (workloads/scenarios/qwen3-32b-trn2.yaml)
 published_tps = {"eager": 11099, "compiled": 14156}
 runs = {m: run(["run", "qwen3-32b-trn2", "--mode", m]) for m in ("eager", "compiled")}
 out.append("## Training throughput\n")
 out.append("Qwen3-32B training on 16 Trainium2 chips with TorchNeuron, as published by SemiAnalysis "
-           "(docs/sources.md, published measurements; reported, not independently verified). The run's configuration was not "
+           "(P1 in docs/sources.md; reported, not independently verified). The run's configuration was not "
            "published; the scenario `workloads/scenarios/qwen3-32b-trn2.yaml` assumes 65,536 tokens per step "
            "(16 x 4,096), TP=4 x FSDP=16 at LNC=2 (64 ranks), full activation checkpointing, BF16 with FP32 master "
            "weights and AdamW. Asserted (5%) by `test/cli/runtime_calibration_current.sh`.\n")
@@ -132,7 +132,7 @@ out.append("The compile-latency model (docs/startup.md) against the published fi
            "Asserted by `test/cli/startup.sh` (Qwen3-32B) and `test/unit/compile_model_test.cpp` (the others).\n")
 out.append("### Qwen3-32B first step (16 Trainium2 chips)\n")
 out.append("`trnsim startup qwen3-32b-trn2 --json F` (cold cache). Published: 184.6 s eager, 255.7 s compiled, and "
-           "\"first step 30-55x the average step\" (`measurements.md` section 1, REPORTED-UNVERIFIED).\n")
+           "\"first step 30-55x the average step\" (P1, REPORTED-UNVERIFIED).\n")
 out.append("| quantity | published | simulated | error | tolerance |")
 out.append("|---|---:|---:|---:|---|")
 published_first = {"eager": 184.6, "compiled": 255.7}
@@ -153,7 +153,7 @@ be_pub = math.ceil(1 + (published_first["compiled"] - published_first["eager"]) 
                    (steady_pub["eager"] - steady_pub["compiled"]))
 out.append(f"Break-even of compiled mode (the first step n at which n compiled steps take no longer than n eager "
            f"steps, ceil(1 + extra first-step time / steady-step saving)): {be_pub} steps from the published pair at "
-           f"65,536 tokens (`compile-latency.md` 5.9 gives about 57), {be:.0f} steps simulated. "
+           f"65,536 tokens, {be:.0f} steps simulated. "
            f"`test/cli/startup.sh` accepts first/steady ratios of 30-56x, because the published figures themselves "
            f"imply 55.2x for compiled mode under the 65,536-token assumption.\n")
 out.append("| part of the first step (s) | eager | compiled |")
@@ -166,13 +166,13 @@ out.append("### Compile times\n")
 out.append("| figure | source | command | published | simulated | error | tolerance |")
 out.append("|---|---|---|---:|---:|---:|---|")
 rows = [
-    ("gpt-oss-20B recipe compile", "SemiAnalysis, 27 min 17 s (`measurements.md` 1, REPORTED-UNVERIFIED)",
+    ("gpt-oss-20B recipe compile", "SemiAnalysis, 27 min 17 s (P2, REPORTED-UNVERIFIED)",
      "`trnsim startup gpt-oss-20b-trn2 --json F`, compiled `parts.compile`", 1637.0,
      g["compiled"]["first_step"]["parts"]["compile"], 0.15),
-    ("BERT-Large step, sequential JIT", "AWS BERT tutorial, ~40 min (`measurements.md` 3)",
+    ("BERT-Large step, sequential JIT", "AWS BERT tutorial, ~40 min (P5)",
      "`trnsim startup bert-large-trn1 --json F`, compiled `parts.compile`", 40 * 60.0,
      b_seq["compiled"]["first_step"]["parts"]["compile"], 0.25),
-    ("BERT-Large step, neuron_parallel_compile", "AWS BERT tutorial, ~13 min (`measurements.md` 3)",
+    ("BERT-Large step, neuron_parallel_compile", "AWS BERT tutorial, ~13 min (P5)",
      "`trnsim startup bert-large-trn1 --set compile.parallel_compile=true --json F`, compiled `parts.compile`",
      13 * 60.0, b_par["compiled"]["first_step"]["parts"]["compile"], 0.25),
 ]
@@ -187,7 +187,7 @@ out.append(f"Configurations are assumptions (docs/startup.md): gpt-oss-20B as re
            f"workers, 32 gradient-accumulation micro-steps ({b_seq['compiled']['compile']['graphs']} step graphs; "
            f"{b_par['compiled']['compile']['workers']} parallel workers with neuron_parallel_compile).\n")
 out.append("### Trainium3 FlexAttention suite\n")
-out.append("`trnsim flexattention --json F` (budget 600 s, an assumption). Published (SemiAnalysis, `measurements.md` 1, "
+out.append("`trnsim flexattention --json F` (budget 600 s, an assumption). Published (SemiAnalysis, P3, "
            "REPORTED-UNVERIFIED): 89 of 96 tests pass; all 7 failures exceeded the compile-time budget, all at batch 4, "
            "sequence 8,192. The 96-case grid (8 variants x batch {1, 2, 4} x sequence {1k, 2k, 4k, 8k}) is a "
            "reconstruction, not the published suite (docs/startup.md).\n")

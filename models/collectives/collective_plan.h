@@ -1,7 +1,7 @@
 // Collective algorithms lowered into chunked point-to-point transfers with dependencies
 // (a DAG), which the SystemC fabric then simulates; no closed-form collective formula.
 //
-// Algorithms (shared/reference/hardware.md, "Collective algorithms"; S22, S23):
+// Algorithms (intra-node S22, inter-node S23; docs/model.md section 8):
 //   ring       : n-1 steps per phase, data split into segments and pipelined chunks,
 //                `channels` rings (odd channels run the other direction).
 //   kangaring  : Trn2's large-message ring (S22); modelled as a 2-channel bidirectional

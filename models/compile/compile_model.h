@@ -1,5 +1,5 @@
 // Compile-latency model: how long the first training step takes before steady state.
-// (shared/reference/compile-latency.md section 5.) Pure C++; the parameters live in
+// (docs/startup.md section 1.) Pure C++; the parameters live in
 // workloads/calibration/compile.yaml, fitted by `trnsim calibrate`.
 //
 // A job compiles a set of graphs (eager kernels, regional forward/backward graphs, or whole

@@ -30,7 +30,7 @@ struct Point {
 
 constexpr double KiB = 1024.0, MiB = KiB * 1024, GiB = MiB * 1024;
 
-// measurements.md section 4 (nccom-test user guide examples).
+// The nccom-test user guide examples (S24; docs/sources.md, P7).
 const Point kPoints[] = {
     {"2 ranks, 1 chip (trn1), 1 KiB", "trn1.32xlarge", 1, 2, 1 * KiB, 58e-6, true},
     {"2 ranks, 1 chip (trn1), 1 GiB", "trn1.32xlarge", 1, 2, 1 * GiB, 18.93e-3, true},
@@ -98,8 +98,8 @@ Runner add_calibrate_collectives(CLI::App* app) {
          "# do not edit by hand (a test checks that this file equals the command's output).\n"
          "#\n"
          "# These are the only two fitted numbers of the collective model; everything else (link and\n"
-         "# DMA-engine bandwidths, hop, DMA and EFA latencies) comes from shared/reference/hardware.md.\n"
-         "# Data: nccom-test user-guide examples, shared/reference/measurements.md section 4 (all-reduce,\n"
+         "# DMA-engine bandwidths, hop, DMA and EFA latencies) is a sourced figure (docs/hardware.md).\n"
+         "# Data: nccom-test user-guide examples, S24 in docs/sources.md (all-reduce,\n"
          "# fp32). Fitted on the 2-rank rows (placement assumed: two NeuronCores of one trn1 chip):\n"
          "#   dma_engines_per_core: the integer 1..16 whose simulated 1 GiB time is closest (log error);\n"
          "#   launch_overhead: measured 1 KiB time minus the simulated time with no launch overhead.\n"

@@ -99,7 +99,7 @@ bool expect_config_errors(F&& f) {
   }
 }
 
-/// Feeding a resolved dump back must reproduce it exactly (design.md section 3): loads
+/// Feeding a resolved dump back must reproduce it exactly (docs/architecture.md section 3): loads
 /// `text` (the resolved YAML of something `load` just accepted) through `load` and compares
 /// `dump` of the result. A ConfigError here is a failure, not an expected outcome.
 template <class Load, class Dump>

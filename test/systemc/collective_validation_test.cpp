@@ -1,5 +1,5 @@
-// Validation of the collective model against the nccom-test examples in
-// shared/reference/measurements.md section 4 (tolerances from the issue). Placements:
+// Validation of the collective model against the nccom-test user-guide examples (S24;
+// docs/sources.md, P7; tolerances from the issue). Placements:
 //   2 ranks   : two NeuronCores of one trn1 chip (LNC=1); fitted point (launch overhead and
 //               collective DMA engines are calibrated on the 1 KiB and 1 GiB rows)
 //   16 ranks  : trn2.48xlarge at LNC=2, ranks 0-15 = chips 0-3 (one torus row), held out

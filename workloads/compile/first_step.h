@@ -1,5 +1,5 @@
 // The first training step of a scenario: graph inventory per execution mode, derived from
-// the lowered workload, and the parts of the first step (compile-latency.md section 5):
+// the lowered workload, and the parts of the first step (docs/startup.md section 1):
 //   eager               : one kernel per unique op signature (kind, shapes), compiled once
 //                         when first reached and reused by every layer that repeats it;
 //   compiled (torchneuron): regional torch.compile: a forward and a backward graph per

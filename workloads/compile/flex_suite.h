@@ -1,5 +1,5 @@
 // A reconstructed Trainium3 FlexAttention test suite (96 cases) for the compile model.
-// The published result (measurements.md section 1): 89 of 96 tests pass; all 7 failures
+// The published result (P3, docs/sources.md): 89 of 96 tests pass; all 7 failures
 // exceeded the compile-time budget, all at batch 4 and sequence 8,192. The suite's grid was
 // not published; we assume (documented in docs/startup.md):
 //   8 variants (mask_mod / score_mod): none, causal, sliding_window, prefix_lm, document,

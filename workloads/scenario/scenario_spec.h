@@ -104,7 +104,7 @@ struct RuntimeSpec {
   }
 };
 
-/// How the job compiles (shared/reference/compile-latency.md section 1).
+/// How the job compiles (docs/startup.md section 1; C3, C11, C13).
 struct CompileSpec {
   std::string frontend = "torchneuron";   // torchneuron (eager kernels / regional torch.compile) | xla
   std::string attention = "flash";        // flash (fused kernel) | unfused (scores through HBM)
