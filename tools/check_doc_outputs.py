@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Docs that quote program output are checked against the program (issue 14, item 4).
+
+Every fenced block of README.md, docs/tutorial.md, docs/startup.md and docs/workloads.md that starts with a `$ build/trnsim ...`
+command and quotes output is re-run (from the repository root, with BUILD_DIR's trnsim) and compared line by line with the quote (stdout; stderr too when the quote shows a `sim:` or error line).
+Normalised before comparing: wall-clock figures ("0.398 s wall", "real 0m18s"), events/s and
+the build's commit. A quoted line "..." skips any number of output lines. Blocks whose
+commands print nothing quoted (only `$` lines) are not run. `make demo`'s block in the README
+is the output of `trnsim startup qwen3-32b-trn2`.
+Usage: tools/check_doc_outputs.py BUILD_DIR [--update] [FILE...]; exit 1 and a diff when a quote
+is stale. --update rewrites stale quotes in place: a whole quote becomes the output; in a quote
+with "..." each quoted line is replaced by the output line with the same label (the text before
+its first number).
+"""
+import os, re, subprocess, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+update = "--update" in sys.argv
+files = [a for a in sys.argv[2:] if a != "--update"] or ["README.md", "docs/tutorial.md", "docs/startup.md", "docs/workloads.md"]
+trnsim = os.path.join(build, "trnsim")
+
+WALL = [(re.compile(r"\d+(\.\d+)? s wall"), "<T> s wall"),
+        (re.compile(r"\d+(\.\d+)? ?M events/s"), "<N>M events/s"),
+        (re.compile(r"real\s+\S+"), "real <T>"),
+        (re.compile(r"(commit|build) [0-9a-f]{7,40}"), r"\1 <COMMIT>")]
+
+
+def norm(line):
+    line = line.rstrip()
+    for rx, rep in WALL:
+        line = rx.sub(rep, line)
+    return line
+
+
+def blocks(text):
+    for m in re.finditer(r"```[a-z]*\n(.*?)```", text, re.S):
+        lines = m.group(1).splitlines()
+        start = text[:m.start()].count("\n") + 2
+        yield start, lines
+
+
+def matches(quoted, got):
+    """quoted lines (with "..." wildcards) against the output lines."""
+    def rec(i, j):
+        while i < len(quoted):
+            if quoted[i].strip() == "...":
+                return any(rec(i + 1, k) for k in range(j, len(got) + 1))
+            if j >= len(got) or norm(quoted[i]) != norm(got[j]):
+                return False
+            i, j = i + 1, j + 1
+        return j == len(got)
+    return rec(0, 0)
+
+
+def run(cmd, with_stderr):
+    cmd = cmd.replace("build/trnsim", trnsim)
+    if cmd.startswith("make demo"):
+        cmd = trnsim + " startup qwen3-32b-trn2"
+    p = subprocess.run(["bash", "-c", cmd], cwd=root, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT if with_stderr else subprocess.DEVNULL, text=True,
+                       env=dict(os.environ, TRNSIM_PROGRESS_AFTER="1e9"))
+    return p.stdout.splitlines()
+
+
+def label(line):
+    m = re.match(r"\s*([^\d]*?)\s*[-+]?\d", line)
+    return m.group(1) if m else line.strip()
+
+
+def refreshed(out, got):
+    if not any(o.strip() == "..." for o in out):
+        return got
+    new = []
+    for o in out:
+        cand = [g for g in got if o.strip() != "..." and label(g) == label(o)]
+        new.append(cand[0] if len(cand) == 1 else o)
+    return new
+
+
+stale = checked = 0
+for f in files:
+    fixes = []
+    text = open(os.path.join(root, f)).read()
+    for line_no, lines in blocks(text):
+        if not lines or not lines[0].startswith(("$ build/trnsim", "$ make demo")):
+            continue
+        # Split into (command, quoted output) pairs.
+        pairs, cur = [], None
+        for l in lines:
+            if l.startswith("$ "):
+                cur = [l[2:].split("  #")[0].strip(), []]
+                pairs.append(cur)
+            elif cur is not None:
+                cur[1].append(l)
+        if not any(out for _, out in pairs):
+            continue
+        for cmd, out in pairs:
+            while out and not out[-1].strip():
+                out.pop()
+            if not out:
+                continue
+            checked += 1
+            # The `sim: N events ...` line and error messages go to stderr: compared only when quoted.
+            got = run(cmd, any(o.startswith(("sim:", "trnsim: error", "error")) for o in out))
+            if not matches(out, got):
+                if update:
+                    fixes.append((out, refreshed(out, got)))
+                stale += 1
+                print(f"STALE {f}:{line_no}: $ {cmd}")
+                import difflib
+                for d in difflib.unified_diff([norm(x) for x in out], [norm(x) for x in got], "quoted", "now",
+                                              lineterm="", n=1):
+                    print("   " + d)
+    if fixes:
+        for old_lines, new_lines in fixes:
+            text = text.replace("\n".join(old_lines) + "\n", "\n".join(new_lines) + "\n", 1)
+        open(os.path.join(root, f), "w").write(text)
+        print(f"updated {len(fixes)} quotes in {f}")
+print(f"{checked} quoted outputs checked, {stale} stale")
+sys.exit(1 if stale else 0)
