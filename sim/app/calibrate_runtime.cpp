@@ -147,6 +147,15 @@ struct Param {
   }
 };
 
+// A forked child's work: simulate the scenario with the assignments, send back tokens/s.
+std::function<std::string()> throughput_body(const std::string& scenario, const std::vector<std::string>& sets) {
+  return [scenario, sets]() -> std::string {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.17g", simulate(workloads::load_scenario(scenario, sets), StepOptions{}).tokens_per_s);
+    return b;
+  };
+}
+
 struct Problem {
   std::vector<Row> rows;
   std::vector<Param> params;
@@ -188,14 +197,7 @@ struct Problem {
       keys.push_back(k);
       if (cache.count(k) || std::find(order.begin(), order.end(), k) != order.end()) continue;
       order.push_back(k);
-      std::vector<std::string> s = sets(r, v);
-      std::string scenario = r.scenario;
-      bodies.push_back([scenario, s]() -> std::string {
-        workloads::ScenarioSpec spec = workloads::load_scenario(scenario, s);
-        char b[64];
-        std::snprintf(b, sizeof b, "%.17g", simulate(spec, StepOptions{}).tokens_per_s);
-        return b;
-      });
+      bodies.push_back(throughput_body(r.scenario, sets(r, v)));
     }
     auto out = run_in_children(bodies, "runtime calibration step", jobs);
     simulations += static_cast<int>(out.size());
@@ -366,6 +368,127 @@ std::string pct(double x) {
   return b;
 }
 
+// Re-simulates every row at the shipped parameters (runtime.yaml: no fitted value is set)
+// and compares with the residuals file; the number of rows that differ.
+int check_residuals(const Problem& pb, const std::string& path, int jobs) {
+  std::ifstream in(path);
+  if (!in) throw sim::ConfigError(sim::Location{path, 0, 0}, "--check", "cannot read the residuals file");
+  nlohmann::json doc;
+  try {
+    in >> doc;
+  } catch (const std::exception& e) {
+    throw sim::ConfigError(sim::Location{path, 0, 0}, "--check", std::string("not JSON: ") + e.what());
+  }
+  std::vector<std::function<std::string()>> bodies;
+  std::vector<size_t> slot(pb.rows.size());
+  for (size_t i = 0; i < pb.rows.size(); ++i) {
+    const Row& r = pb.rows[i];
+    if (r.sim != i) {  // a duplicate release: the same simulation as its original
+      slot[i] = slot[r.sim];
+      continue;
+    }
+    slot[i] = bodies.size();
+    bodies.push_back(throughput_body(r.scenario, r.sets));
+  }
+  auto out = run_in_children(bodies, "runtime calibration check", jobs);
+  int bad = 0;
+  for (size_t i = 0; i < pb.rows.size(); ++i) {
+    double want = -1;
+    for (const auto& jr : doc.value("rows", nlohmann::json::array()))
+      if (jr.value("id", "") == pb.rows[i].id) want = jr.value("simulated_tokens_per_s", -1.0);
+    double got = std::stod(out[slot[i]]);
+    bool ok = want > 0 && std::fabs(got / want - 1) < 1e-6;
+    bad += !ok;
+    std::printf("%-20s simulated %12.1f tokens/s  recorded %12.1f  %s\n", pb.rows[i].id.c_str(), got, want,
+                ok ? "ok" : "DIFFERS");
+  }
+  if (bad) std::printf("%d rows differ from %s: rerun `trnsim calibrate-runtime` (docs/validation.md)\n", bad,
+                       path.c_str());
+  return bad;
+}
+
+struct Fit {
+  Eigen::VectorXd th, r;       // ln parameters (rounded), residuals
+  Eigen::MatrixXd J, cov;       // Jacobian at th, covariance of ln parameters
+  std::vector<double> sim;      // simulated tokens/s of every row at th
+  int iterations = 0;
+};
+
+// MAP fit: Levenberg-Marquardt from the priors.
+Fit fit_map(Problem& pb) {
+  Fit f;
+  const Eigen::Index n = static_cast<Eigen::Index>(pb.params.size());
+  Eigen::VectorXd& th = f.th;
+  th.resize(n);
+  for (Eigen::Index j = 0; j < n; ++j) th[j] = pb.params[static_cast<size_t>(j)].theta0;
+  th = pb.round(th);
+  std::vector<double>& sim = f.sim;
+  sim = pb.all(th);
+  Eigen::VectorXd& r = f.r;
+  r = pb.residuals(th, sim);
+  double cost = r.squaredNorm();
+  const std::vector<bool> keep_all(pb.rows.size(), true);
+  double lambda = 1e-3;
+  Eigen::MatrixXd& J = f.J;
+  J = pb.jacobian(th, sim);
+  int& iterations = f.iterations;
+  for (; iterations < 12; ++iterations) {
+    Eigen::VectorXd step = gn_step(J, r, keep_all, lambda);
+    Eigen::VectorXd t = pb.round(th + step);
+    if ((t - th).cwiseAbs().maxCoeff() < 2e-3) break;  // converged: below the rounding of the file
+    std::vector<double> s2 = pb.all(t);
+    Eigen::VectorXd r2 = pb.residuals(t, s2);
+    std::fprintf(stderr, "calibrate-runtime: iteration %d, cost %.4f -> %.4f (lambda %.0e)\n", iterations + 1, cost,
+                 r2.squaredNorm(), lambda);
+    if (r2.squaredNorm() < cost) {
+      th = t;
+      sim = s2;
+      r = r2;
+      cost = r2.squaredNorm();
+      lambda = std::max(1e-6, lambda / 10);
+      J = pb.jacobian(th, sim);
+    } else {
+      lambda *= 10;
+      if (lambda > 1e4) break;
+    }
+  }
+  f.cov = (J.transpose() * J).ldlt().solve(Eigen::MatrixXd::Identity(n, n));
+  return f;
+}
+
+
+struct Loo {
+  std::map<std::string, std::vector<double>> fold_values;  // fold -> its refitted parameter values
+  std::map<size_t, double> sim;                            // held-out row -> simulated tokens/s
+};
+
+// Leave-one-out: per fold (a row and its duplicate releases), the linearised refit without
+// it, then the held-out rows simulated at the refitted parameters.
+Loo leave_one_out(Problem& pb, const Fit& fit) {
+  Loo l;
+  std::vector<std::string> folds;
+  for (const auto& row : pb.rows)
+    if (row.table && std::find(folds.begin(), folds.end(), row.fold) == folds.end()) folds.push_back(row.fold);
+  auto& fold_values = l.fold_values;
+  std::vector<std::pair<size_t, std::vector<double>>> req;
+  std::vector<size_t> req_row;
+  for (const auto& f : folds) {
+    std::vector<bool> keep(pb.rows.size(), true);
+    for (size_t i = 0; i < pb.rows.size(); ++i) keep[i] = pb.rows[i].fold != f;
+    Eigen::VectorXd t = pb.round(fit.th + gn_step(fit.J, fit.r, keep, 0));
+    fold_values[f] = pb.values(t);
+    for (size_t i = 0; i < pb.rows.size(); ++i)
+      if (!keep[i]) {
+        req.push_back({i, fold_values[f]});
+        req_row.push_back(i);
+      }
+  }
+  std::vector<double> loo_sim = pb.simulate_rows(req);
+  for (size_t k = 0; k < req_row.size(); ++k) l.sim[req_row[k]] = loo_sim[k];
+  return l;
+}
+
+
 }  // namespace
 
 Runner add_calibrate_runtime(CLI::App* app) {
@@ -391,108 +514,12 @@ Runner add_calibrate_runtime(CLI::App* app) {
     if (obs_path == kObservations) obs_path = sim::data_root() + "/" + kObservations;
     Problem pb = load_problem(obs_path, o->jobs);
 
-    if (!o->check.empty()) {
-      // The shipped parameters: no --set of fitted values, so every run uses runtime.yaml.
-      std::ifstream in(o->check);
-      if (!in) throw sim::ConfigError(sim::Location{o->check, 0, 0}, "--check", "cannot read the residuals file");
-      nlohmann::json doc;
-      try {
-        in >> doc;
-      } catch (const std::exception& e) {
-        throw sim::ConfigError(sim::Location{o->check, 0, 0}, "--check", std::string("not JSON: ") + e.what());
-      }
-      std::vector<std::function<std::string()>> bodies;
-      std::vector<size_t> slot(pb.rows.size());
-      for (size_t i = 0; i < pb.rows.size(); ++i) {
-        const Row& r = pb.rows[i];
-        if (r.sim != i) {  // a duplicate release: the same simulation as its original
-          slot[i] = slot[r.sim];
-          continue;
-        }
-        slot[i] = bodies.size();
-        std::string scenario = r.scenario;
-        std::vector<std::string> s = r.sets;
-        bodies.push_back([scenario, s]() -> std::string {
-          char b[64];
-          std::snprintf(b, sizeof b, "%.17g", simulate(workloads::load_scenario(scenario, s), StepOptions{}).tokens_per_s);
-          return b;
-        });
-      }
-      auto out = run_in_children(bodies, "runtime calibration check", o->jobs);
-      int bad = 0;
-      for (size_t i = 0; i < pb.rows.size(); ++i) {
-        double want = -1;
-        for (const auto& jr : doc.value("rows", nlohmann::json::array()))
-          if (jr.value("id", "") == pb.rows[i].id) want = jr.value("simulated_tokens_per_s", -1.0);
-        double got = std::stod(out[slot[i]]);
-        bool ok = want > 0 && std::fabs(got / want - 1) < 1e-6;
-        bad += !ok;
-        std::printf("%-20s simulated %12.1f tokens/s  recorded %12.1f  %s\n", pb.rows[i].id.c_str(), got, want,
-                    ok ? "ok" : "DIFFERS");
-      }
-      if (bad) std::printf("%d rows differ from %s: rerun `trnsim calibrate-runtime` (docs/validation.md)\n", bad,
-                           o->check.c_str());
-      return bad ? 1 : 0;
-    }
+    if (!o->check.empty()) return check_residuals(pb, o->check, o->jobs) ? 1 : 0;
 
-    // MAP fit: Levenberg-Marquardt from the priors.
-    const Eigen::Index n = static_cast<Eigen::Index>(pb.params.size());
-    Eigen::VectorXd th(n);
-    for (Eigen::Index j = 0; j < n; ++j) th[j] = pb.params[static_cast<size_t>(j)].theta0;
-    th = pb.round(th);
-    std::vector<double> sim = pb.all(th);
-    Eigen::VectorXd r = pb.residuals(th, sim);
-    double cost = r.squaredNorm();
-    const std::vector<bool> keep_all(pb.rows.size(), true);
-    double lambda = 1e-3;
-    Eigen::MatrixXd J = pb.jacobian(th, sim);
-    int iterations = 0;
-    for (; iterations < 12; ++iterations) {
-      Eigen::VectorXd step = gn_step(J, r, keep_all, lambda);
-      Eigen::VectorXd t = pb.round(th + step);
-      if ((t - th).cwiseAbs().maxCoeff() < 2e-3) break;  // converged: below the rounding of the file
-      std::vector<double> s2 = pb.all(t);
-      Eigen::VectorXd r2 = pb.residuals(t, s2);
-      std::fprintf(stderr, "calibrate-runtime: iteration %d, cost %.4f -> %.4f (lambda %.0e)\n", iterations + 1, cost,
-                   r2.squaredNorm(), lambda);
-      if (r2.squaredNorm() < cost) {
-        th = t;
-        sim = s2;
-        r = r2;
-        cost = r2.squaredNorm();
-        lambda = std::max(1e-6, lambda / 10);
-        J = pb.jacobian(th, sim);
-      } else {
-        lambda *= 10;
-        if (lambda > 1e4) break;
-      }
-    }
-    const std::vector<double> best = pb.values(th);
-    Eigen::MatrixXd cov = (J.transpose() * J).ldlt().solve(Eigen::MatrixXd::Identity(n, n));
+    const Fit f = fit_map(pb);
+    const Loo l = leave_one_out(pb, f);
 
-    // Leave-one-out: per fold (a row and its duplicate releases), the linearised refit without
-    // it, then the held-out rows simulated at the refitted parameters.
-    std::vector<std::string> folds;
-    for (const auto& row : pb.rows)
-      if (row.table && std::find(folds.begin(), folds.end(), row.fold) == folds.end()) folds.push_back(row.fold);
-    std::map<std::string, std::vector<double>> fold_values;
-    std::vector<std::pair<size_t, std::vector<double>>> req;
-    std::vector<size_t> req_row;
-    for (const auto& f : folds) {
-      std::vector<bool> keep(pb.rows.size(), true);
-      for (size_t i = 0; i < pb.rows.size(); ++i) keep[i] = pb.rows[i].fold != f;
-      Eigen::VectorXd t = pb.round(th + gn_step(J, r, keep, 0));
-      fold_values[f] = pb.values(t);
-      for (size_t i = 0; i < pb.rows.size(); ++i)
-        if (!keep[i]) {
-          req.push_back({i, fold_values[f]});
-          req_row.push_back(i);
-        }
-    }
-    std::vector<double> loo_sim = pb.simulate_rows(req);
-    std::map<size_t, double> loo;
-    for (size_t k = 0; k < req_row.size(); ++k) loo[req_row[k]] = loo_sim[k];
-
+    const std::vector<double> best = pb.values(f.th);
     // Reports.
     std::vector<double> in_err, loo_err;
     nlohmann::json rows = nlohmann::json::array();
@@ -500,7 +527,7 @@ Runner add_calibrate_runtime(CLI::App* app) {
     char line[320];
     for (size_t i = 0; i < pb.rows.size(); ++i) {
       const Row& row = pb.rows[i];
-      const double e = sim[i] / row.measured - 1;
+      const double e = f.sim[i] / row.measured - 1;
       nlohmann::json jr{{"id", row.id},
                         {"scenario", row.scenario.rfind(sim::data_root() + "/", 0) == 0
                                          ? row.scenario.substr(sim::data_root().size() + 1)
@@ -510,15 +537,15 @@ Runner add_calibrate_runtime(CLI::App* app) {
                         {"group", row.table ? "table" : "seed"},
                         {"duplicate_release", row.duplicate},
                         {"published_tokens_per_s", row.measured},
-                        {"simulated_tokens_per_s", sim[i]},
+                        {"simulated_tokens_per_s", f.sim[i]},
                         {"in_sample_error", e}};
       std::string loo_text = "fitted (seed)";
-      if (loo.count(i)) {
-        const double le = loo[i] / row.measured - 1;
-        jr["loo_simulated_tokens_per_s"] = loo[i];
+      if (l.sim.count(i)) {
+        const double le = l.sim.at(i) / row.measured - 1;
+        jr["loo_simulated_tokens_per_s"] = l.sim.at(i);
         jr["loo_error"] = le;
         nlohmann::json fv;
-        for (size_t j = 0; j < pb.params.size(); ++j) fv[pb.params[j].name] = fold_values[row.fold][j];
+        for (size_t j = 0; j < pb.params.size(); ++j) fv[pb.params[j].name] = l.fold_values.at(row.fold)[j];
         jr["loo_parameters"] = fv;
         loo_text = pct(le);
         if (!row.duplicate) {
@@ -528,7 +555,7 @@ Runner add_calibrate_runtime(CLI::App* app) {
       }
       rows.push_back(jr);
       std::snprintf(line, sizeof line, "#   %-20s published %10.0f  simulated %10.0f  in-sample %7s  leave-one-out %s%s\n",
-                    row.id.c_str(), row.measured, sim[i], pct(e).c_str(), loo_text.c_str(),
+                    row.id.c_str(), row.measured, f.sim[i], pct(e).c_str(), loo_text.c_str(),
                     row.duplicate ? "  (duplicate release)" : "");
       table << line;
     }
@@ -545,7 +572,7 @@ Runner add_calibrate_runtime(CLI::App* app) {
          "#\n"
          "# Method: MAP fit, Levenberg-Marquardt on ln(simulated / published) / sigma with log-normal\n"
          "# priors, from the priors; "
-      << iterations << " iterations, " << pb.simulations
+      << f.iterations << " iterations, " << pb.simulations
       << " simulations. Leave-one-out: each table row (with its\n"
          "# duplicate release) dropped, the linearised fit redone without it, the row simulated at the result.\n"
          "# Residuals in tokens/s (simulated / published - 1):\n"
@@ -561,7 +588,7 @@ Runner add_calibrate_runtime(CLI::App* app) {
     for (size_t j = 0; j < pb.params.size(); ++j) {
       const Param& p = pb.params[j];
       const double prior = std::exp(p.theta0);
-      const double sd = std::sqrt(std::max(0.0, cov(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(j))));
+      const double sd = std::sqrt(std::max(0.0, f.cov(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(j))));
       std::string v = p.time ? "\"" + p.text(best[j]) + "\"" : p.text(best[j]);
       std::snprintf(line, sizeof line, "  %s: %s", p.name.c_str(), v.c_str());
       y << line << std::string(std::max<size_t>(1, 36 - std::string(line).size()), ' ');
