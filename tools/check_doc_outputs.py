@@ -3,8 +3,8 @@
 
 Every fenced block of README.md, docs/tutorial.md, docs/startup.md and docs/workloads.md that starts with a `$ build/trnsim ...`
 command and quotes output is re-run (from the repository root, with BUILD_DIR's trnsim) and compared line by line with the quote (stdout; stderr too when the quote shows a `sim:` or error line).
-Normalised before comparing: wall-clock figures ("0.398 s wall", "real 0m18s"), events/s and
-the build's commit. A quoted line "..." skips any number of output lines. Blocks whose
+Normalised before comparing: wall-clock figures ("0.398 s wall", "real 0m18s"), events/s, the
+build's commit and the checkout's absolute path. A quoted line "..." skips any number of output lines. Blocks whose
 commands print nothing quoted (only `$` lines) are not run. `make demo`'s block in the README
 is the output of `trnsim startup qwen3-32b-trn2`.
 Usage: tools/check_doc_outputs.py BUILD_DIR [--update] [FILE...]; exit 1 and a diff when a quote
@@ -23,7 +23,9 @@ trnsim = os.path.join(build, "trnsim")
 WALL = [(re.compile(r"\d+(\.\d+)? s wall"), "<T> s wall"),
         (re.compile(r"\d+(\.\d+)? ?M events/s"), "<N>M events/s"),
         (re.compile(r"real\s+\S+"), "real <T>"),
-        (re.compile(r"(commit|build) [0-9a-f]{7,40}"), r"\1 <COMMIT>")]
+        (re.compile(r"(commit|build) [0-9a-f]{7,40}"), r"\1 <COMMIT>"),
+        # The checkout's absolute path (error messages name files by it): /work/main/workloads/...
+        (re.compile(r"/[^\s:'\"]*?/(workloads|hw|docs)/"), r"<repo>/\1/")]
 
 
 def norm(line):
@@ -78,44 +80,52 @@ def refreshed(out, got):
     return new
 
 
-stale = checked = 0
+# Collect every (file, line, command, quote) first, run them two at a time, then compare.
+jobs = []
 for f in files:
-    fixes = []
     text = open(os.path.join(root, f)).read()
     for line_no, lines in blocks(text):
         if not lines or not lines[0].startswith(("$ build/trnsim", "$ make demo")):
             continue
-        # Split into (command, quoted output) pairs.
-        pairs, cur = [], None
+        pairs, cur = [], None  # (command, quoted output)
         for l in lines:
             if l.startswith("$ "):
                 cur = [l[2:].split("  #")[0].strip(), []]
                 pairs.append(cur)
             elif cur is not None:
                 cur[1].append(l)
-        if not any(out for _, out in pairs):
-            continue
         for cmd, out in pairs:
             while out and not out[-1].strip():
                 out.pop()
-            if not out:
-                continue
-            checked += 1
-            # The `sim: N events ...` line and error messages go to stderr: compared only when quoted.
-            got = run(cmd, any(o.startswith(("sim:", "trnsim: error", "error")) for o in out))
-            if not matches(out, got):
-                if update:
-                    fixes.append((out, refreshed(out, got)))
-                stale += 1
-                print(f"STALE {f}:{line_no}: $ {cmd}")
-                import difflib
-                for d in difflib.unified_diff([norm(x) for x in out], [norm(x) for x in got], "quoted", "now",
-                                              lineterm="", n=1):
-                    print("   " + d)
-    if fixes:
-        for old_lines, new_lines in fixes:
-            text = text.replace("\n".join(old_lines) + "\n", "\n".join(new_lines) + "\n", 1)
-        open(os.path.join(root, f), "w").write(text)
-        print(f"updated {len(fixes)} quotes in {f}")
+            if out:
+                jobs.append((f, line_no, cmd, out))
+
+def execute(job):
+    f, line_no, cmd, out = job
+    # The `sim: N events ...` line and error messages go to stderr: compared only when quoted.
+    return run(cmd, any(o.startswith(("sim:", "trnsim: error", "error")) for o in out))
+
+import concurrent.futures
+with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+    outputs = list(ex.map(execute, jobs))
+
+stale, checked = 0, len(jobs)
+fixes = {}
+for (f, line_no, cmd, out), got in zip(jobs, outputs):
+    if matches(out, got):
+        continue
+    stale += 1
+    if update:
+        fixes.setdefault(f, []).append((out, refreshed(out, got)))
+    print(f"STALE {f}:{line_no}: $ {cmd}")
+    import difflib
+    for d in difflib.unified_diff([norm(x) for x in out], [norm(x) for x in got], "quoted", "now", lineterm="", n=1):
+        print("   " + d)
+for f, fx in fixes.items():
+    text = open(os.path.join(root, f)).read()
+    for old_lines, new_lines in fx:
+        text = text.replace("\n".join(old_lines) + "\n", "\n".join(new_lines) + "\n", 1)
+    open(os.path.join(root, f), "w").write(text)
+    print(f"updated {len(fx)} quotes in {f}")
 print(f"{checked} quoted outputs checked, {stale} stale")
 sys.exit(1 if stale else 0)
