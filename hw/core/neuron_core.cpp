@@ -92,12 +92,12 @@ bool NeuronCore::done() const {
 void NeuronCore::append(std::vector<models::Op>& ops) {
   for (auto& o : ops) {
     const size_t id = lowered_++;
-    window_.push_back(Slot{});
-    Slot& sl = window_.back();
+    window_.push_back(std::make_unique<Slot>());
+    Slot& sl = *window_.back();
     sl.op = std::move(o);
     for (int32_t d : sl.op.deps) {
       if (d < 0 || static_cast<size_t>(d) >= id) throw std::logic_error("NeuronCore: op dependency does not point backward");
-      if (static_cast<size_t>(d) < base_) continue;  // retired: finished
+      if (static_cast<size_t>(d) < base_ || !window_[static_cast<size_t>(d) - base_]) continue;  // released: finished
       Slot& dep = slot(static_cast<size_t>(d));
       if (dep.finished) continue;
       ++sl.waiting;
@@ -248,14 +248,20 @@ void NeuronCore::complete(size_t i) {
   sl.finished = 1;  // ops lowered from here on do not wait for it
   try_issue(lane);
   for (size_t dep : sl.dependents) try_issue(lane_of(slot(dep).op));
+  if (source_ && op.engine == Engine::Host) {  // nothing reads it again: release it now
+    if (retire_hook_) retire_hook_(op, sl.start, sl.end);
+    window_[i - base_].reset();
+  }
   if (--completing_ == 0) retire();  // not under a completion that still reads its op
 }
 
 void NeuronCore::retire() {
-  while (!window_.empty() && window_.front().finished) {
-    Slot& sl = window_.front();
-    if (retire_hook_) retire_hook_(sl.op, sl.start, sl.end);
-    if (keep_times_) times_.push_back({sl.start, sl.end});
+  while (!window_.empty() && (!window_.front() || window_.front()->finished)) {
+    if (window_.front()) {
+      Slot& sl = *window_.front();
+      if (retire_hook_) retire_hook_(sl.op, sl.start, sl.end);
+      if (keep_times_) times_.push_back({sl.start, sl.end});
+    }
     window_.pop_front();
     ++base_;
   }

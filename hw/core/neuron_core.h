@@ -100,9 +100,11 @@ class NeuronCore : public sc_core::sc_module {
     std::vector<size_t> dependents;  // lowered ops that wait for this one
     double start = 0, end = 0;
   };
-  std::deque<Slot> window_;
+  // A finished host op of a streamed program is released at once (null): compiled mode's
+  // host runs far ahead of the device, and only order-free sums read host ops.
+  std::deque<std::unique_ptr<Slot>> window_;
   size_t base_ = 0, lowered_ = 0;
-  Slot& slot(size_t i) { return window_[i - base_]; }
+  Slot& slot(size_t i) { return *window_[i - base_]; }
   // lanes: 4 compute engines then kDmaQueues DMA queues; each holds op indices in order.
   std::vector<std::deque<size_t>> lane_ops_;
   std::vector<char> lane_busy_;
