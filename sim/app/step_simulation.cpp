@@ -494,7 +494,14 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& op
       workloads::lower_rank(with_microbatches(s, k), layout, g, layout.rank({0, 0, 0, p}), &st);
       ops[k - 1] = st.ops;
     }
-    e.ops += (ops[0] + int64_t(largest - 1) * (ops[1] - ops[0])) * per_stage_sim;
+    // Ops are lowered a segment at a time as the run needs them and released as they retire
+    // (NeuronCore::load(ProgramSource)): a rank holds the micro-batches in flight in its 1F1B
+    // schedule (at most pp) and the next ones being lowered, about pp + 2. Compiled FSDP
+    // gathers have no inputs and run ahead across micro-batches without bound, so with FSDP in
+    // compiled mode the whole step's ops may be held at once.
+    const bool runs_ahead = s.mode != "eager" && s.parallel.fsdp > 1;
+    const int held = runs_ahead ? largest : std::min(largest, s.parallel.pp + 2);
+    e.ops += (ops[0] + int64_t(held - 1) * (ops[1] - ops[0])) * per_stage_sim;
   }
   e.bytes = e.concurrent * (kBaseBytes + kBytesPerOp * double(e.ops));
   return e;
@@ -508,7 +515,7 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
     if (e.bytes > opt.max_memory) {
       char buf[512];
       std::snprintf(buf, sizeof buf,
-                    "%s: the run is estimated at %.2f GiB (%lld ops in its largest simulation%s), over --max-memory "
+                    "%s: the run is estimated at %.2f GiB (%lld ops held at once in its largest simulation%s), over --max-memory "
                     "%.2f GiB; use the default reductions (no --exact, --all-ranks or --all-microbatches), fewer "
                     "micro-batches or layers, or a larger --max-memory",
                     s.name.c_str(), e.bytes / 1073741824.0, static_cast<long long>(e.ops),
