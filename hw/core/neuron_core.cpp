@@ -46,30 +46,112 @@ void NeuronCore::sbuf_flush() {
   sbuf_pending_t_ = -1;
 }
 
-size_t NeuronCore::lane_of(const models::Op& op) const {
-  if (op.engine == Engine::Dma) return models::kComputeEngines + static_cast<size_t>(op.queue % kDmaQueues);
-  if (op.engine == Engine::Collective)
-    return models::kComputeEngines + kDmaQueues + static_cast<size_t>(op.queue % kCollectiveQueues);
-  if (op.engine == Engine::Host) return models::kComputeEngines + kDmaQueues + kCollectiveQueues;
-  return static_cast<size_t>(op.engine);
+size_t NeuronCore::lane_of(Engine e, int queue) const {
+  if (e == Engine::Dma) return models::kComputeEngines + static_cast<size_t>(queue % kDmaQueues);
+  if (e == Engine::Collective)
+    return models::kComputeEngines + kDmaQueues + static_cast<size_t>(queue % kCollectiveQueues);
+  if (e == Engine::Host) return models::kComputeEngines + kDmaQueues + kCollectiveQueues;
+  return static_cast<size_t>(e);
 }
+
+size_t NeuronCore::lane_of(const models::Op& op) const { return lane_of(op.engine, op.queue); }
 
 void NeuronCore::load(models::Program program) {
   program.check();
+  std::vector<models::Op> ops = std::move(program.ops);
+  program.ops.clear();
   program_ = std::move(program);
+  source_.reset();
   const size_t lanes = models::kComputeEngines + kDmaQueues + kCollectiveQueues + 1;
   lane_ops_.assign(lanes, {});
-  lane_next_.assign(lanes, 0);
   lane_busy_.assign(lanes, 0);
-  waiting_.assign(program_.ops.size(), 0);
-  dependents_.assign(program_.ops.size(), {});
-  times_.assign(program_.ops.size(), {0.0, 0.0});
-  parts_left_.assign(program_.ops.size(), 0);
-  for (size_t i = 0; i < program_.ops.size(); ++i) {
-    lane_ops_[lane_of(program_.ops[i])].push_back(i);
-    waiting_[i] = static_cast<int32_t>(program_.ops[i].deps.size());
-    for (int32_t d : program_.ops[i].deps) dependents_[static_cast<size_t>(d)].push_back(i);
+  lane_wait_.assign(lanes, 0);
+  window_.clear();
+  base_ = lowered_ = 0;
+  keep_times_ = true;
+  times_.clear();
+  times_.reserve(ops.size());
+  append(ops);
+}
+
+void NeuronCore::load(std::unique_ptr<models::ProgramSource> source) {
+  load(models::Program{});
+  keep_times_ = false;
+  source_ = std::move(source);
+  lane_wait_.assign(lane_ops_.size(), static_cast<size_t>(-1));
+  program_.groups = source_->meta().groups;
+  program_.siblings = source_->meta().siblings;
+}
+
+bool NeuronCore::done() const {
+  if (source_ && (source_->lowered() < source_->segments() || source_->host_lowered() < source_->segments()))
+    return false;
+  return executed_ == lowered_;
+}
+
+void NeuronCore::append(std::vector<models::Op>& ops) {
+  for (auto& o : ops) {
+    const size_t id = lowered_++;
+    window_.push_back(std::make_unique<Slot>());
+    Slot& sl = *window_.back();
+    sl.op = std::move(o);
+    for (int32_t d : sl.op.deps) {
+      if (d < 0 || static_cast<size_t>(d) >= id) throw std::logic_error("NeuronCore: op dependency does not point backward");
+      if (static_cast<size_t>(d) < base_ || !window_[static_cast<size_t>(d) - base_]) continue;  // released: finished
+      Slot& dep = slot(static_cast<size_t>(d));
+      if (dep.finished) continue;
+      ++sl.waiting;
+      dep.dependents.push_back(id);
+    }
+    lane_ops_[lane_of(sl.op)].push_back(id);
   }
+  ops.clear();
+  if (source_) {  // collective groups of the ops just lowered
+    const auto& m = source_->meta();
+    for (size_t g = program_.groups.size(); g < m.groups.size(); ++g) {
+      program_.groups.push_back(m.groups[g]);
+      program_.siblings.push_back(g < m.siblings.size() ? m.siblings[g] : std::vector<std::vector<int>>{});
+    }
+  }
+}
+
+// A lane ran out of ops: lower what it could run next. Its next op in program order is the
+// first op on it in the segments not yet lowered; a root (no dependency in its own segment)
+// may be ready now, so its segment is lowered; any other waits for an op of its segment, which
+// is lowered (with it) when some other lane needs it.
+void NeuronCore::feed(size_t lane) {
+  if (!source_) return;
+  const size_t n = source_->segments();
+  std::vector<models::Op> batch;
+  if (source_->split_host() && lane == lane_of(Engine::Host, 0)) {
+    while (lane_ops_[lane].empty() && source_->host_lowered() < n) {
+      source_->lower_host_next(batch);
+      append(batch);
+    }
+    return;
+  }
+  size_t s = source_->lowered();
+  if (lane_wait_[lane] != static_cast<size_t>(-1) && s <= lane_wait_[lane]) return;
+  for (; s < n; ++s) {
+    const models::SegmentLanes& sl = source_->lanes(s);
+    const std::tuple<Engine, int, bool>* first = nullptr;
+    for (const auto& f : sl.first)
+      if (lane_of(std::get<0>(f), std::get<1>(f)) == lane) {
+        first = &f;
+        break;
+      }
+    if (!first) continue;
+    if (std::get<2>(*first)) {
+      while (source_->lowered() <= s) {
+        source_->lower_next(batch);
+        append(batch);
+      }
+    } else {
+      lane_wait_[lane] = s;
+    }
+    return;
+  }
+  lane_wait_[lane] = n;
 }
 
 void NeuronCore::start_of_simulation() {
@@ -79,29 +161,32 @@ void NeuronCore::start_of_simulation() {
 }
 
 void NeuronCore::try_issue(size_t lane) {
-  if (lane_busy_[lane] || lane_next_[lane] >= lane_ops_[lane].size()) return;
-  size_t op = lane_ops_[lane][lane_next_[lane]];
-  if (waiting_[op] > 0) return;  // in-order: the head waits for its dependencies
+  if (lane_busy_[lane]) return;
+  if (lane_ops_[lane].empty()) feed(lane);
+  if (lane_ops_[lane].empty()) return;
+  size_t op = lane_ops_[lane].front();
+  if (slot(op).waiting > 0) return;  // in-order: the head waits for its dependencies
   lane_busy_[lane] = 1;
-  ++lane_next_[lane];
+  lane_ops_[lane].pop_front();
   begin(op);
 }
 
 void NeuronCore::begin(size_t i) {
-  const models::Op& op = program_.ops[i];
+  Slot& sl = slot(i);
+  const models::Op& op = sl.op;
   const double now = sim::now_s();
-  times_[i].first = now;
+  sl.start = now;
   if (trace_sbuf_ && op.sbuf_bytes > 0) sbuf_change(now, op.sbuf_bytes);
   if (op.engine == Engine::Dma) {
     double latency = chip_.dma.fixed_latency.v + chip_.dma.descriptor_latency.v;
     dma_bytes_ += op.bytes;
-    parts_left_[i] = 1;
+    sl.parts_left = 1;
     start_flows(i, op.bytes, latency);
     return;
   }
   if (op.engine == Engine::Collective) {
     if (!collective_hook_) throw std::logic_error("NeuronCore: collective op without a runner");
-    parts_left_[i] = 1;
+    sl.parts_left = 1;
     collective_hook_(op, [this, i] { complete(i); });
     return;
   }
@@ -109,9 +194,9 @@ void NeuronCore::begin(size_t i) {
   if (op.engine == Engine::Tensor && op.tensor_busy &&
       now - tensor_idle_since_ >= chip_.tensor.throttle_window.v)
     d += models::throttle_penalty(chip_.tensor, d);
-  parts_left_[i] = 1;
+  sl.parts_left = 1;
   if (op.bytes > 0 && op.engine != Engine::Host) {  // operands stream from/to HBM alongside compute
-    parts_left_[i] = 2;
+    sl.parts_left = 2;
     dma_bytes_ += op.bytes;
     start_flows(i, op.bytes, chip_.dma.fixed_latency.v);
   }
@@ -124,12 +209,14 @@ void NeuronCore::start_flows(size_t i, double bytes, double latency) {
 }
 
 void NeuronCore::complete(size_t i) {
-  if (--parts_left_[i] > 0) return;
-  const models::Op& op = program_.ops[i];
+  Slot& sl = slot(i);
+  if (--sl.parts_left > 0) return;
+  ++completing_;
+  const models::Op& op = sl.op;
   const double now = sim::now_s();
-  times_[i].second = now;
+  sl.end = now;
   auto& st = stats_[static_cast<size_t>(op.engine)];
-  st.busy_s += now - times_[i].first;
+  st.busy_s += now - sl.start;
   ++st.ops;
   if (op.engine == Engine::Tensor) tensor_idle_since_ = now;
   if (trace_sbuf_ && op.sbuf_bytes > 0) sbuf_change(now, -op.sbuf_bytes);
@@ -150,16 +237,34 @@ void NeuronCore::complete(size_t i) {
       std::snprintf(buf, sizeof buf, "{\"flops\":%.17g,\"bytes\":%.17g}", op.flops, op.bytes);
       args = buf;
     }
-    trace_->span(trace_pid_, tid, op.name.empty() ? cat : op.name, cat, times_[i].first, now, args);
+    trace_->span(trace_pid_, tid, op.name.empty() ? cat : op.name, cat, sl.start, now, args);
   }
   ++executed_;
   finish_s_ = now;
   if (trace_sbuf_ && done()) sbuf_flush();
   size_t lane = lane_of(op);
   lane_busy_[lane] = 0;
-  for (size_t dep : dependents_[i]) --waiting_[dep];
+  for (size_t dep : sl.dependents) --slot(dep).waiting;
+  sl.finished = 1;  // ops lowered from here on do not wait for it
   try_issue(lane);
-  for (size_t dep : dependents_[i]) try_issue(lane_of(program_.ops[dep]));
+  for (size_t dep : sl.dependents) try_issue(lane_of(slot(dep).op));
+  if (source_ && op.engine == Engine::Host) {  // nothing reads it again: release it now
+    if (retire_hook_) retire_hook_(op, sl.start, sl.end);
+    window_[i - base_].reset();
+  }
+  if (--completing_ == 0) retire();  // not under a completion that still reads its op
+}
+
+void NeuronCore::retire() {
+  while (!window_.empty() && (!window_.front() || window_.front()->finished)) {
+    if (window_.front()) {
+      Slot& sl = *window_.front();
+      if (retire_hook_) retire_hook_(sl.op, sl.start, sl.end);
+      if (keep_times_) times_.push_back({sl.start, sl.end});
+    }
+    window_.pop_front();
+    ++base_;
+  }
 }
 
 }  // namespace trn::hw

@@ -35,6 +35,13 @@ NeuronCore& ProgramRunner::add_rank(int rank, models::Program program, const std
   return core;
 }
 
+NeuronCore& ProgramRunner::add_rank(int rank, std::unique_ptr<models::ProgramSource> source,
+                                   const std::vector<int>& mirrors) {
+  NeuronCore& core = add_rank(rank, models::Program{}, mirrors);
+  core.load(std::move(source));
+  return core;
+}
+
 double ProgramRunner::finish_time() const {
   double t = 0;
   for (const auto& kv : cores_) t = std::max(t, kv.second->finish_time());

@@ -33,6 +33,8 @@ class ProgramRunner : public sc_core::sc_module {
   /// not simulated and run the same program; their DMA and HBM traffic is mirrored (see
   /// NeuronCore::add_mirror).
   NeuronCore& add_rank(int rank, models::Program program, const std::vector<int>& mirrors = {});
+  /// The same with the program lowered on demand (NeuronCore::load(ProgramSource)).
+  NeuronCore& add_rank(int rank, std::unique_ptr<models::ProgramSource> source, const std::vector<int>& mirrors = {});
   const std::map<int, NeuronCore*>& ranks() const { return cores_; }
   const CollectiveStats& collective_stats() const { return stats_; }
   /// Latest finish time over the simulated ranks.

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "models/collectives/collective_plan.h"
@@ -50,6 +51,33 @@ struct Program {
   /// Throws std::logic_error when a dependency points forward or out of range (cycles
   /// are impossible when every dependency points backward).
   void check() const;
+};
+
+/// The queues a segment of a streamed program uses: per (engine, queue), in order of first
+/// use, whether that first op is a root: it depends on no op of its own segment, so it can be
+/// ready before any op of the segment has run (see NeuronCore::load(ProgramSource)).
+struct SegmentLanes {
+  std::vector<std::tuple<Engine, int, bool>> first;
+};
+
+/// A program lowered on demand, one segment (e.g. one micro-batch's forward or backward) at a
+/// time. Op ids (Op::deps) number the ops in the order they are handed out. With split_host(),
+/// the host ops of a segment (which depend on host ops only) are handed out separately, ahead
+/// of its other ops (lower_host_next); lower_next hands out a segment's host ops first if they
+/// were not yet handed out.
+class ProgramSource {
+ public:
+  virtual ~ProgramSource() = default;
+  virtual size_t segments() const = 0;
+  /// The queues of segment `seg`'s ops (without the host ops when split_host()).
+  virtual const SegmentLanes& lanes(size_t seg) const = 0;
+  virtual bool split_host() const = 0;
+  virtual size_t lowered() const = 0;       // segments handed out
+  virtual size_t host_lowered() const = 0;  // segments whose host ops were handed out
+  virtual void lower_next(std::vector<Op>& out) = 0;
+  virtual void lower_host_next(std::vector<Op>& out) = 0;
+  /// Groups and siblings of the ops handed out so far (Program::ops empty).
+  virtual const Program& meta() const = 0;
 };
 
 }  // namespace trn::models

@@ -69,26 +69,48 @@ std::string name_stem(const std::string& name) {
   return out.empty() ? name : out;
 }
 
-// Rank 0's compute ops with FLOPs, grouped by name stem and engine (every group).
-std::vector<RooflinePoint> roofline_groups(const models::Program& prog, const std::vector<Interval>& times) {
+// The step analysis of one core, accumulated op by op in program order as its ops retire
+// (NeuronCore::RetireHook), so that no op is kept until the end of the run: the busy-interval
+// sets of the breakdown, the engines' busy time and op counts, the time compute ops spent
+// beyond their compute (memory_bound), and the roofline groups: rank 0's compute ops with
+// FLOPs, grouped by name stem and engine (every group). Sums are taken in program order, as
+// they were over the whole program.
+struct StepAnalysis {
+  std::vector<Interval> compute, coll, host, pipe;
+  double memory_bound = 0;
+  std::map<models::Engine, double> busy;
+  std::map<models::Engine, int64_t> count;
   std::map<std::pair<std::string, std::string>, RooflinePoint> groups;
-  for (size_t i = 0; i < prog.ops.size() && i < times.size(); ++i) {
-    const auto& op = prog.ops[i];
-    if (static_cast<int>(op.engine) >= models::kComputeEngines || op.flops <= 0) continue;
+  void add(const models::Op& op, double start, double end) {
+    count[op.engine] += 1;
+    Interval iv{start, end};
+    double len = iv.second - iv.first;
+    if (op.engine == models::Engine::Collective && op.name.rfind("pp_", 0) == 0) pipe.push_back(iv);
+    else if (op.engine == models::Engine::Collective) coll.push_back(iv);
+    else if (op.engine == models::Engine::Host) host.push_back(iv);
+    else {
+      compute.push_back(iv);
+      busy[op.engine] += len;
+      memory_bound += std::max(0.0, len - op.duration_s);
+    }
+    if (static_cast<int>(op.engine) >= models::kComputeEngines || op.flops <= 0) return;
     RooflinePoint& g = groups[{name_stem(op.name), models::engine_name(op.engine)}];
     g.ops += 1;
     g.flops += op.flops;
     g.hbm_bytes += op.bytes;
-    g.busy_s += times[i].second - times[i].first;
+    g.busy_s += end - start;
   }
-  std::vector<RooflinePoint> pts;
-  for (auto& [key, g] : groups) {
-    g.name = key.first;
-    g.engine = key.second;
-    pts.push_back(g);
+  std::vector<RooflinePoint> roofline() const {
+    std::vector<RooflinePoint> pts;
+    for (const auto& [key, g0] : groups) {
+      RooflinePoint g = g0;
+      g.name = key.first;
+      g.engine = key.second;
+      pts.push_back(g);
+    }
+    return pts;
   }
-  return pts;
-}
+};
 
 // The roofline of one logical core against its share of the chip's peaks: the largest groups
 // by busy time, the rest as one "other" point.
@@ -273,12 +295,15 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   for (int rank : simulated) {
     int p = layout.coord(rank).p;
     if (!graphs.count(p)) graphs[p] = stage_graph(s, p);
-    workloads::LoweringStats st;
-    runner->add_rank(rank, workloads::lower_rank(s, layout, graphs[p], rank, &st, mask),
+    int64_t ops = 0;  // lowered on demand as the run goes (NeuronCore::load(ProgramSource))
+    runner->add_rank(rank, workloads::stream_rank(s, layout, graphs[p], rank, &ops, mask),
                      mask.empty() ? std::vector<int>{} : mirrored_ranks(*sys, layout, mask, rank));
-    r.ops += st.ops;
+    r.ops += ops;
   }
   r.simulated_ranks = static_cast<int>(runner->ranks().size());
+  StepAnalysis analysis;
+  runner->ranks().begin()->second->set_retire_hook(
+      [&analysis](const models::Op& op, double a, double b) { analysis.add(op, a, b); });
   std::unique_ptr<sim::TraceSink> sink;
   if (!trace.path.empty()) {
     sink = std::make_unique<sim::TraceSink>(trace.path, trace.categories, trace.t0, trace.t1);
@@ -310,39 +335,21 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   r.steady.microbatches = {s.parallel.microbatches};
   r.steady.target = s.parallel.microbatches;
 
-  // Breakdown on rank 0 (a representative of the first stage).
-  const hw::NeuronCore& core = *runner->ranks().begin()->second;
-  const auto& prog = core.program();
-  const auto& times = core.op_times();
-  std::vector<Interval> compute, coll, host, pipe;
-  double memory_bound = 0;
-  std::map<models::Engine, double> busy;
-  std::map<models::Engine, int64_t> count;
-  for (size_t i = 0; i < prog.ops.size(); ++i) {
-    const auto& op = prog.ops[i];
-    count[op.engine] += 1;
-    Interval iv = times[i];
-    double len = iv.second - iv.first;
-    if (op.engine == models::Engine::Collective && op.name.rfind("pp_", 0) == 0) pipe.push_back(iv);
-    else if (op.engine == models::Engine::Collective) coll.push_back(iv);
-    else if (op.engine == models::Engine::Host) host.push_back(iv);
-    else {
-      compute.push_back(iv);
-      busy[op.engine] += len;
-      memory_bound += std::max(0.0, len - op.duration_s);
-    }
-  }
-  const double t_compute = union_length(compute);
-  const double t_comm = exposed(coll, compute);
+  // Breakdown on rank 0 (a representative of the first stage), accumulated as its ops retired.
+  const double t_compute = union_length(analysis.compute);
+  const double t_comm = exposed(analysis.coll, analysis.compute);
   // Waits are charged in this order: communication, then the neighbouring stage, then the host.
   // A host that runs ahead of the device (compiled launches, lazy-tensor tracing) is busy while
   // the device waits for something else; only what is left when nothing else explains the wait
   // is the host's.
-  std::vector<Interval> dev = compute;
-  dev.insert(dev.end(), coll.begin(), coll.end());
-  const double t_pipe = exposed(pipe, dev);  // waiting for the neighbouring stage
-  dev.insert(dev.end(), pipe.begin(), pipe.end());
-  const double t_host = exposed(host, dev);
+  std::vector<Interval> dev = std::move(analysis.compute);
+  dev.insert(dev.end(), analysis.coll.begin(), analysis.coll.end());
+  const double t_pipe = exposed(analysis.pipe, dev);  // waiting for the neighbouring stage
+  dev.insert(dev.end(), analysis.pipe.begin(), analysis.pipe.end());
+  const double t_host = exposed(analysis.host, dev);
+  const double memory_bound = analysis.memory_bound;
+  auto& busy = analysis.busy;
+  auto& count = analysis.count;
   const double idle = std::max(0.0, r.step_time_s - t_compute - t_comm - t_host - t_pipe);
   r.breakdown = {{"compute", t_compute - std::min(memory_bound, t_compute)},
                  {"memory_bound", std::min(memory_bound, t_compute)},
@@ -355,7 +362,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   for (auto e : {models::Engine::Tensor, models::Engine::Vector, models::Engine::Scalar, models::Engine::GpSimd,
                  models::Engine::Collective, models::Engine::Host, models::Engine::Dma})
     r.engine_ops.push_back({models::engine_name(e), double(count[e])});
-  r.roofline_groups = roofline_groups(prog, times);
+  r.roofline_groups = analysis.roofline();
   finish_result(s, r);
   if (sink) {
     sys->net().flush_trace(sim::now_s());
@@ -487,7 +494,14 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& op
       workloads::lower_rank(with_microbatches(s, k), layout, g, layout.rank({0, 0, 0, p}), &st);
       ops[k - 1] = st.ops;
     }
-    e.ops += (ops[0] + int64_t(largest - 1) * (ops[1] - ops[0])) * per_stage_sim;
+    // Ops are lowered a segment at a time as the run needs them and released as they retire
+    // (NeuronCore::load(ProgramSource)): a rank holds the micro-batches in flight in its 1F1B
+    // schedule (at most pp) and the next ones being lowered, about pp + 2. Compiled FSDP
+    // gathers have no inputs and run ahead across micro-batches without bound, so with FSDP in
+    // compiled mode the whole step's ops may be held at once.
+    const bool runs_ahead = s.mode != "eager" && s.parallel.fsdp > 1;
+    const int held = runs_ahead ? largest : std::min(largest, s.parallel.pp + 2);
+    e.ops += (ops[0] + int64_t(held - 1) * (ops[1] - ops[0])) * per_stage_sim;
   }
   e.bytes = e.concurrent * (kBaseBytes + kBytesPerOp * double(e.ops));
   return e;
@@ -501,7 +515,7 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
     if (e.bytes > opt.max_memory) {
       char buf[512];
       std::snprintf(buf, sizeof buf,
-                    "%s: the run is estimated at %.2f GiB (%lld ops in its largest simulation%s), over --max-memory "
+                    "%s: the run is estimated at %.2f GiB (%lld ops held at once in its largest simulation%s), over --max-memory "
                     "%.2f GiB; use the default reductions (no --exact, --all-ranks or --all-microbatches), fewer "
                     "micro-batches or layers, or a larger --max-memory",
                     s.name.c_str(), e.bytes / 1073741824.0, static_cast<long long>(e.ops),

@@ -93,10 +93,12 @@ struct StepOptions {
   double max_memory = 0;          // bytes; > 0: refuse runs estimated above it (MemoryGuardError)
 };
 
-/// What a run is estimated to hold before it starts: its largest simulation's ops and their
-/// memory (kBytesPerOp each, measured, docs/performance.md), for the `--max-memory` guard.
+/// What a run is estimated to hold at its peak: the ops its largest simulation holds at once
+/// (lowered a segment at a time and released as they retire: about pp + 2 micro-batches per
+/// rank; the whole step with compiled FSDP, whose gathers run ahead) and their memory
+/// (kBytesPerOp each, measured, docs/performance.md), for the `--max-memory` guard.
 struct RunEstimate {
-  int64_t ops = 0;        // ops of the largest simulation (all its simulated ranks)
+  int64_t ops = 0;        // ops held at once by the largest simulation (all its simulated ranks)
   int concurrent = 1;     // simulations running at once (steady-state runs: 2)
   double bytes = 0;       // peak memory estimate of the run
 };

@@ -23,7 +23,15 @@ struct Ctx {
   int rank, lnc;
   bool eager;
   bool lazy_trace;  // compiled with the xla frontend and a tracing cost
-  models::Program prog;
+  models::Program prog;  // groups and siblings; the ops go to `out`
+  std::vector<Op>* out = nullptr;
+  int32_t next_id = 0;
+  bool any_launch = false, any_launch_dev = false;  // host / device pass: a launch was emitted
+  int32_t cur_launch = -1, cur_launch_dev = -1;
+  int32_t add(Op op) {
+    out->push_back(std::move(op));
+    return next_id++;
+  }
   std::map<std::vector<int>, int32_t> group_ids;
   LoweringStats stats;
   const std::vector<char>* simulated = nullptr;  // per rank: has a program (empty: all)
@@ -232,31 +240,51 @@ std::vector<Vertex> emission_order(const Ctx& c, const TrainingGraph& t) {
   return out;
 }
 
+// Which ops a call emits: all of a segment's (in program order), only its host ops (the trace
+// and launches of compiled mode, which depend on host ops only), or only the others (after its
+// host pass; `launches` then holds the region launches that pass emitted, in order).
+enum class Pass { All, Host, Device };
+
+bool emitted(const GraphOp& g, bool backward, bool last_micro) {
+  return (g.phase != Phase::Forward) == backward && (last_micro || !g.once_per_step);
+}
+
 void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::map<Vertex, int32_t>& ids,
-          std::vector<int32_t>& region_launch) {
+          std::vector<int32_t>& launches, Pass pass = Pass::All) {
   int region = -2;
+  size_t next_launch = 0;
   const std::vector<Vertex> order = emission_order(c, t);
-  if (c.lazy_trace) {
+  if (c.lazy_trace && pass != Pass::Device) {
     // Lazy-tensor tracing (torch-xla): the host traces every op of the segment before the
     // compiled graph can run, every micro-batch; tracing the next segment overlaps the device
     // running this one (asynchronous execution), so the host paces the step when it is slower.
     int n = 0;
-    for (Vertex v : order) {
-      const GraphOp& g = t.g[v];
-      if ((g.phase != Phase::Forward) == backward && (last_micro || !g.once_per_step)) ++n;
-    }
+    for (Vertex v : order)
+      if (emitted(t.g[v], backward, last_micro)) ++n;
     Op h;
     h.engine = Engine::Host;
     h.name = "trace";
     h.duration_s = n * c.s.runtime.lazy_trace.v;
     if (c.last_host >= 0) h.deps.push_back(c.last_host);
-    c.last_host = c.prog.add(h);
+    c.last_host = c.add(h);
   }
   for (Vertex v : order) {
     const GraphOp& g = t.g[v];
-    const bool is_bwd = g.phase != Phase::Forward;
-    if (is_bwd != backward) continue;
-    if (g.once_per_step && !last_micro) continue;
+    if (!emitted(g, backward, last_micro)) continue;
+    if (pass == Pass::Host) {  // compiled mode: the launches only
+      if (g.layer != region || !c.any_launch) {
+        region = g.layer;
+        Op h;
+        h.engine = Engine::Host;
+        h.name = "launch";
+        h.duration_s = c.s.runtime.compiled_launch.v;
+        if (c.last_host >= 0) h.deps.push_back(c.last_host);
+        c.last_host = c.add(h);
+        c.any_launch = true;
+        launches.push_back(c.last_host);
+      }
+      continue;
+    }
     Op op;
     if (g.kind == OpKind::Collective) {
       op.engine = Engine::Collective;
@@ -287,30 +315,134 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
       h.duration_s = c.s.runtime.eager_dispatch.v;
       if (c.last_host >= 0) h.deps.push_back(c.last_host);
       if (c.prev_device >= 0) h.deps.push_back(c.prev_device);
-      c.last_host = c.prog.add(h);
+      c.last_host = c.add(h);
       op.deps.push_back(c.last_host);
-    } else {
+    } else if (pass == Pass::All) {
       // One launch per region (a layer's forward or backward, or the rest of the step).
-      if (g.layer != region || region_launch.empty()) {
+      if (g.layer != region || !c.any_launch) {
         region = g.layer;
         Op h;
         h.engine = Engine::Host;
         h.name = "launch";
         h.duration_s = c.s.runtime.compiled_launch.v;
         if (c.last_host >= 0) h.deps.push_back(c.last_host);
-        c.last_host = c.prog.add(h);
-        region_launch.push_back(c.last_host);
+        c.last_host = c.add(h);
+        c.any_launch = true;
+        c.cur_launch = c.last_host;
       }
-      if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(region_launch.back());
+      if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(c.cur_launch);
+    } else {  // Pass::Device: the launches of this segment's host pass, in the same order
+      if (g.layer != region || !c.any_launch_dev) {
+        region = g.layer;
+        c.any_launch_dev = true;
+        c.cur_launch_dev = launches.at(next_launch++);
+      }
+      if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(c.cur_launch_dev);
     }
     std::sort(op.deps.begin(), op.deps.end());
     op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
-    int32_t id = c.prog.add(std::move(op));
+    int32_t id = c.add(std::move(op));
     ids[v] = id;
     c.prev_device = id;
     ++c.stats.ops;
   }
 }
+
+// A rank's program lowered one 1F1B segment at a time (models::ProgramSource). Compiled mode
+// hands out host ops (trace, launches) separately: the host runs ahead of the device.
+class RankStream : public models::ProgramSource {
+ public:
+  RankStream(Ctx c, const TrainingGraph& t, std::vector<std::pair<int, bool>> order, int m, bool split)
+      : c_(std::move(c)), t_(t), order_(std::move(order)), m_(m), split_(split && !c_.eager) {
+    ids_.resize(static_cast<size_t>(m));
+    for (int k = 0; k < 4; ++k) summarise(k & 1, k & 2, lanes_[k], ops_[k]);
+    for (auto [micro, bwd] : order_) total_ops_ += ops_[kind(micro, bwd)];
+  }
+  size_t segments() const override { return order_.size(); }
+  const models::SegmentLanes& lanes(size_t seg) const override {
+    return lanes_[kind(order_[seg].first, order_[seg].second)];
+  }
+  bool split_host() const override { return split_; }
+  size_t lowered() const override { return next_; }
+  size_t host_lowered() const override { return split_ ? next_host_ : next_; }
+  void lower_host_next(std::vector<Op>& out) override {
+    if (!split_ || next_host_ >= order_.size()) return;
+    auto [micro, bwd] = order_[next_host_];
+    c_.out = &out;
+    std::map<Vertex, int32_t> none;
+    emit(c_, t_, bwd, micro == m_ - 1, none, launches_[next_host_], Pass::Host);
+    ++next_host_;
+  }
+  void lower_next(std::vector<Op>& out) override {
+    if (next_ >= order_.size()) return;
+    if (split_ && next_host_ <= next_) lower_host_next(out);
+    auto [micro, bwd] = order_[next_];
+    c_.out = &out;
+    auto& ids = ids_[static_cast<size_t>(micro)];
+    if (split_) {
+      emit(c_, t_, bwd, micro == m_ - 1, ids, launches_[next_], Pass::Device);
+      launches_.erase(next_);
+    } else {
+      std::vector<int32_t> unused;
+      emit(c_, t_, bwd, micro == m_ - 1, ids, unused, Pass::All);
+    }
+    if (bwd) std::map<Vertex, int32_t>().swap(ids);  // nothing later reads this micro-batch's ops
+    ++next_;
+  }
+  const models::Program& meta() const override { return c_.prog; }
+  int64_t total_ops() const { return total_ops_; }
+  const LoweringStats& stats() const { return c_.stats; }
+  models::Program take_program() { return std::move(c_.prog); }
+
+ private:
+  int kind(int micro, bool bwd) const { return (bwd ? 1 : 0) | (micro == m_ - 1 ? 2 : 0); }
+  // The queues of a segment of kind (backward, last micro-batch) and its op count.
+  void summarise(bool bwd, bool last, models::SegmentLanes& out, int64_t& n) const {
+    const std::vector<Vertex> order = emission_order(c_, t_);
+    std::set<Vertex> in_segment;
+    for (Vertex v : order)
+      if (emitted(t_.g[v], bwd, last)) in_segment.insert(v);
+    std::set<std::pair<Engine, int>> seen;
+    n = 0;
+    if (c_.eager) {  // the host's first op (a dispatch) waits only for the previous segment
+      out.first.push_back({Engine::Host, 0, true});
+      seen.insert({Engine::Host, 0});
+    }
+    for (Vertex v : order) {
+      const GraphOp& g = t_.g[v];
+      if (!in_segment.count(v)) continue;
+      ++n;
+      std::pair<Engine, int> key{Engine::Tensor, 0};
+      if (g.kind == OpKind::Collective) {
+        key = {Engine::Collective, static_cast<int>(g.group)};
+        if (g.group == GroupKind::Pp && g.name.find("recv") != std::string::npos) key.second = 6;
+      } else {
+        Ctx probe = c_;
+        key.first = compute_op(probe, g).engine;
+      }
+      if (!seen.insert(key).second) continue;
+      // Eager: every op waits for its dispatch, a host op of the same segment. Compiled: the
+      // launches come from the host ops handed out ahead (not part of the segment here).
+      bool root = !c_.eager;
+      for (auto e : boost::make_iterator_range(boost::in_edges(v, t_.g)))
+        if (in_segment.count(boost::source(e, t_.g))) root = false;
+      if (!split_ && !c_.eager && !(g.kind == OpKind::Collective && g.prefetchable)) root = false;  // its launch
+      out.first.push_back({key.first, key.second, root});
+    }
+  }
+
+  Ctx c_;
+  const TrainingGraph& t_;
+  std::vector<std::pair<int, bool>> order_;
+  int m_;
+  bool split_;
+  std::vector<std::map<Vertex, int32_t>> ids_;
+  std::map<size_t, std::vector<int32_t>> launches_;  // per segment whose host ops are out
+  size_t next_ = 0, next_host_ = 0;
+  models::SegmentLanes lanes_[4];
+  int64_t ops_[4] = {0, 0, 0, 0};
+  int64_t total_ops_ = 0;
+};
 
 }  // namespace
 
@@ -327,22 +459,40 @@ std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m) {
   return order;
 }
 
-models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& t, int rank,
-                           LoweringStats* stats, const std::vector<char>& simulated) {
+namespace {
+Ctx make_ctx(const ScenarioSpec& s, const Layout& layout, int rank, const std::vector<char>& simulated) {
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
   Ctx c{s, layout, s.system.chip, rank, lnc, s.mode == "eager",
-        s.mode != "eager" && s.compile.frontend == "xla" && s.runtime.lazy_trace.v > 0, {}, {}, {}};
+        s.mode != "eager" && s.compile.frontend == "xla" && s.runtime.lazy_trace.v > 0, {}, nullptr, 0,
+        false, false, -1, -1, {}, {}};
   c.simulated = &simulated;
+  return c;
+}
+}  // namespace
+
+models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& t, int rank,
+                           LoweringStats* stats, const std::vector<char>& simulated) {
   const int stage = layout.coord(rank).p;
   const int m = s.parallel.microbatches;
-  std::vector<std::map<Vertex, int32_t>> ids(static_cast<size_t>(m));
-  std::vector<int32_t> launches;
-  for (auto [micro, bwd] : one_f_one_b(stage, s.parallel.pp, m)) {
-    emit(c, t, bwd, micro == m - 1, ids[static_cast<size_t>(micro)], launches);
-  }
+  RankStream rs(make_ctx(s, layout, rank, simulated), t, one_f_one_b(stage, s.parallel.pp, m), m, false);
+  std::vector<Op> ops;
+  while (rs.lowered() < rs.segments()) rs.lower_next(ops);
   // The optimizer update (phase Update) is emitted with the last backward segment.
-  if (stats) *stats = c.stats;
-  return std::move(c.prog);
+  if (stats) *stats = rs.stats();
+  models::Program p = rs.take_program();
+  p.ops = std::move(ops);
+  return p;
+}
+
+std::unique_ptr<models::ProgramSource> stream_rank(const ScenarioSpec& s, const Layout& layout,
+                                                   const TrainingGraph& t, int rank, int64_t* ops,
+                                                   const std::vector<char>& simulated) {
+  const int stage = layout.coord(rank).p;
+  const int m = s.parallel.microbatches;
+  auto rs = std::make_unique<RankStream>(make_ctx(s, layout, rank, simulated), t,
+                                         one_f_one_b(stage, s.parallel.pp, m), m, true);
+  if (ops) *ops = rs->total_ops();
+  return rs;
 }
 
 }  // namespace trn::workloads

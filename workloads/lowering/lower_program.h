@@ -12,6 +12,8 @@
 // Micro-batches follow the 1F1B schedule of the rank's pipeline stage.
 #pragma once
 
+#include <memory>
+
 #include "models/ir/program.h"
 #include "workloads/graph/training_graph.h"
 #include "workloads/parallel/layout.h"
@@ -31,6 +33,13 @@ struct LoweringStats {
 /// same stage, none of whose members is simulated.
 models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& stage_graph, int rank,
                            LoweringStats* stats = nullptr, const std::vector<char>& simulated = {});
+
+/// The same program lowered on demand, one 1F1B segment at a time (NeuronCore::load), with
+/// compiled mode's host ops handed out ahead of the device ops. `ops`: the graph ops of the
+/// step (LoweringStats::ops). `simulated` must outlive the stream.
+std::unique_ptr<models::ProgramSource> stream_rank(const ScenarioSpec& s, const Layout& layout,
+                                                   const TrainingGraph& stage_graph, int rank, int64_t* ops,
+                                                   const std::vector<char>& simulated);
 
 /// The 1F1B order of (micro-batch, is_backward) for `stage` of `stages` with `m` micro-batches.
 std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m);
