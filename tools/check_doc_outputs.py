@@ -12,7 +12,7 @@ is stale. --update rewrites stale quotes in place: a whole quote becomes the out
 with "..." each quoted line is replaced by the output line with the same label (the text before
 its first number).
 """
-import os, re, subprocess, sys
+import concurrent.futures, difflib, os, re, subprocess, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
@@ -101,11 +101,10 @@ for f in files:
                 jobs.append((f, line_no, cmd, out))
 
 def execute(job):
-    f, line_no, cmd, out = job
+    _, _, cmd, out = job
     # The `sim: N events ...` line and error messages go to stderr: compared only when quoted.
     return run(cmd, any(o.startswith(("sim:", "trnsim: error", "error")) for o in out))
 
-import concurrent.futures
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
     outputs = list(ex.map(execute, jobs))
 
@@ -118,7 +117,6 @@ for (f, line_no, cmd, out), got in zip(jobs, outputs):
     if update:
         fixes.setdefault(f, []).append((out, refreshed(out, got)))
     print(f"STALE {f}:{line_no}: $ {cmd}")
-    import difflib
     for d in difflib.unified_diff([norm(x) for x in out], [norm(x) for x in got], "quoted", "now", lineterm="", n=1):
         print("   " + d)
 for f, fx in fixes.items():

@@ -41,6 +41,19 @@ struct Ctx {
   int32_t group_id(const std::vector<int>& members, const GraphOp& g);
 };
 
+// Appends a host op (trace, launch or eager dispatch) after the previous host op and, when
+// given, after device op `also`; it becomes the last host op. Returns its id.
+int32_t host_op(Ctx& c, const char* name, double duration_s, int32_t also = -1) {
+  Op h;
+  h.engine = Engine::Host;
+  h.name = name;
+  h.duration_s = duration_s;
+  if (c.last_host >= 0) h.deps.push_back(c.last_host);
+  if (also >= 0) h.deps.push_back(also);
+  c.last_host = c.add(std::move(h));
+  return c.last_host;
+}
+
 // One streaming-engine instruction covers 128 partitions x up to 2,048 free elements.
 constexpr double kInstructionElements = 128.0 * 2048.0;
 
@@ -108,8 +121,9 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       // A flash kernel skips the masked half of a causal square; unfused attention computes the
       // full square and masks it.
       const bool unfused = c.s.compile.attention == "unfused";
-      double s_eff = g.causal && !unfused ? (s + 1) / 2 : s;
-      if (g.window > 0) s_eff = std::min(s_eff, g.window);
+      auto windowed = [&](double keys) { return g.window > 0 ? std::min(keys, g.window) : keys; };
+      const double s_useful = windowed(g.causal ? (s + 1) / 2 : s);  // keys per query not masked
+      const double s_eff = unfused ? windowed(s) : s_useful;          // keys per query computed
       const bool bwd = g.phase == Phase::Backward && !g.recompute;
       const double mult = bwd ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
       // Per head and sequence: S = Q K^T (s x s_eff, contracting head_dim), then O = P V
@@ -122,8 +136,6 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       // A flash kernel pipelines the engines over tiles; unfused attention runs the matmuls, the
       // exponentials and the softmax's vector work as separate ops, one after another.
       op.duration_s = unfused ? mm + scalar + vector : std::max({mm, scalar, vector});
-      double s_useful = g.causal ? (s + 1) / 2 : s;  // model FLOPs: the unmasked scores only
-      if (g.window > 0) s_useful = std::min(s_useful, g.window);
       op.flops = 4.0 * s * s_useful * g.head_dim * g.heads * g.sequences * mult;
       const double q = double(g.heads) * g.head_dim, kv = double(g.kv_heads) * g.head_dim;
       op.bytes = g.tokens * (2 * q + 2 * kv) * b * (bwd ? 2 : 1);
@@ -261,12 +273,7 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     int n = 0;
     for (Vertex v : order)
       if (emitted(t.g[v], backward, last_micro)) ++n;
-    Op h;
-    h.engine = Engine::Host;
-    h.name = "trace";
-    h.duration_s = n * c.s.runtime.lazy_trace.v;
-    if (c.last_host >= 0) h.deps.push_back(c.last_host);
-    c.last_host = c.add(h);
+    host_op(c, "trace", n * c.s.runtime.lazy_trace.v);
   }
   for (Vertex v : order) {
     const GraphOp& g = t.g[v];
@@ -274,14 +281,8 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     if (pass == Pass::Host) {  // compiled mode: the launches only
       if (g.layer != region || !c.any_launch) {
         region = g.layer;
-        Op h;
-        h.engine = Engine::Host;
-        h.name = "launch";
-        h.duration_s = c.s.runtime.compiled_launch.v;
-        if (c.last_host >= 0) h.deps.push_back(c.last_host);
-        c.last_host = c.add(h);
         c.any_launch = true;
-        launches.push_back(c.last_host);
+        launches.push_back(host_op(c, "launch", c.s.runtime.compiled_launch.v));
       }
       continue;
     }
@@ -309,26 +310,13 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
       // Synchronous host dispatch: each op is launched after the previous one has finished
       // (no cross-op scheduling, so no compute/communication overlap and no hiding of the
       // dispatch cost).
-      Op h;
-      h.engine = Engine::Host;
-      h.name = "dispatch";
-      h.duration_s = c.s.runtime.eager_dispatch.v;
-      if (c.last_host >= 0) h.deps.push_back(c.last_host);
-      if (c.prev_device >= 0) h.deps.push_back(c.prev_device);
-      c.last_host = c.add(h);
-      op.deps.push_back(c.last_host);
+      op.deps.push_back(host_op(c, "dispatch", c.s.runtime.eager_dispatch.v, c.prev_device));
     } else if (pass == Pass::All) {
       // One launch per region (a layer's forward or backward, or the rest of the step).
       if (g.layer != region || !c.any_launch) {
         region = g.layer;
-        Op h;
-        h.engine = Engine::Host;
-        h.name = "launch";
-        h.duration_s = c.s.runtime.compiled_launch.v;
-        if (c.last_host >= 0) h.deps.push_back(c.last_host);
-        c.last_host = c.add(h);
         c.any_launch = true;
-        c.cur_launch = c.last_host;
+        c.cur_launch = host_op(c, "launch", c.s.runtime.compiled_launch.v);
       }
       if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(c.cur_launch);
     } else {  // Pass::Device: the launches of this segment's host pass, in the same order
