@@ -115,7 +115,13 @@ notes = {
     "T6": "GPT3-46B with NeMo-Megatron, TP 8 x PP 8, the only row with full activation checkpointing. AWS's figure "
           "implies 28 % MFU (37 % counting the recomputed forward). Candidate causes, not modelled: NeMo "
           "checkpointing settings other than full-every-layer (partial recomputation), pipeline stage balancing (the "
-          "last stage carries the 50,257-wide head).",
+          "last stage carries the 50,257-wide head). Examined and rejected: that the recomputation vanishes. The "
+          "checkpoint function of NeMo's Neuron fork of apex (apex/transformer/tensor_parallel/random.py in "
+          "aws-neuron/neuronx-nemo-megatron) has no XLA optimization barrier, which torch_xla's own checkpoint adds "
+          "so that the compiler cannot merge the recomputed forward with the original (torch_xla/utils/checkpoint.py); "
+          "but the same fork's pipeline messages call xm.mark_step() before and after every send and receive "
+          "(apex/transformer/pipeline_parallel/p2p_communication.py), so a micro-batch's forward and its backward are "
+          "separate graphs and the recomputation is real at PP 8.",
     "T4": "Llama-2-70B NxD at PP 4 is 24 % faster than the same job at PP 8 (T3, a later SDK) in AWS's tables. "
           "Textbook 1F1B makes them nearly equal (bubbles of 2.3 % and 2.7 % at 128 and 256 micro-batches), and so "
           "does the model.",
