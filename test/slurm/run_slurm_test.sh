@@ -16,8 +16,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 trnsim=$(realpath "${1:?usage: run_slurm_test.sh TRNSIM [SWEEP.yaml [N]]}")
-sweep=$(realpath "${2:-$src/workloads/sweeps/llama3.1-8b-layouts.yaml}")
-n=${3:-3}
+sweep=$(realpath "${2:-$src/workloads/sweeps/qwen3-32b-tp-fsdp-trn2.yaml}")
+n=${3:-4}
 timeout=${SLURM_TEST_TIMEOUT:-600}
 sbatch_script=$src/tools/slurm/sweep_array.sbatch
 
