@@ -28,6 +28,14 @@ for t in munged slurmctld slurmd sbatch scontrol sinfo scancel sqlite3 python3; 
   command -v "$t" > /dev/null || fail "$t not found (make test-slurm installs SLURM_PKGS)"
 done
 
+# docs/sweeps.md quotes the sbatch script (without its comment lines): the quote must be current.
+python3 - "$sbatch_script" "$src/docs/sweeps.md" <<'PY' || fail "docs/sweeps.md does not quote $sbatch_script as it is"
+import re, sys
+script = [l for l in open(sys.argv[1]).read().splitlines() if not l.startswith("# ")]
+blocks = [b.splitlines() for b in re.findall(r"```sh\n(.*?)```", open(sys.argv[2]).read(), re.S)]
+sys.exit(0 if script in blocks else 1)
+PY
+
 start=$SECONDS
 tmp=$(mktemp -d /tmp/trnsim-slurm.XXXXXX)
 chmod 755 "$tmp"  # munged wants its socket directory searchable by all
