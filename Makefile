@@ -14,8 +14,13 @@ DEB_PKGS := cmake g++ make pkg-config libsystemc-dev libboost-graph-dev libeigen
 FUZZ_PKGS := clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 60
 
+# Only for `make test-slurm` (a private single-node Slurm, test/slurm/run_slurm_test.sh). On a
+# systemd machine these packages install system munge/slurm services; the test uses none of
+# them (its own key, socket, ports and slurm.conf under a temporary directory).
+SLURM_PKGS := munge slurmctld slurmd slurm-client
+
 .PHONY: deps build demo test bench validate test-sanitize clean
-.PHONY: fuzz fuzz-deps test-sanitize-quick test-sanitize-loaders
+.PHONY: fuzz fuzz-deps test-sanitize-quick test-sanitize-loaders slurm-deps test-slurm
 
 # $(call install_missing,PACKAGES): apt-get installs those of PACKAGES that are missing.
 define install_missing
@@ -78,6 +83,15 @@ fuzz: deps fuzz-deps
 	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRNSIM_FUZZ=ON -DTRNSIM_BENCH=OFF > build-fuzz.cmake.log 2>&1 || { cat build-fuzz.cmake.log; exit 1; }
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_config_yaml fuzz_scenario fuzz_hf_import
 	bash test/fuzz/run_fuzzers.sh build-fuzz $(FUZZ_SECONDS)
+
+slurm-deps:
+	$(call install_missing,$(SLURM_PKGS))
+
+# A shipped sweep as a Slurm job array on a private single-node cluster (munged, slurmctld and
+# slurmd started and stopped by the script, as root); the merged shards must equal a local run
+# (docs/sweeps.md, Slurm).
+test-slurm: build slurm-deps
+	$(SUDO) bash test/slurm/run_slurm_test.sh $(BUILD)/trnsim
 
 clean:
 	rm -rf $(BUILD) build-sanitize build-sanitize-quick build-fuzz *.cmake.log
