@@ -2,11 +2,10 @@
 // SystemC elaborates once per process, so every iteration forks a child that builds and
 // runs one simulation and reports its event counts through a pipe; the parent times it.
 #include <benchmark/benchmark.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -14,6 +13,7 @@
 #include "hw/collectives/collective_engine.h"
 #include "hw/collectives/collective_planner.h"
 #include "models/kernels/matmul_kernel.h"
+#include "sim/base/fork_pool.h"
 #include "sim/kernel/event_queue.h"
 
 using namespace trn;
@@ -25,23 +25,18 @@ struct Counts {
 };
 
 Counts in_child(const std::function<Counts()>& body) {
-  int fd[2];
-  if (pipe(fd) != 0) std::abort();
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    Counts c = body();
-    ssize_t w = write(fd[1], &c, sizeof c);
-    (void)w;
-    _exit(0);
-  }
-  close(fd[1]);
   Counts c;
-  ssize_t r = read(fd[0], &c, sizeof c);
-  (void)r;
-  close(fd[0]);
-  int st = 0;
-  waitpid(pid, &st, 0);
+  sim::run_forked(
+      1,
+      [&](size_t) {
+        Counts r = body();
+        return std::string(reinterpret_cast<const char*>(&r), sizeof r);
+      },
+      1,
+      [&](size_t, sim::ChildOutcome&& out) {
+        if (out.output.size() == sizeof c) std::memcpy(&c, out.output.data(), sizeof c);
+      },
+      "benchmark run");
   return c;
 }
 

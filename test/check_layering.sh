@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks #include lines against the layer matrix of docs/architecture.md section 2:
 #   sim/base: no SystemC, no models/hw/workloads; models/: no SystemC, hw/, workloads/;
-#   workloads/: no hw/ or SystemC; hw/: no workloads/; yaml-cpp only in the config loader.
+#   workloads/: no hw/ or SystemC; hw/: no workloads/; sim/app/analysis and sim/app/storage
+#   (the libraries unit tests link): no SystemC; yaml-cpp only in the config loader.
 set -u
 root=${1:-.}
 cd "$root" || exit 2
@@ -18,6 +19,13 @@ check models '#include\s*[<"](systemc|tlm|hw/|workloads/|sim/kernel|sim/app)' "S
 [ -d workloads ] && check workloads '#include\s*[<"](systemc|tlm|hw/|sim/kernel|sim/app)' "SystemC or hw/"
 check hw '#include\s*[<"](workloads/|sim/app)' "workloads/ or sim/app"
 check sim/kernel '#include\s*[<"](models/|hw/|workloads/|sim/app)' "models/, hw/, workloads/ or sim/app"
+# The libraries of sim/app that unit tests link: no SystemC and nothing of the app above them.
+check sim/app/analysis '#include\s*[<"](systemc|tlm|hw/|sim/kernel|sim/app/(cli|commands|calibration|simulation|storage|report)/)' \
+  "SystemC, hw/ or other sim/app folders"
+check sim/app/storage '#include\s*[<"](systemc|tlm|models/|hw/|workloads/|sim/kernel|sim/app/(cli|commands|calibration|simulation|analysis|report)/)' \
+  "SystemC, models/, hw/, workloads/ or other sim/app folders"
+check sim/app/report/report_data.cpp '#include\s*[<"](systemc|tlm|hw/|sim/kernel|sim/app/(cli|commands|calibration|simulation|analysis)/)' \
+  "SystemC, hw/ or sim/app folders other than storage/"
 yaml=$(grep -rlE '#include\s*[<"]yaml-cpp' sim models hw workloads 2>/dev/null | grep -v '^sim/base/config_loader.cpp$')
 [ -n "$yaml" ] && bad "yaml-cpp included outside sim/base/config_loader.cpp: $yaml"
 [ $fail = 0 ] && echo "layering: ok"

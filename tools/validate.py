@@ -68,7 +68,7 @@ S = fit["summary"]
 P = {p["name"]: p for p in fit["parameters"]}
 lines = ["<!-- TRN1 BEGIN (tools/validate.py, make validate) -->",
          "## Runtime calibration: one joint fit, leave-one-out errors", "",
-         "`trnsim calibrate-runtime` (sim/app/calibrate_runtime.cpp) fits %d runtime parameters at once to the two "
+         "`trnsim calibrate-runtime` (sim/app/calibration/calibrate_runtime.cpp) fits %d runtime parameters at once to the two "
          "Qwen3-32B seed figures and the %d rows of AWS's published trn1 tables "
          "(`workloads/calibration/runtime_observations.yaml` lists the data, each parameter's prior and what it acts "
          "on):" % (len(fit["parameters"]), sum(1 for r in fit["rows"] if r["group"] == "table")), "",

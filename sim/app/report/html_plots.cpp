@@ -159,6 +159,21 @@ const char* colour(int i) {
   return palette[((i % n) + n) % n];
 }
 
+// The y axis of an x-y plot: grid lines and ticks at `ay`'s ticks, the axis line and its label.
+std::string y_axis(const Axis& ay, const std::string& label, double x0, double x1, double y0, double y1) {
+  std::string s;
+  for (double t : ay.ticks) {
+    double y = y1 - ay.frac(t) * (y1 - y0);
+    s += "<line class=\"grid\" x1=\"" + px(x0) + "\" y1=\"" + px(y) + "\" x2=\"" + px(x1) + "\" y2=\"" + px(y) + "\"/>";
+    s += "<text class=\"tick\" x=\"" + px(x0 - 6) + "\" y=\"" + px(y + 4) + "\" text-anchor=\"end\">" + esc(si(t)) +
+         "</text>\n";
+  }
+  s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) + "\"/>";
+  s += "<text class=\"axislabel\" transform=\"translate(16 " + px((y0 + y1) / 2) +
+       ") rotate(-90)\" text-anchor=\"middle\">" + esc(label) + "</text>\n";
+  return s;
+}
+
 std::string xy_plot(const XYPlot& p) {
   std::vector<double> xs, ys;
   int points = 0;
@@ -177,15 +192,7 @@ std::string xy_plot(const XYPlot& p) {
     return std::isfinite(x) && std::isfinite(y) && (!p.x_log || x > 0) && (!p.y_log || y > 0);
   };
   std::string s = svg_open(p.id, h, points);
-  for (double t : ay.ticks) {
-    double y = Y(t);
-    s += "<line class=\"grid\" x1=\"" + px(x0) + "\" y1=\"" + px(y) + "\" x2=\"" + px(x1) + "\" y2=\"" + px(y) + "\"/>";
-    s += "<text class=\"tick\" x=\"" + px(x0 - 6) + "\" y=\"" + px(y + 4) + "\" text-anchor=\"end\">" + esc(si(t)) +
-         "</text>\n";
-  }
-  s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) + "\"/>";
-  s += "<text class=\"axislabel\" transform=\"translate(16 " + px((y0 + y1) / 2) +
-       ") rotate(-90)\" text-anchor=\"middle\">" + esc(p.y_label) + "</text>\n";
+  s += y_axis(ay, p.y_label, x0, x1, y0, y1);
   s += x_axis(ax, p.x_label, x0, x1, y0, y1);
   for (const auto& se : p.series) {
     const char* c = colour(se.colour);

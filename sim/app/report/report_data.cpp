@@ -1,8 +1,6 @@
 // Reading run / startup result JSON and sweep databases for the report.
 #include "sim/app/report/report_data.h"
 
-#include <sqlite3.h>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -12,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/app/storage/sweep_store.h"
 #include "sim/base/config_node.h"
 
 namespace trn::app::report {
@@ -186,11 +185,6 @@ void check_readable(const std::string& path, const Location& loc) {
   if (!std::filesystem::is_regular_file(path, ec)) throw ConfigError(loc, "", "not a regular file");
 }
 
-std::string column(sqlite3_stmt* st, int i) {
-  const unsigned char* t = sqlite3_column_text(st, i);
-  return t ? reinterpret_cast<const char*>(t) : "";
-}
-
 }  // namespace
 
 ReportData load_result_json(const std::string& path) {
@@ -211,31 +205,13 @@ ReportData load_result_json(const std::string& path) {
 ReportData load_sweep_db(const std::string& path) {
   const Location loc{"--db " + path, 0, 0};
   check_readable(path, loc);
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    std::string m = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
-    throw ConfigError(loc, "", "cannot open as SQLite: " + m);
-  }
-  sqlite3_stmt* st = nullptr;
-  const char* sql = "SELECT id, sweep, sets, status, result, reason FROM points ORDER BY sweep, idx, id";
-  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
-    std::string m = sqlite3_errmsg(db);
-    sqlite3_close(db);
-    throw ConfigError(loc, "", "not a trnsim sweep database (" + m + "; expected the table 'points' of trnsim sweep)");
-  }
   struct Row {
     std::string id, sweep, status, result, reason;
     std::vector<std::string> items;
   };
   std::vector<Row> rows;
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-    rows.push_back({column(st, 0), column(st, 1), column(st, 3), column(st, 4), column(st, 5), short_sets(column(st, 2))});
-  std::string err = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db);
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  if (!err.empty()) throw ConfigError(loc, "", "cannot read the rows: " + err);
+  for (auto& r : storage::read_sweep_rows(path, "--db " + path))
+    rows.push_back({r.id, r.sweep, r.status, std::move(r.result), r.reason, short_sets(r.sets)});
   // Labels show what differs between the points of a sweep: settings shared by all are left out.
   std::map<std::string, std::vector<std::string>> common;
   std::map<std::string, int> count;

@@ -314,9 +314,8 @@ const char* kScript = R"(document.addEventListener("DOMContentLoaded", function 
 });
 )";
 
-}  // namespace
-
-std::string render_html(const ReportData& d) {
+// The page up to the figures: head, style, title and the summary of what was read.
+std::string page_head(const ReportData& d) {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\" data-js-errors=\"0\">\n<head>\n<meta charset=\"utf-8\">\n"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>trnsim report: " +
                   esc(d.source) + "</title>\n<script>window.onerror = function () { var e = document.documentElement; "
@@ -332,7 +331,34 @@ std::string render_html(const ReportData& d) {
   for (const auto& [name, shared] : d.sweeps)
     summary += "<br>Sweep <code>" + esc(name) + "</code>" +
                (shared.empty() ? "" : ": every point has " + esc(shared) + " (left out of the labels below)");
-  h += para("summary", summary) + "<p id=\"status\">(the figure check needs JavaScript)</p>\n";
+  return h + para("summary", summary) + "<p id=\"status\">(the figure check needs JavaScript)</p>\n";
+}
+
+// The roofline figure of the first run result that has one.
+std::string roofline_section(const ReportData& d) {
+  const RunPoint* rl = nullptr;
+  for (const auto& r : d.runs)
+    if (!rl && r.has_roofline && !r.roof.empty() && r.peak_flop_rate > 0 && r.hbm_bandwidth > 0) rl = &r;
+  std::string roof;
+  size_t drawn = 0;
+  if (rl) {
+    roof = roofline(*rl, &drawn);
+    roof = para("note", "Ops of " + esc(rl->label) + ", " + esc(rl->roof_scope) + ": peak " + si(rl->peak_flop_rate, "FLOP/s") +
+                            ", HBM " + si(rl->hbm_bandwidth, "B/s") + ", ridge at " +
+                            num(rl->peak_flop_rate / rl->hbm_bandwidth, 3) + " FLOP/B.") + roof;
+  }
+  return figure("roofline", "Roofline of the workload's ops",
+              roof.empty() || drawn == 0 ? no_data("it needs a <code>trnsim run --json</code> result with a roofline section.") : roof,
+              "Each point is one kind of op (summed over layers and micro-batches): its FLOPs per byte moved to or from "
+              "HBM against the FLOP/s it achieved. Left of the ridge the sloped roof (HBM bandwidth) limits an op, right "
+              "of it the flat roof (peak compute). The gap below the roof is efficiency lost to tiling, pipeline fill "
+              "and throttling. Hover over a point for its numbers.");
+}
+
+}  // namespace
+
+std::string render_html(const ReportData& d) {
+  std::string h = page_head(d);
   if (!d.validation.empty())
     h += figure("validation", "Simulated against published throughput (runtime calibration)", validation_plot(d.validation),
                 "Each row of the calibration data is drawn twice, as simulated over published throughput: in sample "
@@ -376,23 +402,7 @@ std::string render_html(const ReportData& d) {
               "(memory_bound), communication not hidden behind compute, host dispatch, pipeline bubble and idle time. "
               "The longest segment is what bounds the step: that is where an optimisation pays.");
 
-  const RunPoint* rl = nullptr;
-  for (const auto& r : d.runs)
-    if (!rl && r.has_roofline && !r.roof.empty() && r.peak_flop_rate > 0 && r.hbm_bandwidth > 0) rl = &r;
-  std::string roof;
-  size_t drawn = 0;
-  if (rl) {
-    roof = roofline(*rl, &drawn);
-    roof = para("note", "Ops of " + esc(rl->label) + ", " + esc(rl->roof_scope) + ": peak " + si(rl->peak_flop_rate, "FLOP/s") +
-                            ", HBM " + si(rl->hbm_bandwidth, "B/s") + ", ridge at " +
-                            num(rl->peak_flop_rate / rl->hbm_bandwidth, 3) + " FLOP/B.") + roof;
-  }
-  h += figure("roofline", "Roofline of the workload's ops",
-              roof.empty() || drawn == 0 ? no_data("it needs a <code>trnsim run --json</code> result with a roofline section.") : roof,
-              "Each point is one kind of op (summed over layers and micro-batches): its FLOPs per byte moved to or from "
-              "HBM against the FLOP/s it achieved. Left of the ridge the sloped roof (HBM bandwidth) limits an op, right "
-              "of it the flat roof (peak compute). The gap below the roof is efficiency lost to tiling, pipeline fill "
-              "and throttling. Hover over a point for its numbers.");
+  h += roofline_section(d);
 
   std::string cu;
   for (size_t i = 0; i < d.startups.size() && i < kMaxStartups; ++i) cu += cumulative(d.startups[i], i);

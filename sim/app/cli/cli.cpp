@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "sim/app/commands.h"
+#include "sim/app/cli/commands.h"
 #include "sim/base/config_node.h"
 #include "sim/base/output_file.h"
 #include "sim/base/units.h"
@@ -20,28 +20,6 @@ void add_common(CLI::App* cmd, CommonOptions& o) {
   cmd->add_option("--resolved", o.resolved,
                   "Write the fully resolved configuration to FILE (feed it back to reproduce "
                   "the run; default: none)");
-}
-
-double parse_size(const std::string& text, const std::string& option) {
-  std::string why;
-  auto v = sim::parse_quantity(text, sim::Dim::Bytes, &why);
-  if (!v) throw sim::ConfigError(sim::Location{option, 0, 0}, "", why + "; expected " + sim::dim_expectation(sim::Dim::Bytes));
-  if (*v <= 0) throw sim::ConfigError(sim::Location{option, 0, 0}, "", "size '" + text + "' must be positive");
-  if (*v > 1e15) throw sim::ConfigError(sim::Location{option, 0, 0}, "", "size '" + text + "' is too large (over 1 PB)");
-  return *v;
-}
-
-std::vector<double> parse_size_list(const std::string& text, const std::string& option) {
-  std::vector<double> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    out.push_back(parse_size(item, option));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
 }
 
 void write_output(const std::string& path, const std::string& content) {

@@ -12,6 +12,8 @@
 // Writes the runtime file (--out), a JSON document of the rows and errors (--residuals, read by
 // `make validate` and `trnsim report`), and with --check re-simulates every row at the shipped
 // parameters and compares with the residuals file (a test runs it).
+#include "sim/app/calibration/calibrate_runtime.h"
+
 #include <Eigen/Dense>
 #include <nlohmann/json.hpp>
 
@@ -23,11 +25,9 @@
 #include <memory>
 #include <sstream>
 
-#include "sim/app/commands.h"
-#include "sim/app/fork_eval.h"
-#include "sim/app/step_simulation.h"
+#include "sim/app/simulation/fork_eval.h"
+#include "sim/app/simulation/step_simulation.h"
 #include "sim/base/config_loader.h"
-#include "sim/base/output_file.h"
 #include "sim/base/paths.h"
 #include "sim/base/units.h"
 
@@ -36,7 +36,6 @@ namespace {
 
 using sim::F;
 
-constexpr const char* kObservations = "workloads/calibration/runtime_observations.yaml";
 
 struct Observation {
   std::string name, scenario, source;
@@ -276,6 +275,37 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// The fitted parameters: names, priors (a time or an efficiency) and their log sigma.
+std::vector<Param> read_params(const ObservationFile& of, const std::string& file) {
+  std::vector<Param> params;
+  for (size_t j = 0; j < of.parameters.size(); ++j) {
+    const Parameter& p = of.parameters[j];
+    Param q;
+    q.name = p.name;
+    q.applies = p.applies;
+    q.provenance = p.provenance;
+    std::string why;
+    const sim::Location at{file, 0, 0};
+    const std::string key = "parameters[" + std::to_string(j) + "].prior";
+    double v = 0;
+    if (p.name == "eager_dispatch" || p.name == "lazy_trace") {
+      q.time = true;
+      auto t = sim::parse_quantity(p.prior, sim::Dim::Time, &why);
+      if (!t || !(*t > 0)) throw sim::ConfigError(at, key, "expected a positive time with a unit, found '" + p.prior + "'");
+      v = *t;
+    } else {
+      char* end = nullptr;
+      v = std::strtod(p.prior.c_str(), &end);
+      if (p.prior.empty() || *end != '\0' || !(v > 0) || v > 1)
+        throw sim::ConfigError(at, key, "expected an efficiency in (0, 1], found '" + p.prior + "'");
+    }
+    q.theta0 = std::log(v);
+    q.sigma0 = p.log_sigma;
+    params.push_back(q);
+  }
+  return params;
+}
+
 Problem load_problem(const std::string& file, int jobs) {
   sim::ConfigNode root = sim::load_config_file(file);
   ObservationFile of;
@@ -334,31 +364,7 @@ Problem load_problem(const std::string& file, int jobs) {
       pb.rows.push_back(r);
     }
   }
-  for (size_t j = 0; j < of.parameters.size(); ++j) {
-    const Parameter& p = of.parameters[j];
-    Param q;
-    q.name = p.name;
-    q.applies = p.applies;
-    q.provenance = p.provenance;
-    std::string why;
-    const sim::Location at{file, 0, 0};
-    const std::string key = "parameters[" + std::to_string(j) + "].prior";
-    double v = 0;
-    if (p.name == "eager_dispatch" || p.name == "lazy_trace") {
-      q.time = true;
-      auto t = sim::parse_quantity(p.prior, sim::Dim::Time, &why);
-      if (!t || !(*t > 0)) throw sim::ConfigError(at, key, "expected a positive time with a unit, found '" + p.prior + "'");
-      v = *t;
-    } else {
-      char* end = nullptr;
-      v = std::strtod(p.prior.c_str(), &end);
-      if (p.prior.empty() || *end != '\0' || !(v > 0) || v > 1)
-        throw sim::ConfigError(at, key, "expected an efficiency in (0, 1], found '" + p.prior + "'");
-    }
-    q.theta0 = std::log(v);
-    q.sigma0 = p.log_sigma;
-    pb.params.push_back(q);
-  }
+  pb.params = read_params(of, file);
   return pb;
 }
 
@@ -366,45 +372,6 @@ std::string pct(double x) {
   char b[32];
   std::snprintf(b, sizeof b, "%+.1f%%", 100 * x);
   return b;
-}
-
-// Re-simulates every row at the shipped parameters (runtime.yaml: no fitted value is set)
-// and compares with the residuals file; the number of rows that differ.
-int check_residuals(const Problem& pb, const std::string& path, int jobs) {
-  std::ifstream in(path);
-  if (!in) throw sim::ConfigError(sim::Location{path, 0, 0}, "--check", "cannot read the residuals file");
-  nlohmann::json doc;
-  try {
-    in >> doc;
-  } catch (const std::exception& e) {
-    throw sim::ConfigError(sim::Location{path, 0, 0}, "--check", std::string("not JSON: ") + e.what());
-  }
-  std::vector<std::function<std::string()>> bodies;
-  std::vector<size_t> slot(pb.rows.size());
-  for (size_t i = 0; i < pb.rows.size(); ++i) {
-    const Row& r = pb.rows[i];
-    if (r.sim != i) {  // a duplicate release: the same simulation as its original
-      slot[i] = slot[r.sim];
-      continue;
-    }
-    slot[i] = bodies.size();
-    bodies.push_back(throughput_body(r.scenario, r.sets));
-  }
-  auto out = run_in_children(bodies, "runtime calibration check", jobs);
-  int bad = 0;
-  for (size_t i = 0; i < pb.rows.size(); ++i) {
-    double want = -1;
-    for (const auto& jr : doc.value("rows", nlohmann::json::array()))
-      if (jr.value("id", "") == pb.rows[i].id) want = jr.value("simulated_tokens_per_s", -1.0);
-    double got = std::stod(out[slot[i]]);
-    bool ok = want > 0 && std::fabs(got / want - 1) < 1e-6;
-    bad += !ok;
-    std::printf("%-20s simulated %12.1f tokens/s  recorded %12.1f  %s\n", pb.rows[i].id.c_str(), got, want,
-                ok ? "ok" : "DIFFERS");
-  }
-  if (bad) std::printf("%d rows differ from %s: rerun `trnsim calibrate-runtime` (docs/validation.md)\n", bad,
-                       path.c_str());
-  return bad;
 }
 
 struct Fit {
@@ -489,142 +456,228 @@ Loo leave_one_out(Problem& pb, const Fit& fit) {
 }
 
 
+std::string data_path(const std::string& observations) {
+  return observations == kRuntimeObservations ? sim::data_root() + "/" + kRuntimeObservations : observations;
+}
+
+std::string relative_scenario(const std::string& scenario) {
+  return scenario.rfind(sim::data_root() + "/", 0) == 0 ? scenario.substr(sim::data_root().size() + 1) : scenario;
+}
+
+// The rows at the fit and left out, and the summary of the table rows' errors.
+void report_rows(const Problem& pb, const Fit& f, const Loo& l, CalibrateRuntimeResult& res) {
+  std::vector<double> in_err, loo_err;
+  for (size_t i = 0; i < pb.rows.size(); ++i) {
+    const Row& row = pb.rows[i];
+    RuntimeRow r;
+    r.id = row.id;
+    r.scenario = relative_scenario(row.scenario);
+    r.source = row.source;
+    r.fold = row.fold;
+    r.sets = row.sets;
+    r.table = row.table;
+    r.duplicate = row.duplicate;
+    r.published = row.measured;
+    r.simulated = f.sim[i];
+    r.in_sample_error = f.sim[i] / row.measured - 1;
+    if (l.sim.count(i)) {
+      r.has_loo = true;
+      r.loo_simulated = l.sim.at(i);
+      r.loo_error = l.sim.at(i) / row.measured - 1;
+      r.loo_parameters = l.fold_values.at(row.fold);
+      if (!row.duplicate) {
+        in_err.push_back(std::fabs(r.in_sample_error));
+        loo_err.push_back(std::fabs(r.loo_error));
+      }
+    }
+    res.rows.push_back(r);
+  }
+  res.summary_rows = loo_err.size();
+  res.loo_median = median(loo_err);
+  res.loo_max = loo_err.empty() ? 0 : *std::max_element(loo_err.begin(), loo_err.end());
+  res.in_sample_median = median(in_err);
+  res.in_sample_max = in_err.empty() ? 0 : *std::max_element(in_err.begin(), in_err.end());
+}
+
+void report_parameters(const Problem& pb, const Fit& f, CalibrateRuntimeResult& res) {
+  const std::vector<double> best = pb.values(f.th);
+  for (size_t j = 0; j < pb.params.size(); ++j) {
+    const Param& p = pb.params[j];
+    RuntimeParameter q;
+    q.name = p.name;
+    q.applies = p.applies;
+    q.provenance = p.provenance;
+    q.value = best[j];
+    q.prior = std::exp(p.theta0);
+    q.prior_log_sigma = p.sigma0;
+    q.fit_log_sigma = std::sqrt(std::max(0.0, f.cov(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(j))));
+    q.value_text = p.time ? "\"" + p.text(best[j]) + "\"" : p.text(best[j]);
+    q.prior_text = p.time ? sim::format_quantity(q.prior, sim::Dim::Time) : p.text(q.prior);
+    res.parameters.push_back(q);
+  }
+}
+
 }  // namespace
 
-Runner add_calibrate_runtime(CLI::App* app) {
-  struct Opts {
-    std::string out, residuals, check, observations = kObservations;
-    int jobs = 2;
-  };
-  auto o = std::make_shared<Opts>();
-  auto* c = app->add_subcommand("calibrate-runtime",
-                                "Fit the runtime parameters jointly to the seed and the published trn1 tables (MAP "
-                                "with priors), with leave-one-out errors; write the runtime calibration file");
-  c->add_option("--observations", o->observations, "Data and priors (default: " + std::string(kObservations) + ")");
-  c->add_option("--out", o->out, "Write the runtime YAML to FILE (default: standard output)");
-  c->add_option("--residuals", o->residuals, "Write the rows, in-sample and leave-one-out errors as JSON to FILE");
-  c->add_option("--check", o->check,
-                "Re-simulate every row at the shipped parameters and compare with this residuals JSON (exit 1 "
-                "when a figure differs); fits nothing");
-  c->add_option("-j,--jobs", o->jobs, "Simulations at a time (default: 2)")->check(CLI::Range(1, 64));
-  return [o]() -> int {
-    if (!o->out.empty()) sim::check_writable(o->out, "--out");
-    if (!o->residuals.empty()) sim::check_writable(o->residuals, "--residuals");
-    std::string obs_path = o->observations;
-    if (obs_path == kObservations) obs_path = sim::data_root() + "/" + kObservations;
-    Problem pb = load_problem(obs_path, o->jobs);
+CalibrateRuntimeResult run_calibrate_runtime(const CalibrateRuntimeOptions& o) {
+  Problem pb = load_problem(data_path(o.observations), o.jobs);
+  const Fit f = fit_map(pb);
+  const Loo l = leave_one_out(pb, f);
+  CalibrateRuntimeResult res;
+  res.iterations = f.iterations;
+  res.simulations = pb.simulations;
+  report_rows(pb, f, l, res);
+  report_parameters(pb, f, res);
+  return res;
+}
 
-    if (!o->check.empty()) return check_residuals(pb, o->check, o->jobs) ? 1 : 0;
+namespace {
 
-    const Fit f = fit_map(pb);
-    const Loo l = leave_one_out(pb, f);
+std::string residual_table(const CalibrateRuntimeResult& r) {
+  std::ostringstream table;
+  char line[320];
+  for (const auto& row : r.rows) {
+    std::snprintf(line, sizeof line, "#   %-20s published %10.0f  simulated %10.0f  in-sample %7s  leave-one-out %s%s\n",
+                  row.id.c_str(), row.published, row.simulated, pct(row.in_sample_error).c_str(),
+                  row.has_loo ? pct(row.loo_error).c_str() : "fitted (seed)", row.duplicate ? "  (duplicate release)" : "");
+    table << line;
+  }
+  return table.str();
+}
 
-    const std::vector<double> best = pb.values(f.th);
-    // Reports.
-    std::vector<double> in_err, loo_err;
-    nlohmann::json rows = nlohmann::json::array();
-    std::ostringstream table;
-    char line[320];
-    for (size_t i = 0; i < pb.rows.size(); ++i) {
-      const Row& row = pb.rows[i];
-      const double e = f.sim[i] / row.measured - 1;
-      nlohmann::json jr{{"id", row.id},
-                        {"scenario", row.scenario.rfind(sim::data_root() + "/", 0) == 0
-                                         ? row.scenario.substr(sim::data_root().size() + 1)
-                                         : row.scenario},
-                        {"set", row.sets},
-                        {"source", row.source},
-                        {"group", row.table ? "table" : "seed"},
-                        {"duplicate_release", row.duplicate},
-                        {"published_tokens_per_s", row.measured},
-                        {"simulated_tokens_per_s", f.sim[i]},
-                        {"in_sample_error", e}};
-      std::string loo_text = "fitted (seed)";
-      if (l.sim.count(i)) {
-        const double le = l.sim.at(i) / row.measured - 1;
-        jr["loo_simulated_tokens_per_s"] = l.sim.at(i);
-        jr["loo_error"] = le;
-        nlohmann::json fv;
-        for (size_t j = 0; j < pb.params.size(); ++j) fv[pb.params[j].name] = l.fold_values.at(row.fold)[j];
-        jr["loo_parameters"] = fv;
-        loo_text = pct(le);
-        if (!row.duplicate) {
-          in_err.push_back(std::fabs(e));
-          loo_err.push_back(std::fabs(le));
-        }
-      }
-      rows.push_back(jr);
-      std::snprintf(line, sizeof line, "#   %-20s published %10.0f  simulated %10.0f  in-sample %7s  leave-one-out %s%s\n",
-                    row.id.c_str(), row.measured, f.sim[i], pct(e).c_str(), loo_text.c_str(),
-                    row.duplicate ? "  (duplicate release)" : "");
-      table << line;
-    }
-    const double loo_med = median(loo_err), loo_max = loo_err.empty() ? 0 : *std::max_element(loo_err.begin(), loo_err.end());
-    const double in_med = median(in_err), in_max = in_err.empty() ? 0 : *std::max_element(in_err.begin(), in_err.end());
+}  // namespace
 
-    std::ostringstream y;
-    y << "# Runtime parameters of the workload model, merged under every scenario (override with\n"
-         "# --set runtime.KEY=VALUE). GENERATED by\n"
-         "#   build/trnsim calibrate-runtime --out workloads/calibration/runtime.yaml \\\n"
-         "#       --residuals workloads/calibration/runtime_residuals.json\n"
-         "# from workloads/calibration/runtime_observations.yaml (data, priors, provenance); do not edit\n"
-         "# the fitted values by hand (test/cli/runtime_calibration_current.sh re-simulates every row).\n"
-         "#\n"
-         "# Method: MAP fit, Levenberg-Marquardt on ln(simulated / published) / sigma with log-normal\n"
-         "# priors, from the priors; "
-      << f.iterations << " iterations, " << pb.simulations
-      << " simulations. Leave-one-out: each table row (with its\n"
-         "# duplicate release) dropped, the linearised fit redone without it, the row simulated at the result.\n"
-         "# Residuals in tokens/s (simulated / published - 1):\n"
-      << table.str();
-    std::snprintf(line, sizeof line,
-                  "# Table rows that are not duplicate releases (%zu): in-sample median %.1f %%, max %.1f %%;\n"
-                  "# leave-one-out median %.1f %%, max %.1f %%.\n",
-                  loo_err.size(), 100 * in_med, 100 * in_max, 100 * loo_med, 100 * loo_max);
+std::string calibrate_runtime_yaml(const CalibrateRuntimeResult& r) {
+  std::ostringstream y;
+  char line[320];
+  y << "# Runtime parameters of the workload model, merged under every scenario (override with\n"
+       "# --set runtime.KEY=VALUE). GENERATED by\n"
+       "#   build/trnsim calibrate-runtime --out workloads/calibration/runtime.yaml \\\n"
+       "#       --residuals workloads/calibration/runtime_residuals.json\n"
+       "# from workloads/calibration/runtime_observations.yaml (data, priors, provenance); do not edit\n"
+       "# the fitted values by hand (test/cli/runtime_calibration_current.sh re-simulates every row).\n"
+       "#\n"
+       "# Method: MAP fit, Levenberg-Marquardt on ln(simulated / published) / sigma with log-normal\n"
+       "# priors, from the priors; "
+    << r.iterations << " iterations, " << r.simulations
+    << " simulations. Leave-one-out: each table row (with its\n"
+       "# duplicate release) dropped, the linearised fit redone without it, the row simulated at the result.\n"
+       "# Residuals in tokens/s (simulated / published - 1):\n"
+    << residual_table(r);
+  std::snprintf(line, sizeof line,
+                "# Table rows that are not duplicate releases (%zu): in-sample median %.1f %%, max %.1f %%;\n"
+                "# leave-one-out median %.1f %%, max %.1f %%.\n",
+                r.summary_rows, 100 * r.in_sample_median, 100 * r.in_sample_max, 100 * r.loo_median, 100 * r.loo_max);
+  y << line;
+  y << "# Parameters: fitted value, prior median and sigma of ln, and the fit's sigma of ln (covariance).\n";
+  y << "runtime:\n";
+  for (const auto& p : r.parameters) {
+    std::snprintf(line, sizeof line, "  %s: %s", p.name.c_str(), p.value_text.c_str());
+    y << line << std::string(std::max<size_t>(1, 36 - std::string(line).size()), ' ');
+    std::snprintf(line, sizeof line, "# fitted; prior %s, sigma %.2f; fit sigma %.3f\n", p.prior_text.c_str(),
+                  p.prior_log_sigma, p.fit_log_sigma);
     y << line;
-    y << "# Parameters: fitted value, prior median and sigma of ln, and the fit's sigma of ln (covariance).\n";
-    y << "runtime:\n";
-    nlohmann::json params = nlohmann::json::array();
-    for (size_t j = 0; j < pb.params.size(); ++j) {
-      const Param& p = pb.params[j];
-      const double prior = std::exp(p.theta0);
-      const double sd = std::sqrt(std::max(0.0, f.cov(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(j))));
-      std::string v = p.time ? "\"" + p.text(best[j]) + "\"" : p.text(best[j]);
-      std::snprintf(line, sizeof line, "  %s: %s", p.name.c_str(), v.c_str());
-      y << line << std::string(std::max<size_t>(1, 36 - std::string(line).size()), ' ');
-      std::snprintf(line, sizeof line, "# fitted; prior %s, sigma %.2f; fit sigma %.3f\n",
-                    p.time ? sim::format_quantity(prior, sim::Dim::Time).c_str() : p.text(prior).c_str(), p.sigma0, sd);
-      y << line;
-      y << "    # " << p.provenance << "; acts on " << p.applies << "\n";
-      params.push_back({{"name", p.name}, {"value", best[j]}, {"prior", prior}, {"prior_log_sigma", p.sigma0},
-                        {"fit_log_sigma", sd}, {"applies", p.applies}, {"provenance", p.provenance}});
+    y << "    # " << p.provenance << "; acts on " << p.applies << "\n";
+  }
+  y << "  compiled_launch: \"100 us\"         # assumption: host launch of one compiled region (NEFF execute)\n";
+  y << "  workspace: \"2 GiB\"                # assumption: runtime scratch, collective buffers, instructions\n";
+  return y.str();
+}
+
+nlohmann::json calibrate_runtime_json(const CalibrateRuntimeResult& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : r.rows) {
+    nlohmann::json jr{{"id", row.id},
+                      {"scenario", row.scenario},
+                      {"set", row.sets},
+                      {"source", row.source},
+                      {"group", row.table ? "table" : "seed"},
+                      {"duplicate_release", row.duplicate},
+                      {"published_tokens_per_s", row.published},
+                      {"simulated_tokens_per_s", row.simulated},
+                      {"in_sample_error", row.in_sample_error}};
+    if (row.has_loo) {
+      jr["loo_simulated_tokens_per_s"] = row.loo_simulated;
+      jr["loo_error"] = row.loo_error;
+      nlohmann::json fv;
+      for (size_t j = 0; j < r.parameters.size(); ++j) fv[r.parameters[j].name] = row.loo_parameters[j];
+      jr["loo_parameters"] = fv;
     }
-    y << "  compiled_launch: \"100 us\"         # assumption: host launch of one compiled region (NEFF execute)\n";
-    y << "  workspace: \"2 GiB\"                # assumption: runtime scratch, collective buffers, instructions\n";
-    nlohmann::json doc{{"kind", "runtime-calibration"},
-                       {"command", "trnsim calibrate-runtime"},
-                       {"parameters", params},
-                       {"rows", rows},
-                       {"summary",
-                        {{"rows", loo_err.size()},
-                         {"in_sample_median", in_med},
-                         {"in_sample_max", in_max},
-                         {"loo_median", loo_med},
-                         {"loo_max", loo_max}}}};
-    std::vector<std::pair<std::string, std::string>> files;
-    std::vector<std::string> opts;
-    if (!o->out.empty()) {
-      files.push_back({o->out, y.str()});
-      opts.push_back("--out");
+    rows.push_back(jr);
+  }
+  nlohmann::json params = nlohmann::json::array();
+  for (const auto& p : r.parameters)
+    params.push_back({{"name", p.name}, {"value", p.value}, {"prior", p.prior}, {"prior_log_sigma", p.prior_log_sigma},
+                      {"fit_log_sigma", p.fit_log_sigma}, {"applies", p.applies}, {"provenance", p.provenance}});
+  return nlohmann::json{{"kind", "runtime-calibration"},
+                        {"command", "trnsim calibrate-runtime"},
+                        {"parameters", params},
+                        {"rows", rows},
+                        {"summary",
+                         {{"rows", r.summary_rows},
+                          {"in_sample_median", r.in_sample_median},
+                          {"in_sample_max", r.in_sample_max},
+                          {"loo_median", r.loo_median},
+                          {"loo_max", r.loo_max}}}};
+}
+
+// Re-simulates every row at the shipped parameters (runtime.yaml: no fitted value is set)
+// and compares with the residuals file.
+RuntimeCheckResult run_calibrate_runtime_check(const CalibrateRuntimeOptions& o, const std::string& path) {
+  Problem pb = load_problem(data_path(o.observations), o.jobs);
+  std::ifstream in(path);
+  if (!in) throw sim::ConfigError(sim::Location{path, 0, 0}, "--check", "cannot read the residuals file");
+  nlohmann::json doc;
+  try {
+    in >> doc;
+  } catch (const std::exception& e) {
+    throw sim::ConfigError(sim::Location{path, 0, 0}, "--check", std::string("not JSON: ") + e.what());
+  }
+  std::vector<std::function<std::string()>> bodies;
+  std::vector<size_t> slot(pb.rows.size());
+  for (size_t i = 0; i < pb.rows.size(); ++i) {
+    const Row& r = pb.rows[i];
+    if (r.sim != i) {  // a duplicate release: the same simulation as its original
+      slot[i] = slot[r.sim];
+      continue;
     }
-    if (!o->residuals.empty()) {
-      files.push_back({o->residuals, doc.dump(1) + "\n"});
-      opts.push_back("--residuals");
-    }
-    if (o->out.empty()) std::fputs(y.str().c_str(), stdout);
-    if (!files.empty()) sim::write_files_atomic(files, opts);
-    return 0;
-  };
+    slot[i] = bodies.size();
+    bodies.push_back(throughput_body(r.scenario, r.sets));
+  }
+  auto out = run_in_children(bodies, "runtime calibration check", o.jobs);
+  RuntimeCheckResult res;
+  res.residuals = path;
+  for (size_t i = 0; i < pb.rows.size(); ++i) {
+    RuntimeCheckRow row;
+    row.id = pb.rows[i].id;
+    for (const auto& jr : doc.value("rows", nlohmann::json::array()))
+      if (jr.value("id", "") == row.id) row.recorded = jr.value("simulated_tokens_per_s", -1.0);
+    row.simulated = std::stod(out[slot[i]]);
+    row.ok = row.recorded > 0 && std::fabs(row.simulated / row.recorded - 1) < 1e-6;
+    res.differing += !row.ok;
+    res.rows.push_back(row);
+  }
+  return res;
+}
+
+void write_runtime_check_text(const RuntimeCheckResult& r, FILE* out) {
+  for (const auto& row : r.rows)
+    std::fprintf(out, "%-20s simulated %12.1f tokens/s  recorded %12.1f  %s\n", row.id.c_str(), row.simulated,
+                 row.recorded, row.ok ? "ok" : "DIFFERS");
+  if (r.differing)
+    std::fprintf(out, "%d rows differ from %s: rerun `trnsim calibrate-runtime` (docs/validation.md)\n", r.differing,
+                 r.residuals.c_str());
+}
+
+nlohmann::ordered_json runtime_check_json(const RuntimeCheckResult& r) {
+  nlohmann::ordered_json js;
+  js["residuals"] = r.residuals;
+  js["differing"] = r.differing;
+  js["rows"] = nlohmann::ordered_json::array();
+  for (const auto& row : r.rows)
+    js["rows"].push_back({{"id", row.id}, {"simulated_tokens_per_s", row.simulated},
+                          {"recorded_tokens_per_s", row.recorded}, {"ok", row.ok}});
+  return js;
 }
 
 }  // namespace trn::app

@@ -1,6 +1,7 @@
-// The subcommands of the trnsim executable. Each registers its options on a CLI11 app
-// and returns a function that runs it (0 = success; user errors throw ConfigError,
-// reported by the caller with exit status 2).
+// The CLI layer of the trnsim executable: each subcommand registers its options on a CLI11
+// app and returns a function that calls the command's run_X (sim/app/commands/, calibration/)
+// and its writers (0 = success; user errors throw ConfigError, reported by the caller with
+// exit status 2).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -8,6 +9,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "sim/app/commands/common.h"
 
 namespace trn::app {
 
@@ -20,8 +23,6 @@ struct CommonOptions {
   std::string resolved;           // --resolved FILE
 };
 void add_common(CLI::App* cmd, CommonOptions& o);
-/// Half of the machine's physical memory: the default of `--max-memory`.
-double default_max_memory();
 
 Runner add_bench_collective(CLI::App* bench);
 Runner add_bench_matmul(CLI::App* bench);
@@ -37,14 +38,6 @@ Runner add_config_reference(CLI::App* app);
 Runner add_sweep(CLI::App* app);
 Runner add_merge(CLI::App* app);
 Runner add_report(CLI::App* app);
-
-/// "12.34 GiB": memory figures in run and startup messages.
-std::string gib(double bytes);
-
-/// Parses a comma-separated list of sizes with units ("1KiB,1 MiB,512MiB").
-std::vector<double> parse_size_list(const std::string& text, const std::string& option);
-/// Parses one size with a unit.
-double parse_size(const std::string& text, const std::string& option);
 
 /// Writes `content` to `path` atomically if `path` is not empty.
 void write_output(const std::string& path, const std::string& content);

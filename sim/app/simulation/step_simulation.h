@@ -9,57 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/app/analysis/step_analysis.h"
 #include "workloads/memory/memory_model.h"
 #include "workloads/scenario/scenario_spec.h"
 
 namespace trn::app {
-
-/// One point of the roofline: rank 0's compute ops with FLOPs, grouped by name (op kind).
-struct RooflinePoint {
-  std::string name, engine;
-  int64_t ops = 0;
-  double flops = 0, hbm_bytes = 0, busy_s = 0;  // summed over the group
-  double intensity = 0;                         // FLOP per HBM byte (0 when no HBM bytes)
-  double flop_rate = 0;                         // achieved FLOP/s: flops / busy_s
-};
-
-/// The roofline of rank 0 (one logical NeuronCore of `lnc` physical cores): its share of
-/// the chip's published dense BF16 peak and HBM bandwidth, and its ops.
-struct Roofline {
-  int lnc = 1;
-  double peak_flop_rate = 0;    // FLOP/s per logical core
-  double hbm_bandwidth = 0;     // B/s per logical core
-  std::vector<RooflinePoint> points;  // largest busy time first, at most kRooflinePoints
-};
-constexpr int kRooflinePoints = 30;
-
-/// How the micro-batches of a step were simulated (docs/workloads.md 1.7).
-struct SteadyState {
-  std::vector<int> microbatches;  // the micro-batch counts simulated (one entry: the step itself)
-  int target = 0;                 // the step's micro-batches
-  double period_s = 0;            // step time added per micro-batch in the steady state
-  double drift = 0;               // error bound of the extrapolation, share of the step
-  bool extrapolated() const { return microbatches.size() > 1; }
-};
-
-struct StepResult {
-  double step_time_s = 0, tokens_per_s = 0, mfu = 0;
-  double model_flops = 0;                                  // per step, whole job
-  std::vector<std::pair<std::string, double>> breakdown;   // seconds per category
-  std::vector<std::pair<std::string, double>> engines;     // busy seconds per engine (rank 0)
-  std::vector<std::pair<std::string, double>> engine_ops;  // ops per engine (rank 0)
-  workloads::MemoryReport memory;
-  uint64_t events = 0;
-  double wall_s = 0;
-  int simulated_ranks = 0, world = 0;
-  int64_t ops = 0;               // ops of the step on the simulated ranks (extrapolated)
-  int64_t simulated_ops = 0;     // ops actually simulated (summed over the runs)
-  uint64_t sibling_collectives = 0;
-  std::string verdict;
-  Roofline roofline;
-  std::vector<RooflinePoint> roofline_groups;  // every group, before the top-N cut
-  SteadyState steady;
-};
 
 /// Where and what to trace (Chrome / Perfetto JSON, streamed during the run).
 struct TraceOptions {
@@ -127,8 +81,5 @@ constexpr double kSteadyTolerance = 3e-3;
 
 /// The scenario with `m` micro-batches of the same size (global batch scaled to match).
 workloads::ScenarioSpec with_microbatches(const workloads::ScenarioSpec& s, int m);
-
-/// Model FLOPs of one step (6 x active params x tokens + attention), as used for MFU.
-double model_flops_per_step(const workloads::ScenarioSpec& s);
 
 }  // namespace trn::app

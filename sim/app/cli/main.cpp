@@ -4,7 +4,7 @@
 
 #include <systemc>
 
-#include "sim/app/commands.h"
+#include "sim/app/cli/commands.h"
 #include "sim/base/output_file.h"
 
 int sc_main(int argc, char** argv) { return trn::app::run_cli(argc, argv); }

@@ -1,0 +1,76 @@
+// CLI of `trnsim bench matmul`, `trnsim bench hbm` and `trnsim show`: options in, run_X,
+// text on stdout, --json and --resolved files (sim/app/commands/bench_core.h).
+#include <cstdio>
+#include <memory>
+
+#include "sim/app/cli/commands.h"
+#include "sim/app/commands/bench_core.h"
+
+namespace trn::app {
+
+namespace {
+struct MatmulCli {
+  CommonOptions common;
+  MatmulOptions mm;
+};
+struct HbmCli {
+  CommonOptions common;
+  HbmOptions hbm;
+};
+}  // namespace
+
+Runner add_bench_matmul(CLI::App* bench) {
+  auto o = std::make_shared<MatmulCli>();
+  auto* c = bench->add_subcommand("matmul", "Simulate one matmul C[M,N] = A[M,K] B[K,N] on one NeuronCore");
+  c->add_option("--chip", o->mm.chip, "Chip name (hw/configs/chips) or YAML path")->capture_default_str();
+  c->add_option("--m", o->mm.m, "Rows of A and C (elements)")->capture_default_str();
+  c->add_option("--n", o->mm.n, "Columns of B and C (elements)")->capture_default_str();
+  c->add_option("--k", o->mm.k, "Contraction size (elements)")->capture_default_str();
+  c->add_option("--dtype", o->mm.dtype, "Input type: bf16, fp16, fp32, fp8, mxfp8, mxfp4")->capture_default_str();
+  add_common(c, o->common);
+  return [o]() -> int {
+    MatmulOptions opt = o->mm;
+    opt.sets = o->common.sets;
+    parse_matmul(opt);  // bad options first, then unwritable outputs
+    check_outputs(o->common);
+    MatmulResult r = run_matmul(opt);
+    write_matmul_text(r, stdout);
+    write_outputs(o->common, matmul_json(r).dump(2) + "\n",
+                  models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
+    return 0;
+  };
+}
+
+Runner add_bench_hbm(CLI::App* bench) {
+  auto o = std::make_shared<HbmCli>();
+  auto* c = bench->add_subcommand("hbm", "Stream bytes from HBM into SBUF on N NeuronCores at once");
+  c->add_option("--chip", o->hbm.chip, "Chip name (hw/configs/chips) or YAML path")->capture_default_str();
+  c->add_option("--cores", o->hbm.cores, "Physical NeuronCores streaming at once (count)")->capture_default_str();
+  c->add_option("--bytes", o->hbm.bytes, "Bytes each core reads, with a unit (e.g. 1GiB)")->capture_default_str();
+  add_common(c, o->common);
+  return [o]() -> int {
+    HbmOptions opt = o->hbm;
+    opt.sets = o->common.sets;
+    parse_hbm(opt);  // bad options first, then unwritable outputs
+    check_outputs(o->common);
+    HbmResult r = run_hbm(opt);
+    write_hbm_text(r, stdout);
+    write_outputs(o->common, hbm_json(r).dump(2) + "\n",
+                  models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
+    return 0;
+  };
+}
+
+Runner add_show(CLI::App* app) {
+  auto o = std::make_shared<ShowOptions>();
+  auto* c = app->add_subcommand("show", "Print the resolved configuration of a system or chip");
+  c->add_option("kind", o->kind, "system | chip")->required()->check(CLI::IsMember({"system", "chip"}));
+  c->add_option("name", o->name, "Name (hw/configs/...) or YAML path")->required();
+  c->add_option("--set", o->sets, "Override any configuration key (repeatable)");
+  return [o]() -> int {
+    std::fputs(run_show(*o).c_str(), stdout);
+    return 0;
+  };
+}
+
+}  // namespace trn::app

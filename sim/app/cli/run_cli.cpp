@@ -1,0 +1,73 @@
+// CLI of `trnsim run`: options in, run_run, text on stdout, --json and --resolved files
+// (sim/app/commands/run.h).
+#include <cstdio>
+#include <memory>
+
+#include "sim/app/cli/commands.h"
+#include "sim/app/commands/run.h"
+#include "sim/base/output_file.h"
+
+namespace trn::app {
+
+namespace {
+struct RunCli {
+  CommonOptions common;
+  RunOptions run;
+  bool quiet = false;
+};
+}  // namespace
+
+Runner add_run(CLI::App* app) {
+  auto o = std::make_shared<RunCli>();
+  RunOptions& r = o->run;
+  auto* c = app->add_subcommand("run", "Simulate one steady training step of a scenario");
+  c->add_option("scenario", r.scenario, "Scenario name (workloads/scenarios) or YAML path")->required();
+  c->add_option("--mode", r.mode, "Execution mode: eager | compiled (default: the scenario's)")
+      ->check(CLI::IsMember({"eager", "compiled"}));
+  c->add_option("--model", r.model,
+                "Replace the scenario's model: zoo name, YAML path or Hugging Face config.json (default: the scenario's)");
+  c->add_option("--trace", r.trace, "Write a Chrome/Perfetto JSON timeline to FILE, streamed (default: none)");
+  c->add_option("--trace-categories", r.categories,
+                "Comma-separated categories to keep: tensor, vector, scalar, gpsimd, dma, collective, host, counters, "
+                "links (default: all)");
+  c->add_option("--trace-window", r.window, "Simulated-time window START,END with units, e.g. 0s,500ms (default: all)");
+  c->add_flag("--allow-oom", r.allow_oom, "Simulate even when a rank does not fit in HBM (default: off)");
+  c->add_flag("--all-ranks", r.all_ranks,
+              "Simulate every rank instead of one per pipeline stage (the symmetry reduction); slow, for checking "
+              "the reduction (default: off)");
+  c->add_flag("--all-microbatches", r.all_microbatches,
+              "Simulate every micro-batch instead of extrapolating the pipeline's steady state (default: off)");
+  c->add_option("--max-memory", r.max_memory,
+                "Refuse to start a run estimated to need more memory than this (bytes with units, e.g. 8GiB; "
+                "default: half of the machine's RAM)");
+  c->add_flag("--quiet", o->quiet, "No progress line on stderr (default: progress when stderr is a terminal)");
+  c->add_flag("--exact", r.exact,
+              "No reductions: every rank and every micro-batch (--all-ranks --all-microbatches; default: off)");
+  add_common(c, o->common);
+  return [o]() -> int {
+    check_outputs(o->common);
+    if (!o->run.trace.empty()) sim::check_writable(o->run.trace, "--trace");
+    RunOptions opt = o->run;
+    opt.sets = o->common.sets;
+    opt.progress = !o->quiet;
+    RunResult r;
+    try {
+      r = run_run(opt);
+    } catch (const MemoryGuardError& e) {
+      std::fprintf(stderr, "trnsim: error: %s\n", e.what());
+      return 2;
+    }
+    if (!r.fits) {
+      write_run_oom(r, stderr);
+      return 2;
+    }
+    write_run_text(r, stdout);
+    write_run_sim_line(r, stderr);
+    const auto& s = r.scenario;
+    write_outputs(o->common, run_json(r).dump(2) + "\n",
+                  workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
+    return 0;
+  };
+}
+
+}  // namespace trn::app

@@ -1,0 +1,49 @@
+// CLI of `trnsim startup`: options in, run_startup, text on stdout, --json and --resolved
+// files (sim/app/commands/startup.h).
+#include <cstdio>
+#include <memory>
+
+#include "sim/app/cli/commands.h"
+#include "sim/app/commands/startup.h"
+#include "sim/base/output_file.h"
+
+namespace trn::app {
+
+namespace {
+struct StartupCli {
+  CommonOptions common;
+  StartupOptions startup;
+};
+}  // namespace
+
+Runner add_startup(CLI::App* app) {
+  auto o = std::make_shared<StartupCli>();
+  StartupOptions& s = o->startup;
+  auto* c = app->add_subcommand("startup", "First-step delay against steady throughput, eager vs compiled");
+  c->add_option("scenario", s.scenario, "Scenario name (workloads/scenarios) or YAML path")->required();
+  c->add_option("--cache", s.cache, "Persistent compile cache: cold | warm (default: the scenario's, cold)")
+      ->check(CLI::IsMember({"cold", "warm"}));
+  c->add_option("--budget", s.budget, "Per-graph compile budget, a time with unit, e.g. 600s (default: none)");
+  c->add_option("--price-per-hour", s.price, "Instance price in money per instance-hour (default: none)");
+  c->add_option("--model", s.model, "Replace the scenario's model (zoo name, YAML, config.json)");
+  c->add_option("--trace", s.trace,
+                "Write the first step of both modes as a Chrome/Perfetto timeline to FILE: the parts, and each "
+                "graph's compile on its host worker (default: none)");
+  c->add_flag("--sensitivity", s.sensitivity, "Show how the first step moves with each parameter's uncertainty");
+  c->add_flag("--allow-oom", s.allow_oom, "Estimate the start-up even when a rank does not fit in HBM (default: off)");
+  add_common(c, o->common);
+  return [o]() -> int {
+    check_outputs(o->common);
+    if (!o->startup.trace.empty()) sim::check_writable(o->startup.trace, "--trace");
+    StartupOptions opt = o->startup;
+    opt.sets = o->common.sets;
+    StartupResult r = run_startup(opt);
+    write_startup_text(r, stdout);
+    const auto& s_c = r.compiled_scenario;
+    write_outputs(o->common, startup_json(r).dump(2) + "\n",
+                  workloads::resolved_yaml(s_c, "# trnsim resolved scenario " + s_c.name + "\n"));
+    return 0;
+  };
+}
+
+}  // namespace trn::app

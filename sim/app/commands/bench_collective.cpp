@@ -1,0 +1,159 @@
+// `trnsim bench collective` (bench_collective.h): plan, quotient by the instance symmetry,
+// simulate the sizes back to back, tabulate.
+#include "sim/app/commands/bench_collective.h"
+
+#include <algorithm>
+#include <ctime>
+#include <functional>
+#include <memory>
+
+#include "hw/collectives/collective_engine.h"
+#include "hw/collectives/collective_planner.h"
+#include "hw/collectives/plan_quotient.h"
+#include "sim/app/commands/common.h"
+#include "sim/base/config_node.h"
+#include "sim/kernel/event_queue.h"
+
+namespace trn::app {
+namespace {
+
+sim::Location opt_loc(const std::string& o) { return sim::Location{o, 0, 0}; }
+
+void check_lnc(const models::SystemSpec& spec, int lnc) {
+  const auto& modes = spec.chip.cores.lnc_modes;
+  if (lnc == 0 || std::find(modes.begin(), modes.end(), lnc) != modes.end()) return;
+  std::string expected;
+  for (auto m : modes) expected += (expected.empty() ? "" : ", ") + std::to_string(m);
+  throw sim::ConfigError(opt_loc("--lnc"), "", "LNC " + std::to_string(lnc) + " is not supported by " + spec.chip.name +
+                                                   ": expected 0 (chip default) or one of " + expected);
+}
+
+// The instance symmetry (docs/workloads.md 1.6.1): when the ranks fill whole instances, the
+// cyclic shifts of those instances are symmetries of the collective; only the transfers
+// that start in instance 0 are simulated. Off with --exact.
+void set_instance_symmetry(hw::System& sys, int ranks) {
+  const int per_instance = sys.ranks_per_instance();
+  const int used = ranks / per_instance;
+  if (ranks % per_instance != 0 || used < 2) return;
+  const int n = sys.topology().num_chips() / sys.topology().chips_per_instance();
+  hw::InstanceSymmetry k;
+  for (int shift = 0; shift < used; ++shift) {
+    std::vector<int> perm(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i < used ? (i + shift) % used : i;
+    k.perms.push_back(std::move(perm));
+  }
+  k.to_rep.assign(static_cast<size_t>(n), 0);
+  for (int i = 1; i < used; ++i) k.to_rep[static_cast<size_t>(i)] = used - i;
+  sys.set_symmetry(std::move(k));
+}
+
+// Runs the sizes back to back in one simulation: each starts when the previous has ended.
+void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std::vector<int>& rank_list,
+                    std::vector<BenchCollectiveRow>& rows) {
+  hw::CollectiveEngine eng("collectives", sys);
+  rows.assign(q.sizes.size(), BenchCollectiveRow{});
+  std::function<void(size_t)> launch = [&](size_t i) {
+    if (i >= q.sizes.size()) return;
+    auto pc = hw::plan_collective(sys, q.op, q.sizes[i], rank_list, q.force ? &q.forced : nullptr);
+    rows[i].size = q.sizes[i];
+    rows[i].algorithm = pc.plan.algorithm;
+    for (const auto& t : pc.plan.transfers) rows[i].transfers += t.barrier ? 0 : 1;
+    try {
+      hw::quotient_plan(sys, pc.plan, pc.ranks);  // instance 0's transfers (a no-op without symmetry)
+    } catch (const std::logic_error& e) {
+      throw sim::ConfigError(opt_loc("--exact"), "", std::string(e.what()) + "; rerun with --exact to simulate every instance");
+    }
+    eng.run(std::move(pc.plan), pc.ranks, 0.0, [&, i](const hw::CollectiveResult& r) {
+      rows[i].time_s = r.time();
+      launch(i + 1);
+    });
+  };
+  launch(0);
+  sim::run_to_completion();
+}
+
+}  // namespace
+
+BenchCollectiveRequest parse_bench_collective(const BenchCollectiveOptions& o) {
+  BenchCollectiveRequest q;
+  if (!models::parse_collective_op(o.op, &q.op))
+    throw sim::ConfigError(opt_loc("--op"), "", "unknown collective '" + o.op + "': expected " + models::collective_op_names());
+  if (!models::parse_dtype(o.dtype, &q.dtype))
+    throw sim::ConfigError(opt_loc("--dtype"), "", "unknown dtype '" + o.dtype + "': expected " + models::dtype_names());
+  q.force = o.algorithm != "auto";
+  if (q.force && !models::parse_algorithm(o.algorithm, &q.forced))
+    throw sim::ConfigError(opt_loc("--algorithm"), "",
+                           "unknown algorithm '" + o.algorithm + "': expected auto, ring, kangaring, mesh, rdh");
+  if (o.instances < 0 || o.instances > 4096)
+    throw sim::ConfigError(opt_loc("--instances"), "", "expected 1 to 4096 instances, got " + std::to_string(o.instances));
+  q.sizes = parse_size_list(o.sizes, "--sizes");
+  return q;
+}
+
+BenchCollectiveResult run_bench_collective(const BenchCollectiveOptions& o) {
+  const BenchCollectiveRequest q = parse_bench_collective(o);
+  BenchCollectiveResult res;
+  res.op = q.op;
+  res.dtype = q.dtype;
+  res.spec = models::load_system(o.system, o.sets, o.instances);
+  check_lnc(res.spec, o.lnc);
+  auto sys = std::make_unique<hw::System>("system", res.spec, o.lnc);
+  const int ranks = o.ranks == 0 ? sys->total_ranks() : o.ranks;
+  if (ranks < 2 || ranks > sys->total_ranks())
+    throw sim::ConfigError(opt_loc("--ranks"), "",
+                           "expected 2 to " + std::to_string(sys->total_ranks()) + " ranks on " +
+                               std::to_string(res.spec.total_chips()) + " chips at LNC=" + std::to_string(sys->lnc()) +
+                               ", got " + std::to_string(ranks));
+  std::vector<int> rank_list(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) rank_list[static_cast<size_t>(r)] = r;
+  if (!o.exact) set_instance_symmetry(*sys, ranks);
+  double wall0 = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+  simulate_sizes(*sys, q, rank_list, res.rows);
+  res.wall_s = static_cast<double>(std::clock()) / CLOCKS_PER_SEC - wall0;
+  res.ranks = ranks;
+  res.lnc = sys->lnc();
+  res.ranks_per_chip = sys->ranks_per_chip();
+  res.chips_used = (ranks + sys->ranks_per_chip() - 1) / sys->ranks_per_chip();
+  res.flow_events = sys->net().events();
+  res.queue_events = sys->events().events();
+  return res;
+}
+
+void write_bench_collective_text(const BenchCollectiveResult& r, FILE* out) {
+  std::fprintf(out, "%s x%d, %s, %d ranks (LNC=%d, %d ranks/chip on %d chips), %s\n", r.spec.name.c_str(),
+               r.spec.instances, models::collective_op_name(r.op), r.ranks, r.lnc, r.ranks_per_chip, r.chips_used,
+               models::dtype_name(r.dtype));
+  std::fprintf(out, "%14s %12s %6s %12s %12s %12s  %s\n", "size(B)", "count", "type", "time(us)", "algbw(GB/s)",
+               "busbw(GB/s)", "algorithm");
+  for (const auto& row : r.rows) {
+    double algbw = row.size / row.time_s / 1e9;
+    double busbw = algbw * models::busbw_factor(r.op, r.ranks);
+    std::fprintf(out, "%14.0f %12.0f %6s %12.2f %12.2f %12.2f  %s\n", row.size, row.size / models::dtype_bytes(r.dtype),
+                 models::dtype_name(r.dtype), row.time_s * 1e6, algbw, busbw, row.algorithm.c_str());
+  }
+  std::fprintf(out, "GB/s = 1e9 B/s; busbw = algbw x %s.\n",
+               r.op == models::CollectiveOp::AllReduce ? "2(n-1)/n" : "(n-1)/n");
+}
+
+void write_bench_collective_sim_line(const BenchCollectiveResult& r, FILE* out) {
+  std::fprintf(out, "fabric: %llu flow events, %llu queue events, %.3f s wall\n",
+               static_cast<unsigned long long>(r.flow_events), static_cast<unsigned long long>(r.queue_events), r.wall_s);
+}
+
+nlohmann::ordered_json bench_collective_json(const BenchCollectiveResult& r) {
+  nlohmann::ordered_json js = nlohmann::ordered_json::array();
+  for (const auto& row : r.rows) {
+    double algbw = row.size / row.time_s / 1e9;
+    js.push_back({{"size_bytes", row.size},
+                  {"time_s", row.time_s},
+                  {"algbw_GBps", algbw},
+                  {"busbw_GBps", algbw * models::busbw_factor(r.op, r.ranks)},
+                  {"algorithm", row.algorithm},
+                  {"op", models::collective_op_name(r.op)},
+                  {"ranks", r.ranks},
+                  {"transfers", row.transfers}});
+  }
+  return js;
+}
+
+}  // namespace trn::app

@@ -1,0 +1,50 @@
+// `trnsim run SCENARIO`: one steady training step, its throughput, MFU, breakdown and memory
+// per rank. Options in, run_run, result out; the text and JSON writers are separate.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "sim/app/simulation/step_simulation.h"
+#include "workloads/memory/memory_model.h"
+#include "workloads/scenario/scenario_spec.h"
+
+namespace trn::app {
+
+struct RunOptions {
+  std::string scenario;           // name (workloads/scenarios) or YAML path
+  std::vector<std::string> sets;  // --set key=value
+  std::string mode;               // eager | compiled | empty: the scenario's
+  std::string model;              // replaces the scenario's model when not empty
+  std::string trace;              // Chrome/Perfetto JSON output, empty: none
+  std::string categories;         // comma-separated trace categories, empty: all
+  std::string window;             // "START,END" simulated-time window of the trace, empty: all
+  std::string max_memory;         // size with unit, empty: default_max_memory()
+  bool allow_oom = false, all_ranks = false, all_microbatches = false, exact = false;
+  bool progress = true;           // progress line on stderr when it is a terminal
+};
+
+struct RunResult {
+  workloads::ScenarioSpec scenario;  // as loaded (with --set, --mode, --model)
+  bool fits = true;                  // false: a rank does not fit in HBM, nothing was simulated
+  workloads::MemoryReport memory;    // per rank (set when !fits)
+  RankSelection ranks = RankSelection::Stages;
+  StepResult step;
+};
+
+/// Loads the scenario and simulates its step (unless it does not fit and !allow_oom). Throws
+/// ConfigError for bad input and MemoryGuardError when the run is estimated above --max-memory.
+RunResult run_run(const RunOptions& o);
+/// The report on standard output (a fitting run) .
+void write_run_text(const RunResult& r, FILE* out);
+/// The "does not fit" message and memory table of a run that does not fit.
+void write_run_oom(const RunResult& r, FILE* out);
+/// The simulator's own figures (events, ops, wall time), one line.
+void write_run_sim_line(const RunResult& r, FILE* out);
+/// The --json document.
+nlohmann::ordered_json run_json(const RunResult& r);
+
+}  // namespace trn::app

@@ -1,0 +1,180 @@
+// `trnsim run SCENARIO` (run.h): load, check memory, simulate; the report as text and JSON.
+#include "sim/app/commands/run.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "sim/app/commands/common.h"
+#include "sim/base/config_node.h"
+#include "sim/base/units.h"
+
+namespace trn::app {
+namespace {
+
+// --trace-categories: a comma-separated subset of the trace's categories.
+std::set<std::string> parse_categories(const std::string& text) {
+  std::set<std::string> out;
+  if (text.empty()) return out;
+  const std::vector<std::string> known = {"tensor", "vector", "scalar", "gpsimd", "dma",
+                                          "collective", "host", "counters", "links"};
+  std::string expected;
+  for (const auto& k : known) expected += (expected.empty() ? "" : ", ") + k;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string cat = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (std::find(known.begin(), known.end(), cat) == known.end())
+      throw sim::ConfigError(sim::Location{"--trace-categories", 0, 0}, "",
+                             "unknown category '" + cat + "': expected " + expected);
+    out.insert(cat);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+// --trace-window START,END (times with units) into `t`.
+void parse_window(const std::string& text, TraceOptions& t) {
+  if (text.empty()) return;
+  size_t comma = text.find(',');
+  std::string why;
+  auto a = comma == std::string::npos ? std::nullopt : sim::parse_quantity(text.substr(0, comma), sim::Dim::Time, &why);
+  auto b = comma == std::string::npos ? std::nullopt : sim::parse_quantity(text.substr(comma + 1), sim::Dim::Time, &why);
+  if (!a || !b || *a < 0 || *b <= *a)
+    throw sim::ConfigError(sim::Location{"--trace-window", 0, 0}, "",
+                           "expected START,END times with units and END > START >= 0, e.g. 0s,500ms");
+  t.t0 = *a;
+  t.t1 = *b;
+}
+
+void print_memory(const workloads::MemoryReport& m, FILE* out) {
+  std::fprintf(out, "  %-14s %12s\n", "memory/rank", "");
+  for (const auto& c : m.categories) std::fprintf(out, "    %-12s %12s\n", c.name.c_str(), gib(c.bytes).c_str());
+  std::fprintf(out, "    %-12s %12s of %s HBM per rank\n", "total", gib(m.total).c_str(), gib(m.capacity).c_str());
+}
+
+}  // namespace
+
+RunResult run_run(const RunOptions& o) {
+  RunResult res;
+  std::vector<std::string> sets = o.sets;
+  if (!o.mode.empty()) sets.push_back("mode=" + o.mode);
+  res.scenario = workloads::load_scenario(o.scenario, sets, o.model);
+  res.memory = workloads::memory_per_rank(res.scenario);
+  if (!res.memory.fits() && !o.allow_oom) {
+    res.fits = false;
+    return res;
+  }
+  StepOptions sopt;
+  sopt.trace.path = o.trace;
+  sopt.trace.categories = parse_categories(o.categories);
+  parse_window(o.window, sopt.trace);
+  sopt.ranks = o.all_ranks || o.exact ? RankSelection::All : RankSelection::Stages;
+  sopt.all_microbatches = o.all_microbatches || o.exact;
+  sopt.progress = o.progress;
+  sopt.max_memory = o.max_memory.empty() ? default_max_memory() : parse_size(o.max_memory, "--max-memory");
+  res.ranks = sopt.ranks;
+  res.step = simulate(res.scenario, sopt);
+  return res;
+}
+
+void write_run_oom(const RunResult& r, FILE* out) {
+  std::fprintf(out, "trnsim: error: %s does not fit in HBM: %s per rank needed, %s available (use --allow-oom to simulate anyway)\n",
+               r.scenario.name.c_str(), gib(r.memory.total).c_str(), gib(r.memory.capacity).c_str());
+  print_memory(r.memory, out);
+}
+
+void write_run_text(const RunResult& res, FILE* out) {
+  const workloads::ScenarioSpec& s = res.scenario;
+  const StepResult& r = res.step;
+  std::fprintf(out, "%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
+               s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
+  std::fprintf(out, "  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
+               s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches,
+               s.parallel.dp, s.parallel.fsdp, s.parallel.ep, s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc,
+               r.world, r.simulated_ranks);
+  std::fprintf(out, "  batch        %lld sequences x %lld tokens = %lld tokens per step, checkpointing %s\n",
+               static_cast<long long>(s.batch.sequences()), static_cast<long long>(s.batch.seq_len),
+               static_cast<long long>(s.batch.tokens()), s.checkpointing.c_str());
+  std::fprintf(out, "  step time    %10.4f s\n", r.step_time_s);
+  std::fprintf(out, "  throughput   %10.0f tokens/s\n", r.tokens_per_s);
+  std::fprintf(out, "  MFU          %10.1f %% of %s dense BF16 per chip\n", 100 * r.mfu,
+               sim::format_quantity(s.system.chip.peak.bf16.v, sim::Dim::FlopRate).c_str());
+  std::fprintf(out, "  breakdown (rank 0, seconds)\n");
+  for (const auto& [k, v] : r.breakdown) std::fprintf(out, "    %-22s %9.4f  %5.1f%%\n", k.c_str(), v, 100 * v / r.step_time_s);
+  std::fprintf(out, "  engine busy (rank 0, seconds)\n");
+  for (const auto& [k, v] : r.engines) std::fprintf(out, "    %-22s %9.4f\n", k.c_str(), v);
+  print_memory(r.memory, out);
+  std::fprintf(out, "  verdict: %s\n", r.verdict.c_str());
+  if (r.steady.extrapolated()) {
+    std::string pts;
+    for (int m : r.steady.microbatches) pts += (pts.empty() ? "" : ", ") + std::to_string(m);
+    std::fprintf(out, "  steady state: simulated %s of %d micro-batches, %.4f s per micro-batch (error bound %.3f%% of the step)\n",
+                 pts.c_str(), r.steady.target, r.steady.period_s, 100 * r.steady.drift);
+  }
+}
+
+void write_run_sim_line(const RunResult& res, FILE* out) {
+  const StepResult& r = res.step;
+  std::fprintf(out, "sim: %llu events, %lld ops simulated (%lld in the step), %.3f s wall\n",
+               static_cast<unsigned long long>(r.events), static_cast<long long>(r.simulated_ops),
+               static_cast<long long>(r.ops), r.wall_s);
+}
+
+namespace {
+
+nlohmann::ordered_json roofline_json(const Roofline& rl) {
+  nlohmann::ordered_json js;
+  js["scope"] = "rank 0: one logical NeuronCore (LNC " + std::to_string(rl.lnc) + ")";
+  js["peak_bf16_flop_per_s"] = rl.peak_flop_rate;
+  js["hbm_bandwidth_B_per_s"] = rl.hbm_bandwidth;
+  js["points"] = nlohmann::ordered_json::array();
+  for (const auto& p : rl.points)
+    js["points"].push_back({{"name", p.name}, {"engine", p.engine}, {"ops", p.ops}, {"flops", p.flops},
+                            {"hbm_bytes", p.hbm_bytes}, {"busy_s", p.busy_s},
+                            {"intensity_flop_per_B", p.intensity}, {"achieved_flop_per_s", p.flop_rate}});
+  return js;
+}
+
+nlohmann::ordered_json sim_json(const RunResult& res) {
+  const StepResult& r = res.step;
+  nlohmann::ordered_json js;
+  js["events"] = r.events;
+  js["ops"] = r.ops;
+  js["simulated_ops"] = r.simulated_ops;
+  js["simulated_ranks"] = r.simulated_ranks;
+  js["sibling_collectives"] = r.sibling_collectives;
+  js["reductions"] = {{"ranks", res.ranks == RankSelection::All ? "all" : "one per stage"},
+                      {"microbatches_simulated", r.steady.microbatches},
+                      {"steady_period_s", r.steady.period_s},
+                      {"steady_error_bound", r.steady.drift}};
+  js["wall_s"] = r.wall_s;
+  return js;
+}
+
+}  // namespace
+
+nlohmann::ordered_json run_json(const RunResult& res) {
+  const workloads::ScenarioSpec& s = res.scenario;
+  const StepResult& r = res.step;
+  nlohmann::ordered_json js;
+  js["scenario"] = s.name;
+  js["mode"] = s.mode;
+  js["system"] = {{"name", s.system.name}, {"chip", s.system.chip.name}, {"instances", s.system.instances},
+                  {"chips", s.system.total_chips()}, {"world", r.world}};
+  js["steady"]["step_time_s"] = r.step_time_s;
+  js["steady"]["tokens_per_s"] = r.tokens_per_s;
+  js["steady"]["mfu"] = r.mfu;
+  js["steady"]["model_flops"] = r.model_flops;
+  for (const auto& [k, v] : r.breakdown) js["steady"]["breakdown"][k] = v;
+  for (const auto& [k, v] : r.engines) js["steady"]["engine_busy_s"][k] = v;
+  for (const auto& [k, v] : r.engine_ops) js["steady"]["engine_ops"][k] = static_cast<int64_t>(v);
+  js["memory"]["per_rank_bytes"] = r.memory.total;
+  js["memory"]["hbm_capacity_bytes"] = r.memory.capacity;
+  for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = c.bytes;
+  js["roofline"] = roofline_json(r.roofline);
+  js["sim"] = sim_json(res);
+  return js;
+}
+
+}  // namespace trn::app

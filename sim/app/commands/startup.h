@@ -1,0 +1,55 @@
+// `trnsim startup SCENARIO`: the first step in eager and compiled mode side by side, the
+// steady step of each (simulated), the first/steady ratio, the break-even point of compiled
+// mode and the start-up cost in instance-hours (and money with a price per hour). Options in,
+// run_startup, result out; the text and JSON writers are separate.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "workloads/compile/first_step.h"
+#include "workloads/scenario/scenario_spec.h"
+
+namespace trn::app {
+
+struct StartupOptions {
+  std::string scenario;           // name (workloads/scenarios) or YAML path
+  std::vector<std::string> sets;  // --set key=value
+  std::string cache;              // cold | warm | empty: the scenario's
+  std::string budget;             // per-graph compile budget (time with unit), empty: none
+  std::string price;              // money per instance-hour, empty: none
+  std::string model;              // replaces the scenario's model when not empty
+  std::string trace;              // Chrome/Perfetto timeline of both first steps, empty: none
+  bool sensitivity = false;       // the first step's change with each parameter's uncertainty
+  bool allow_oom = false;
+};
+
+/// How the first step moves when one compile parameter moves by x/÷ exp(sigma).
+struct SensitivityRow {
+  std::string key;
+  double sigma = 0, eager_s = 0, compiled_s = 0;
+};
+
+struct StartupResult {
+  workloads::ScenarioSpec eager_scenario, compiled_scenario;
+  workloads::FirstStep eager, compiled;
+  double steady_eager = 0, steady_compiled = 0;  // seconds per steady step
+  double tokens = 0;                             // per step
+  int instances = 0;
+  double break_even_steps = -1;                  // -1: never
+  double price = -1;                             // -1: no price given
+  std::string verdict;
+  bool has_sensitivity = false;
+  std::vector<SensitivityRow> sensitivity;       // largest first
+};
+
+/// Loads the scenario in both modes, simulates their steady steps (forked children) and
+/// estimates the first steps; writes the --trace timeline when asked. Throws ConfigError.
+StartupResult run_startup(const StartupOptions& o);
+void write_startup_text(const StartupResult& r, FILE* out);
+nlohmann::ordered_json startup_json(const StartupResult& r);
+
+}  // namespace trn::app

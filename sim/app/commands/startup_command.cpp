@@ -1,0 +1,320 @@
+// `trnsim startup SCENARIO` (startup.h): both first steps, the steady steps, break-even,
+// cost, sensitivity and the timeline.
+#include "sim/app/commands/startup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <set>
+
+#include "hw/host/compile_host.h"
+#include "sim/app/commands/common.h"
+#include "sim/app/simulation/fork_eval.h"
+#include "sim/app/simulation/step_simulation.h"
+#include "sim/base/config_loader.h"
+#include "sim/base/output_file.h"
+#include "sim/base/paths.h"
+#include "sim/base/trace_sink.h"
+#include "workloads/compile/first_step.h"
+
+namespace trn::app {
+namespace {
+
+// Runs the compile phase on the SystemC host model (worker slots, longest job first) and
+// puts its makespan into the first step's "compile" part.
+void host_compile(workloads::FirstStep& f) {
+  double makespan = run_in_child(
+      [&]() -> std::vector<double> {
+        sim::EventQueue ev("events");
+        hw::CompileHost host("host", ev, f.compile.workers);
+        for (size_t i = 0; i < f.compile.jobs.size(); ++i) {
+          const auto& j = f.compile.jobs[i];
+          bool dup = !f.inventory.jobs[i].kernel && j.hit < 1;
+          for (int d = 0; d < (dup ? f.compile.duplicate : 1); ++d) host.submit(j.name, j.seconds);
+        }
+        sim::run_to_completion();
+        return {host.makespan()};
+      },
+      "host compile model")[0];
+  for (auto& [k, v] : f.parts)
+    if (k == "compile") {
+      f.total += makespan - v;
+      v = makespan;
+    }
+}
+
+double steady_of(const workloads::ScenarioSpec& s) {
+  return run_in_child([&]() -> std::vector<double> { return {simulate(s, StepOptions{}).step_time_s}; }, "steady step")[0];
+}
+
+// Parameters and their stated log-uncertainty (the `uncertainty:` section of compile.yaml).
+std::vector<std::pair<std::string, double>> uncertainties() {
+  sim::ConfigNode root = sim::load_config_file(sim::data_root() + "/workloads/calibration/compile.yaml");
+  std::vector<std::pair<std::string, double>> out;
+  if (const sim::ConfigNode* u = root.find("uncertainty"))
+    for (const auto& e : u->map) {
+      char* end = nullptr;
+      const double x = std::strtod(e.value.scalar.c_str(), &end);
+      if (!e.value.is_scalar() || e.value.scalar.empty() || *end != '\0' || !(x >= 0) || !std::isfinite(x))
+        throw sim::ConfigError(e.value.loc, "uncertainty." + e.key,
+                               "expected a number >= 0 (standard deviation of ln(parameter))");
+      out.push_back({e.key, x});
+    }
+  return out;
+}
+
+// Multiplies the named parameter by `factor` (through the resolved YAML of the parameters).
+models::CompileParams scaled(const models::CompileParams& p, const std::string& key, double factor) {
+  sim::ConfigNode n = sim::write_config(p);
+  models::CompileParams out = p;
+  sim::ConfigNode* f = n.find(key);
+  if (!f) return out;
+  std::string why;
+  if (auto q = sim::parse_quantity(f->scalar, sim::Dim::Time, &why)) {
+    f->scalar = sim::format_quantity_exact(*q * factor, sim::Dim::Time);
+  } else if (auto bw = sim::parse_quantity(f->scalar, sim::Dim::Bandwidth, &why)) {
+    f->scalar = sim::format_quantity_exact(*bw * factor, sim::Dim::Bandwidth);
+  } else if (auto b = sim::parse_quantity(f->scalar, sim::Dim::Bytes, &why)) {
+    f->scalar = sim::format_quantity_exact(*b * factor, sim::Dim::Bytes);
+  } else {
+    double x = std::stod(f->scalar) * factor;
+    if (key == "alpha") x = std::max(1.0, x);
+    if (key == "k_first") x = std::max(1.0, x);
+    f->scalar = sim::format_double_exact(x);
+  }
+  sim::read_config(n, out);
+  return out;
+}
+
+// One line a reader can act on: which part dominates each first step, and which mode to pick.
+std::string startup_verdict(const workloads::FirstStep& fe, const workloads::FirstStep& fc, double steady_e,
+                            double steady_c, double be_steps) {
+  auto top = [](const workloads::FirstStep& f) {
+    auto it = std::max_element(f.parts.begin(), f.parts.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s (%.0f%%)", it->first.c_str(), 100 * it->second / f.total);
+    return std::string(buf);
+  };
+  char buf[512];
+  if (!fc.compile.failures.empty()) {
+    std::snprintf(buf, sizeof buf, "compiled mode fails to start (%s); eager starts in %.0f s, led by %s",
+                  fc.compile.failures.front().c_str(), fe.total, top(fe).c_str());
+  } else if (be_steps > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "compiled is %.0f%% faster per step and overtakes eager after %.0f steps; its first step is led by %s, "
+                  "eager's by %s",
+                  100 * (steady_e - steady_c) / steady_e, be_steps, top(fc).c_str(), top(fe).c_str());
+  } else {
+    std::snprintf(buf, sizeof buf, "eager is at least as fast per step, so compiling does not pay back; "
+                  "eager's first step is led by %s", top(fe).c_str());
+  }
+  return buf;
+}
+
+
+// The --set list of both modes: the user's, then --cache and --budget.
+std::vector<std::string> startup_sets(const StartupOptions& o) {
+  std::vector<std::string> sets = o.sets;
+  if (!o.cache.empty()) sets.push_back("compile.cache=" + o.cache);
+  if (!o.budget.empty()) {
+    std::string why;
+    if (!sim::parse_quantity(o.budget, sim::Dim::Time, &why))
+      throw sim::ConfigError(sim::Location{"--budget", 0, 0}, "", why + "; expected " + sim::dim_expectation(sim::Dim::Time));
+    sets.push_back("compile.budget=" + o.budget);
+  }
+  return sets;
+}
+
+double parse_price(const std::string& text) {
+  if (text.empty()) return -1;
+  char* end = nullptr;
+  const double price = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !(price >= 0) || !std::isfinite(price))
+    throw sim::ConfigError(sim::Location{"--price-per-hour", 0, 0}, "", "expected a non-negative number, got '" + text + "'");
+  return price;
+}
+
+std::vector<SensitivityRow> sensitivity(const StartupResult& r, const models::CompileParams& params,
+                                        const std::vector<std::pair<std::string, double>>& sigmas) {
+  std::vector<SensitivityRow> rows;
+  for (const auto& [key, sigma] : sigmas) {
+    double f = std::exp(sigma);
+    auto pu = scaled(params, key, f), pd = scaled(params, key, 1 / f);
+    double de = (workloads::first_step(r.eager_scenario, pu, "eager", r.steady_eager).total -
+                 workloads::first_step(r.eager_scenario, pd, "eager", r.steady_eager).total) / 2;
+    double dc = (workloads::first_step(r.compiled_scenario, pu, "compiled", r.steady_compiled).total -
+                 workloads::first_step(r.compiled_scenario, pd, "compiled", r.steady_compiled).total) / 2;
+    rows.push_back({key, sigma, de, dc});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const SensitivityRow& a, const SensitivityRow& b) {
+    return std::max(std::fabs(a.eager_s), std::fabs(a.compiled_s)) > std::max(std::fabs(b.eager_s), std::fabs(b.compiled_s));
+  });
+  return rows;
+}
+
+// Each graph (or eager kernel) of `f` on its compile worker, from `compile_start`.
+void trace_compile_workers(sim::TraceSink& sink, int pid, const workloads::FirstStep& f, double compile_start) {
+  std::vector<double> secs;
+  for (const auto& j : f.compile.jobs) secs.push_back(j.seconds);
+  auto at = models::lpt_assign(secs, f.compile.workers);
+  if (f.compile.workers == 1) {  // JIT: in program order, one after another
+    double c = 0;
+    for (size_t i = 0; i < secs.size(); ++i) {
+      at[i] = {0, c};
+      c += secs[i];
+    }
+  }
+  std::set<int> named;
+  for (size_t i = 0; i < secs.size(); ++i) {
+    int tid = 1 + at[i].first;
+    if (named.insert(tid).second) sink.thread_name(pid, tid, "compile worker " + std::to_string(at[i].first));
+    sink.span(pid, tid, f.compile.jobs[i].name, "host", compile_start + at[i].second, compile_start + at[i].second + secs[i]);
+  }
+}
+
+// The first step of both modes as a timeline: the parts, and each graph's compile on its worker.
+void write_trace(const std::string& path, const StartupResult& r) {
+  sim::TraceSink sink(path, {}, 0, 1e300);
+  int pid = 1;
+  for (const auto* f : {&r.eager, &r.compiled}) {
+    const char* mode = f == &r.eager ? "eager" : "compiled";
+    sink.process_name(pid, std::string("host (") + mode + ")");
+    sink.thread_name(pid, 0, "first step");
+    double t = 0, compile_start = 0;
+    for (const auto& [k, v] : f->parts) {
+      if (k == "compile") compile_start = t;
+      sink.span(pid, 0, k, "host", t, t + v);
+      t += v;
+    }
+    trace_compile_workers(sink, pid, *f, compile_start);
+    ++pid;
+  }
+  sink.finish();
+}
+
+}  // namespace
+
+StartupResult run_startup(const StartupOptions& o) {
+  StartupResult r;
+  const std::vector<std::string> sets = startup_sets(o);
+  r.price = parse_price(o.price);
+  std::vector<std::string> se = sets, sc = sets;
+  se.push_back("mode=eager");
+  sc.push_back("mode=compiled");
+  r.eager_scenario = workloads::load_scenario(o.scenario, se, o.model);
+  r.compiled_scenario = workloads::load_scenario(o.scenario, sc, o.model);
+  const workloads::ScenarioSpec& s_e = r.eager_scenario;
+  const workloads::ScenarioSpec& s_c = r.compiled_scenario;
+  // A job that cannot run has no first step: stop as `run` does.
+  const workloads::MemoryReport mem = workloads::memory_per_rank(s_c);
+  if (!mem.fits() && !o.allow_oom) {
+    throw sim::ConfigError(sim::Location{s_c.name, 0, 0}, "",
+                           "does not fit in HBM: " + gib(mem.total) + " per rank needed, " + gib(mem.capacity) +
+                               " available (use --allow-oom to estimate anyway)");
+  }
+  models::CompileParams params = workloads::load_compile_params();
+  // Read before simulating, so that a bad compile.yaml stops the run at once.
+  const auto sigmas = o.sensitivity ? uncertainties() : std::vector<std::pair<std::string, double>>{};
+  r.steady_eager = steady_of(s_e);
+  r.steady_compiled = steady_of(s_c);
+  r.eager = workloads::first_step(s_e, params, "eager", r.steady_eager);
+  r.compiled = workloads::first_step(s_c, params, "compiled", r.steady_compiled);
+  if (r.eager.compile.workers > 1) host_compile(r.eager);  // parallel compilation: simulate the host
+  if (r.compiled.compile.workers > 1) host_compile(r.compiled);
+  r.tokens = double(s_e.batch.tokens());
+  r.instances = s_e.system.instances;
+  if (r.steady_compiled < r.steady_eager)
+    r.break_even_steps =
+        std::max(1.0, std::ceil(1 + (r.compiled.total - r.eager.total) / (r.steady_eager - r.steady_compiled)));
+  r.verdict = startup_verdict(r.eager, r.compiled, r.steady_eager, r.steady_compiled, r.break_even_steps);
+  r.has_sensitivity = o.sensitivity;
+  if (o.sensitivity) r.sensitivity = sensitivity(r, params, sigmas);
+  if (!o.trace.empty()) write_trace(o.trace, r);
+  return r;
+}
+
+namespace {
+
+void write_break_even_and_cost(const StartupResult& r, FILE* out) {
+  const auto& fe = r.eager;
+  const auto& fc = r.compiled;
+  if (r.break_even_steps > 0)
+    std::fprintf(out, "  break-even: compiled mode pays back its %s start after %.0f steps (%.3g tokens)\n",
+                 fc.total > fe.total ? "longer" : "shorter", r.break_even_steps, r.break_even_steps * r.tokens);
+  else
+    std::fprintf(out, "  break-even: never (compiled is not faster per step)\n");
+  const double ih_e = fe.total / 3600 * r.instances, ih_c = fc.total / 3600 * r.instances;
+  std::fprintf(out, "  start-up cost: %.3f instance-hours eager, %.3f compiled", ih_e, ih_c);
+  if (r.price >= 0)
+    std::fprintf(out, " (%.2f and %.2f at %.2f per instance-hour)", ih_e * r.price, ih_c * r.price, r.price);
+  std::fprintf(out, "\n");
+}
+
+void write_sensitivity(const StartupResult& r, FILE* out) {
+  std::fprintf(out, "  sensitivity: first-step change when a parameter moves by x/÷ exp(sigma), largest first\n");
+  std::fprintf(out, "    %-14s %8s %12s %12s\n", "parameter", "sigma", "eager (s)", "compiled (s)");
+  for (const auto& row : r.sensitivity)
+    std::fprintf(out, "    %-14s %8.2f %+12.1f %+12.1f\n", row.key.c_str(), row.sigma, row.eager_s, row.compiled_s);
+}
+
+}  // namespace
+
+void write_startup_text(const StartupResult& r, FILE* out) {
+  const auto& s_e = r.eager_scenario;
+  const auto& fe = r.eager;
+  const auto& fc = r.compiled;
+  std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s_e.name.c_str(), s_e.model.name.c_str(),
+               r.instances, s_e.system.name.c_str(), s_e.compile.cache.c_str(),
+               s_e.compile.budget.v > 0 ? (", budget " + s_e.compile.budget.str()).c_str() : "");
+  std::fprintf(out, "  %-22s %12s %12s\n", "part (s)", "eager", "compiled");
+  for (size_t i = 0; i < fe.parts.size(); ++i)
+    std::fprintf(out, "  %-22s %12.1f %12.1f\n", fe.parts[i].first.c_str(), fe.parts[i].second, fc.parts[i].second);
+  std::fprintf(out, "  %-22s %12.1f %12.1f\n", "first step", fe.total, fc.total);
+  std::fprintf(out, "  %-22s %12.3f %12.3f\n", "steady step", r.steady_eager, r.steady_compiled);
+  std::fprintf(out, "  %-22s %11.1fx %11.1fx\n", "first / steady", fe.total / r.steady_eager, fc.total / r.steady_compiled);
+  std::fprintf(out, "  %-22s %12s %12s\n", "graphs compiled", (std::to_string(fe.inventory.jobs.size()) + " kern").c_str(),
+               (std::to_string(fc.inventory.jobs.size()) + " " + (fc.inventory.kind == "regional" ? "reg" : "step")).c_str());
+  std::fprintf(out, "  %-22s %12d %12d\n", "compile workers", fe.compile.workers, fc.compile.workers);
+  write_break_even_and_cost(r, out);
+  for (const auto* f : {&fe, &fc})
+    for (const auto& fail : f->compile.failures)
+      std::fprintf(out, "  FAILURE (%s): %s\n", f == &fe ? "eager" : "compiled", fail.c_str());
+  std::fprintf(out, "  verdict: %s\n", r.verdict.c_str());
+  if (r.has_sensitivity) write_sensitivity(r, out);
+}
+
+nlohmann::ordered_json startup_json(const StartupResult& r) {
+  nlohmann::ordered_json js;
+  auto mode_json = [&](const workloads::FirstStep& f, double steady) {
+    nlohmann::ordered_json m;
+    m["first_step"]["total_s"] = f.total;
+    for (const auto& [k, v] : f.parts) m["first_step"]["parts"][k] = v;
+    m["first_step"]["ratio_to_steady"] = f.total / steady;
+    m["steady"]["step_time_s"] = steady;
+    m["steady"]["tokens_per_s"] = r.tokens / steady;
+    m["compile"]["graphs"] = f.inventory.jobs.size();
+    m["compile"]["workers"] = f.compile.workers;
+    m["compile"]["failures"] = f.compile.failures;
+    return m;
+  };
+  const double be = r.break_even_steps;
+  const double ih_e = r.eager.total / 3600 * r.instances, ih_c = r.compiled.total / 3600 * r.instances;
+  js["scenario"] = r.eager_scenario.name;
+  js["verdict"] = r.verdict;
+  js["tokens_per_step"] = r.tokens;
+  js["eager"] = mode_json(r.eager, r.steady_eager);
+  js["compiled"] = mode_json(r.compiled, r.steady_compiled);
+  js["break_even"]["steps"] = be > 0 ? nlohmann::ordered_json(be) : nlohmann::ordered_json(nullptr);
+  js["break_even"]["tokens"] = be > 0 ? nlohmann::ordered_json(be * r.tokens) : nlohmann::ordered_json(nullptr);
+  js["cost"]["instance_hours"] = {{"eager", ih_e}, {"compiled", ih_c}};
+  if (r.price >= 0) js["cost"]["money"] = {{"eager", ih_e * r.price}, {"compiled", ih_c * r.price}};
+  for (const auto& row : r.sensitivity)
+    js["sensitivity"].push_back(
+        {{"parameter", row.key}, {"log_sigma", row.sigma}, {"eager_s", row.eager_s}, {"compiled_s", row.compiled_s}});
+  return js;
+}
+
+}  // namespace trn::app

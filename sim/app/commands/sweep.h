@@ -1,0 +1,58 @@
+// `trnsim sweep SWEEP.yaml --db results.sqlite [-j N] [--shard K/N]` and
+// `trnsim merge OUT.sqlite IN.sqlite...`: options, results and their writers. run_sweep runs
+// the product of a sweep's axes as `trnsim run` (or `startup`) child processes, one SQLite
+// row per point committed on its own (sim/app/storage/sweep_store.h), with deterministic
+// sharding for external schedulers.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace trn::app {
+
+struct SweepOptions {
+  std::string file;   // the sweep YAML
+  std::string db;     // the SQLite database (created or resumed)
+  std::string shard;  // "K/N" (1-based) or empty: all
+  int jobs = 1;       // worker processes
+};
+
+struct SweepResult {
+  std::string name, db;
+  size_t points = 0, run = 0;  // points of the sweep, points run now
+  int shard = 1, shards = 1;
+};
+
+/// What run_sweep reports as each point finishes.
+struct SweepProgress {
+  size_t done = 0, total = 0;
+  std::string sweep, status;
+  double elapsed_s = 0, eta_s = 0;
+};
+
+/// Runs the points of `o.file` not yet in `o.db`; `progress` (optional) is called as each
+/// point finishes. Throws ConfigError for a bad sweep file, option or database.
+SweepResult run_sweep(const SweepOptions& o, const std::function<void(const SweepProgress&)>& progress = {});
+void write_sweep_text(const SweepResult& r, FILE* out);
+/// The progress line run_sweep's callback shows on a terminal ("\r[3/8] name ok ...").
+void write_sweep_progress(const SweepProgress& p, FILE* out);
+nlohmann::ordered_json sweep_json(const SweepResult& r);
+
+struct MergeOptions {
+  std::string out;                  // the database to create or extend
+  std::vector<std::string> inputs;  // shard databases
+};
+struct MergeResult {
+  std::string out;
+  size_t inputs = 0;
+};
+/// Joins the rows of `o.inputs` into `o.out` (rows already there are kept).
+MergeResult run_merge(const MergeOptions& o);
+void write_merge_text(const MergeResult& r, FILE* out);
+nlohmann::ordered_json merge_json(const MergeResult& r);
+
+}  // namespace trn::app

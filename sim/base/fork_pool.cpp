@@ -1,0 +1,108 @@
+// run_forked (fork_pool.h): fork, a pipe per child, poll() until each pipe closes, waitpid.
+#include "sim/base/fork_pool.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+namespace trn::sim {
+
+int ChildOutcome::exit_code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+
+namespace {
+
+struct Running {
+  size_t index = 0;
+  pid_t pid = -1;
+  int fd = -1;  // read end of the child's pipe
+  std::string text;
+};
+
+[[noreturn]] void child_main(int fd, const std::function<std::string(size_t)>& body, size_t i,
+                             const std::string& what) {
+  std::string out;
+  try {
+    out = body(i);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "trnsim: %s failed: %s\n", what.c_str(), e.what());
+    _exit(1);
+  }
+  size_t sent = 0;
+  while (sent < out.size()) {
+    ssize_t w = write(fd, out.data() + sent, out.size() - sent);
+    if (w <= 0) _exit(1);
+    sent += static_cast<size_t>(w);
+  }
+  close(fd);
+  _exit(0);
+}
+
+Running spawn(size_t i, const std::function<std::string(size_t)>& body, const std::string& what) {
+  int fd[2];
+  if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
+  fcntl(fd[0], F_SETFD, FD_CLOEXEC);  // a child that execs keeps only its own write end
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    close(fd[0]);
+    child_main(fd[1], body, i, what);
+  }
+  close(fd[1]);
+  return Running{i, pid, fd[0], {}};
+}
+
+// Reads what is ready on `r`'s pipe; true at end of file (the child has finished).
+bool drain(Running& r) {
+  char buf[65536];
+  ssize_t got = read(r.fd, buf, sizeof buf);
+  if (got < 0 && errno == EINTR) return false;
+  if (got <= 0) return true;
+  r.text.append(buf, static_cast<size_t>(got));
+  return false;
+}
+
+ChildOutcome reap(Running& r) {
+  close(r.fd);
+  ChildOutcome out;
+  while (waitpid(r.pid, &out.status, 0) < 0 && errno == EINTR) {
+  }
+  out.output = std::move(r.text);
+  return out;
+}
+
+}  // namespace
+
+void run_forked(size_t n, const std::function<std::string(size_t)>& body, int jobs,
+                const std::function<void(size_t, ChildOutcome&&)>& done, const std::string& what) {
+  std::vector<Running> running;
+  size_t next = 0;
+  while (next < n || !running.empty()) {
+    while (next < n && static_cast<int>(running.size()) < std::max(1, jobs)) running.push_back(spawn(next++, body, what));
+    std::vector<pollfd> fds;
+    for (const auto& r : running) fds.push_back(pollfd{r.fd, POLLIN, 0});
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("poll failed");
+    }
+    std::vector<Running> finished;
+    for (size_t k = 0; k < running.size(); ++k)
+      if (fds[k].revents && drain(running[k])) {
+        finished.push_back(std::move(running[k]));
+        running[k].fd = -1;  // marks it for removal
+      }
+    running.erase(std::remove_if(running.begin(), running.end(), [](const Running& r) { return r.fd < 0; }),
+                  running.end());
+    for (auto& r : finished) done(r.index, reap(r));
+  }
+}
+
+}  // namespace trn::sim

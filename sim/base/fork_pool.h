@@ -1,0 +1,31 @@
+// One simulation per forked child (SystemC elaborates once per process; docs/adr/0002). The
+// single helper behind run_in_child / run_in_children (sim/app/simulation/fork_eval.h), the
+// sweep's worker pool (which execs `trnsim run` in each child) and the benchmarks.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace trn::sim {
+
+/// How a child ended: its wait status and everything it wrote to its pipe.
+struct ChildOutcome {
+  int status = 0;      // as from waitpid()
+  std::string output;  // the text `body` returned (empty for a child that exec'd)
+  /// The exit code, or 128 + signal for a child killed by a signal.
+  int exit_code() const;
+  /// Exited with status 0 and returned some text.
+  bool ok() const { return exit_code() == 0 && !output.empty(); }
+};
+
+/// Runs body(i) for i in [0, n), each in its own forked child, at most `jobs` at once. The
+/// child sends the text body returns to the parent through a pipe and exits 0; when body
+/// throws, it prints "trnsim: WHAT failed: MESSAGE" on stderr and exits 1. A body may exec
+/// instead of returning: the pipe stays open in the new program, so the child counts as
+/// finished when that program exits. `done(i, outcome)` runs in the parent as each child
+/// finishes (in completion order). Throws std::runtime_error when pipe or fork fail.
+void run_forked(size_t n, const std::function<std::string(size_t)>& body, int jobs,
+                const std::function<void(size_t, ChildOutcome&&)>& done, const std::string& what);
+
+}  // namespace trn::sim
