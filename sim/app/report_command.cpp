@@ -4,7 +4,10 @@
 #include <filesystem>
 #include <memory>
 
+#include <fstream>
+
 #include "sim/app/commands.h"
+#include "sim/app/plan/plan.h"
 #include "sim/app/report/report_data.h"
 #include "sim/app/report/report_html.h"
 #include "sim/base/config_node.h"
@@ -54,6 +57,21 @@ Runner add_report(CLI::App* app) {
     for (const auto& in : inputs)
       if (same_file(in, o->html))
         throw sim::ConfigError(sim::Location{"--html " + o->html, 0, 0}, "", "is also an input file");
+    // Plans (`trnsim plan --json`) have their own view (sim/app/plan/plan_report.cpp).
+    std::vector<nlohmann::json> plans;
+    for (const auto& r : o->results) {
+      std::ifstream in(r);
+      nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+      if (!j.is_discarded() && is_plan_json(j)) plans.push_back(std::move(j));
+    }
+    if (!plans.empty()) {
+      if (plans.size() != o->results.size() || !o->db.empty())
+        throw sim::ConfigError(sim::Location{"report", 0, 0}, "",
+                               "plan results (trnsim plan --json) cannot be mixed with other results in one report");
+      sim::write_files_atomic({{o->html, render_plan_html(plans)}}, {"--html"});
+      std::printf("report: %zu plans; wrote %s\n", plans.size(), o->html.c_str());
+      return 0;
+    }
     report::ReportData d;
     for (const auto& r : o->results) append(d, report::load_result_json(r));
     if (!o->db.empty()) append(d, report::load_sweep_db(o->db));
