@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "sim/app/cli/commands.h"
+#include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
 #include "sim/base/output_file.h"
 #include "sim/base/units.h"
@@ -79,6 +80,7 @@ int run_cli(int argc, char** argv) {
   Runner sweep = add_sweep(&app);
   Runner merge = add_merge(&app);
   Runner report = add_report(&app);
+  Runner plan = add_plan(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -106,6 +108,7 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("sweep")) return sweep();
     if (app.got_subcommand("merge")) return merge();
     if (app.got_subcommand("report")) return report();
+    if (app.got_subcommand("plan")) return plan();
   } catch (const sim::ConfigError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
     return 2;

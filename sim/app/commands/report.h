@@ -22,6 +22,7 @@ struct ReportOptions {
 struct ReportResult {
   report::ReportData data;
   std::string html;  // the page (not yet written)
+  size_t plans = 0;  // plan results (`trnsim plan --json`): the page is the plan view
 };
 
 /// Reads the inputs and renders the page. Throws ConfigError for bad input (nothing to report,

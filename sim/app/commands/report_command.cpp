@@ -2,7 +2,9 @@
 #include "sim/app/commands/report.h"
 
 #include <filesystem>
+#include <fstream>
 
+#include "sim/app/plan/plan.h"
 #include "sim/app/report/report_data.h"
 #include "sim/app/report/report_html.h"
 #include "sim/base/config_node.h"
@@ -37,6 +39,21 @@ ReportResult run_report(const ReportOptions& o) {
   for (const auto& in : inputs)
     if (same_file(in, o.html)) throw sim::ConfigError(sim::Location{"--html " + o.html, 0, 0}, "", "is also an input file");
   ReportResult r;
+  // Plans (`trnsim plan --json`) have their own view (sim/app/plan/plan_report.cpp).
+  std::vector<nlohmann::json> plans;
+  for (const auto& path : o.results) {
+    std::ifstream in(path);
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_discarded() && is_plan_json(j)) plans.push_back(std::move(j));
+  }
+  if (!plans.empty()) {
+    if (plans.size() != o.results.size() || !o.db.empty())
+      throw sim::ConfigError(sim::Location{"report", 0, 0}, "",
+                             "plan results (trnsim plan --json) cannot be mixed with other results in one report");
+    r.plans = plans.size();
+    r.html = render_plan_html(plans);
+    return r;
+  }
   for (const auto& path : o.results) append(r.data, report::load_result_json(path));
   if (!o.db.empty()) append(r.data, report::load_sweep_db(o.db));
   r.html = report::render_html(r.data);
@@ -45,6 +62,10 @@ ReportResult run_report(const ReportOptions& o) {
 
 void write_report_text(const ReportResult& r, const std::string& html_path, FILE* out) {
   const auto& d = r.data;
+  if (r.plans > 0) {
+    std::fprintf(out, "report: %zu plans; wrote %s\n", r.plans, html_path.c_str());
+    return;
+  }
   std::fprintf(out, "report: %zu steady-step results, %zu first-step results%s%s; wrote %s\n", d.runs.size(),
                d.startups.size(),
                d.skipped.empty() ? "" : (", " + std::to_string(d.skipped.size()) + " points without a result").c_str(),
@@ -55,6 +76,7 @@ void write_report_text(const ReportResult& r, const std::string& html_path, FILE
 nlohmann::ordered_json report_json(const ReportResult& r) {
   const auto& d = r.data;
   return {{"source", d.source},
+          {"plans", r.plans},
           {"steady_step_results", d.runs.size()},
           {"first_step_results", d.startups.size()},
           {"points_without_result", d.skipped.size()},

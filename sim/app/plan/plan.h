@@ -1,0 +1,93 @@
+// `trnsim plan` (docs/plan.md): which system, how many chips, which layout, how long and at
+// what cost to train a model on a token budget, start-up and restarts included.
+// PlanOptions -> run_plan -> PlanResult, then the text and JSON writers; add_plan registers
+// the subcommand. The pure search, bounds and restart model are in workloads/plan/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "workloads/plan/plan_model.h"
+
+namespace trn::app {
+
+struct PlanOptions {
+  std::string model;                  // zoo name, YAML or config.json
+  double tokens = 0;                  // training tokens
+  std::vector<std::string> systems;   // hw/configs/systems names
+  int min_chips = 1, max_chips = 1024;
+  double deadline_s = 0;              // 0: none
+  double budget_usd = 0;              // 0: none
+  std::map<std::string, double> prices;  // USD per instance-hour, per system (given)
+  std::string cache = "cold";         // compile cache at the first start-up
+  std::vector<int64_t> global_batches;  // sequences per step (empty: tokens_per_step)
+  std::vector<int64_t> tokens_per_step; // alternative (empty with global_batches)
+  int64_t seq_len = 4096;
+  int jobs = 1;
+  std::string db;                     // sweep database (SQLite points table); empty: none
+  std::string rank_by = "time";       // time | cost
+  bool exhaustive = false;            // no bound or dominance pruning (memory only)
+  std::vector<std::string> sets;      // --set overrides applied to every point
+  workloads::plan::RestartParams restart;
+  workloads::plan::SearchSpace space;
+};
+
+/// One simulated (or reused) point with everything derived from it.
+struct PlanCandidate {
+  workloads::plan::PlanPoint point;
+  double price = 0;                   // USD per instance-hour
+  int hosts = 1;
+  int64_t tokens_per_step = 0, steps = 0;
+  double step_time_s = 0, mfu = 0, tokens_per_s = 0;
+  std::vector<std::pair<std::string, double>> step_breakdown;  // seconds per category, rank 0
+  double per_rank_bytes = 0, hbm_capacity_bytes = 0;
+  double startup_s = 0;               // first start-up (overhead beyond one steady step)
+  double restart_startup_s = 0;       // start-up of a restart: warm cache, weights from the checkpoint
+  double steady_s = 0;                // steps x step time
+  double checkpoint_bytes = 0;
+  workloads::plan::RestartResult restart;
+  double time_no_failures_s = 0, cost_no_failures_usd = 0;
+  double time_to_train_s = 0, cost_usd = 0;
+  double goodput = 0;                 // steady_s / time_to_train_s
+  bool pareto = false;
+  bool meets_constraints = true;      // deadline and budget
+  std::string why;                    // why it lost to the winner (empty for the winner)
+};
+
+struct PlanResult {
+  std::string model;
+  double tokens = 0;
+  std::string rank_by, cache;
+  std::vector<std::string> systems;
+  std::map<std::string, std::pair<double, std::string>> prices;  // system -> (USD/h, source)
+  workloads::plan::RestartParams restart;
+  std::vector<PlanCandidate> candidates;  // feasible, best first
+  struct Counts {
+    int enumerated = 0, invalid = 0, pruned_memory = 0, pruned_checkpointing = 0, pruned_bound = 0,
+        pruned_deadline = 0, pruned_budget = 0, evaluated = 0, simulated_now = 0, reused = 0, failed = 0,
+        over_constraints = 0;
+  } counts;
+  std::string memory_example;   // the smallest job pruned by memory, for the summary
+};
+
+PlanResult run_plan(const PlanOptions& o);
+std::string plan_text(const PlanResult& r);
+nlohmann::ordered_json plan_json(const PlanResult& r);
+
+/// `trnsim report` on plan JSON: the plan's HTML view.
+bool is_plan_json(const nlohmann::json& j);
+std::string render_plan_html(const std::vector<nlohmann::json>& plans);
+
+/// The documented public on-demand price of a system in USD per instance-hour and its source
+/// tag (docs/plan.md section 5), or {-1, ""} when none is known.
+std::pair<double, std::string> default_price(const std::string& system);
+
+/// Registers `trnsim plan`.
+std::function<int()> add_plan(CLI::App* app);
+
+}  // namespace trn::app

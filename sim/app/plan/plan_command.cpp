@@ -1,0 +1,296 @@
+// `trnsim plan`: options, the text and JSON writers, default prices (docs/plan.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "sim/app/cli/commands.h"
+#include "sim/app/plan/plan.h"
+#include "sim/base/config_node.h"
+#include "sim/base/output_file.h"
+#include "sim/base/units.h"
+
+namespace trn::app {
+namespace {
+
+using sim::ConfigError;
+
+double number(const std::string& text, const std::string& option, double lo) {
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x) || !(x >= lo))
+    throw ConfigError(sim::Location{option, 0, 0}, "",
+                      "expected a number >= " + sim::format_double_exact(lo) + ", got '" + text + "'");
+  return x;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::vector<int64_t> int_list(const std::string& text, const std::string& option) {
+  std::vector<int64_t> out;
+  for (const auto& item : split(text)) {
+    const double x = number(item, option, 1);
+    if (x != std::floor(x) || x > 1e12)
+      throw ConfigError(sim::Location{option, 0, 0}, "", "expected whole numbers, got '" + item + "'");
+    out.push_back(static_cast<int64_t>(x));
+  }
+  return out;
+}
+
+double quantity(const std::string& text, sim::Dim dim, const std::string& option) {
+  std::string why;
+  auto v = sim::parse_quantity(text, dim, &why);
+  if (!v || !(*v > 0))
+    throw ConfigError(sim::Location{option, 0, 0}, "",
+                      (v ? "must be positive" : why) + "; expected " + sim::dim_expectation(dim));
+  return *v;
+}
+
+std::string days(double s) {
+  char buf[32];
+  if (!std::isfinite(s)) return "never";
+  std::snprintf(buf, sizeof buf, "%.2f d", s / 86400);
+  return buf;
+}
+
+std::string usd(double x) {
+  char buf[32];
+  if (!std::isfinite(x)) return "-";
+  if (x >= 1e6) std::snprintf(buf, sizeof buf, "$%.3f M", x / 1e6);
+  else std::snprintf(buf, sizeof buf, "$%.0f", x);
+  return buf;
+}
+
+}  // namespace
+
+std::pair<double, std::string> default_price(const std::string& system) {
+  // Public on-demand prices, USD per instance-hour, us-east-1 (docs/plan.md section 5).
+  if (system == "trn1.32xlarge") return {21.50, "T10"};
+  if (system == "trn2.48xlarge") return {35.76, "T9"};
+  // Sold through Capacity Blocks only: priced as its four trn2.48xlarge-class servers (DERIVED, assumption).
+  if (system == "trn2-ultraserver") return {4 * 35.76, "T9, DERIVED: 4 x trn2.48xlarge"};
+  return {-1, ""};
+}
+
+std::string plan_text(const PlanResult& r) {
+  std::string out;
+  char buf[1024];
+  auto line = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+  };
+  line("plan: %s on %.4g tokens, ranked by %s, first start-up with a %s compile cache\n", r.model.c_str(), r.tokens,
+       r.rank_by == "cost" ? "cost" : "time to train", r.cache.c_str());
+  for (const auto& [sys, p] : r.prices) line("  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first, p.second.c_str());
+  const auto& n = r.counts;
+  line("  search       %d layouts: %d invalid, %d pruned by memory, %d by checkpointing dominance, %d by the bound, "
+       "%d by the deadline, %d by the budget\n",
+       n.enumerated, n.invalid, n.pruned_memory, n.pruned_checkpointing, n.pruned_bound, n.pruned_deadline,
+       n.pruned_budget);
+  line("  evaluated    %d points (%d simulated now, %d reused from the database)%s\n", n.evaluated, n.simulated_now,
+       n.reused, n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
+  if (n.over_constraints) line("  excluded     %d evaluated points over the deadline or budget\n", n.over_constraints);
+  if (!r.memory_example.empty()) line("  memory       closest miss: %s\n", r.memory_example.c_str());
+  line("  restarts     %.3g interruptions per chip-hour, checkpoint write %s, read %s per host, interval %s\n",
+       r.restart.interruptions_per_chip_hour, sim::format_quantity(r.restart.write_bandwidth, sim::Dim::Bandwidth).c_str(),
+       sim::format_quantity(r.restart.read_bandwidth, sim::Dim::Bandwidth).c_str(),
+       r.restart.interval_s > 0 ? sim::format_quantity(r.restart.interval_s, sim::Dim::Time).c_str() : "Young/Daly");
+  if (r.candidates.empty()) {
+    out += "  no feasible candidate\n";
+    return out;
+  }
+  line("  %-4s %-17s %5s %-44s %9s %6s %9s %10s %12s %7s %s\n", "rank", "system", "chips", "layout", "step (s)", "MFU",
+       "start (s)", "time", "cost", "goodput", "pareto");
+  for (size_t i = 0; i < r.candidates.size(); ++i) {
+    const auto& c = r.candidates[i];
+    if (i >= 10 && !c.pareto) continue;
+    line("  %-4zu %-17s %5d %-44s %9.3f %5.1f%% %9.0f %10s %12s %6.1f%% %s\n", i + 1, c.point.system.c_str(),
+         c.point.chips, (c.point.layout.text() + " gb" + std::to_string(c.point.global_batch)).c_str(), c.step_time_s,
+         100 * c.mfu, c.startup_s, days(c.time_to_train_s).c_str(), usd(c.cost_usd).c_str(), 100 * c.goodput,
+         c.pareto ? "*" : "");
+  }
+  const auto& w = r.candidates[0];
+  line("  winner: %s x%d (%d chips), %s, %lld sequences x %lld tokens per step\n", w.point.system.c_str(),
+       w.point.instances, w.point.chips, w.point.layout.text().c_str(), static_cast<long long>(w.point.global_batch),
+       static_cast<long long>(w.point.seq_len));
+  line("    step %.3f s, MFU %.1f%%, %.0f tokens/s, %lld steps; memory %s of %s per rank\n", w.step_time_s, 100 * w.mfu,
+       w.tokens_per_s, static_cast<long long>(w.steps), gib(w.per_rank_bytes).c_str(), gib(w.hbm_capacity_bytes).c_str());
+  line("    start-up %.0f s; restart %.0f s (warm cache %.0f s + checkpoint read %.0f s)\n", w.startup_s,
+       w.restart.restart_s, w.restart_startup_s, w.restart.read_s);
+  line("    checkpoint %s every %.0f min (write %.0f s); expected %.1f interruptions (MTBF %.1f h)\n",
+       gib(w.checkpoint_bytes).c_str(), w.restart.interval_s / 60, w.restart.write_s, w.restart.failures,
+       w.restart.mtbf_s / 3600);
+  line("    time to train %s (%s without failures); cost %s (%s); goodput %.1f%%\n", days(w.time_to_train_s).c_str(),
+       days(w.time_no_failures_s).c_str(), usd(w.cost_usd).c_str(), usd(w.cost_no_failures_usd).c_str(), 100 * w.goodput);
+  line("    breakdown: steady %s, first start-up %.0f s, restarts %.0f s, lost work %.0f s, checkpoint writes %.0f s\n",
+       days(w.steady_s).c_str(), w.startup_s, w.restart.restarts_s, w.restart.lost_s, w.restart.checkpoint_s);
+  if (r.candidates.size() > 1) out += "  runners-up\n";
+  for (size_t i = 1; i < r.candidates.size() && i < 6; ++i)
+    line("    %zu. %s x%d %s: %s\n", i + 1, r.candidates[i].point.system.c_str(), r.candidates[i].point.instances,
+         r.candidates[i].point.layout.text().c_str(), r.candidates[i].why.c_str());
+  return out;
+}
+
+nlohmann::ordered_json plan_json(const PlanResult& r) {
+  using J = nlohmann::ordered_json;
+  auto fin = [](double x) { return std::isfinite(x) ? J(x) : J(nullptr); };
+  J js;
+  js["plan"] = {{"model", r.model}, {"tokens", r.tokens}, {"rank_by", r.rank_by}, {"cache", r.cache}, {"systems", r.systems}};
+  for (const auto& [sys, p] : r.prices) js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", p.first}, {"source", p.second}};
+  js["plan"]["restart"] = {{"interruptions_per_chip_hour", r.restart.interruptions_per_chip_hour},
+                           {"checkpoint_write_B_per_s_per_host", r.restart.write_bandwidth},
+                           {"checkpoint_read_B_per_s_per_host", r.restart.read_bandwidth},
+                           {"checkpoint_interval_s", r.restart.interval_s > 0 ? J(r.restart.interval_s) : J("young_daly")}};
+  const auto& n = r.counts;
+  js["search"] = {{"enumerated", n.enumerated}, {"invalid", n.invalid}, {"pruned_memory", n.pruned_memory},
+                  {"pruned_checkpointing", n.pruned_checkpointing}, {"pruned_bound", n.pruned_bound},
+                  {"pruned_deadline", n.pruned_deadline}, {"pruned_budget", n.pruned_budget},
+                  {"evaluated", n.evaluated}, {"simulated_now", n.simulated_now}, {"reused", n.reused},
+                  {"failed", n.failed}, {"over_constraints", n.over_constraints},
+                  {"memory_closest_miss", r.memory_example}};
+  J cands = J::array();
+  for (const auto& c : r.candidates) {
+    const auto& l = c.point.layout;
+    J j;
+    j["system"] = c.point.system;
+    j["instances"] = c.point.instances;
+    j["chips"] = c.point.chips;
+    j["layout"] = {{"tp", l.tp}, {"pp", l.pp}, {"microbatches", l.microbatches}, {"dp", l.dp}, {"fsdp", l.fsdp},
+                   {"zero", l.zero}, {"ep", l.ep}, {"checkpointing", l.checkpointing}, {"lnc", l.lnc},
+                   {"text", l.text()}};
+    j["global_batch"] = c.point.global_batch;
+    j["seq_len"] = c.point.seq_len;
+    j["tokens_per_step"] = c.tokens_per_step;
+    j["steps"] = c.steps;
+    j["step_time_s"] = c.step_time_s;
+    j["mfu"] = c.mfu;
+    j["tokens_per_s"] = c.tokens_per_s;
+    for (const auto& [k, v] : c.step_breakdown) j["step_breakdown_s"][k] = v;
+    j["startup_s"] = c.startup_s;
+    j["restart_startup_s"] = c.restart_startup_s;
+    j["time_to_train_s"] = fin(c.time_to_train_s);
+    j["time_to_train_no_failures_s"] = c.time_no_failures_s;
+    j["cost_usd"] = fin(c.cost_usd);
+    j["cost_no_failures_usd"] = c.cost_no_failures_usd;
+    j["price_usd_per_instance_hour"] = c.price;
+    j["goodput"] = c.goodput;
+    j["breakdown_s"] = {{"steady", c.steady_s}, {"first_startup", c.startup_s}, {"restarts", c.restart.restarts_s},
+                        {"lost_work", c.restart.lost_s}, {"checkpoint_writes", c.restart.checkpoint_s}};
+    j["checkpoint"] = {{"bytes", c.checkpoint_bytes}, {"interval_s", fin(c.restart.interval_s)},
+                       {"write_s", c.restart.write_s}, {"read_s", c.restart.read_s}, {"count", c.restart.checkpoints}};
+    j["interruptions"] = {{"mtbf_s", fin(c.restart.mtbf_s)}, {"expected", c.restart.failures},
+                          {"restart_s", c.restart.restart_s}};
+    j["memory"] = {{"per_rank_bytes", c.per_rank_bytes}, {"hbm_capacity_bytes", c.hbm_capacity_bytes}};
+    j["pareto"] = c.pareto;
+    j["why_lost"] = c.why;
+    cands.push_back(j);
+  }
+  js["candidates"] = cands;
+  return js;
+}
+
+std::function<int()> add_plan(CLI::App* app) {
+  struct Opts {
+    std::string model, tokens, systems, deadline, budget, cache = "cold", global_batch, tokens_per_step, db, json,
+        rank_by = "time", rate, write_bw, read_bw, interval;
+    std::vector<std::string> prices, sets;
+    int min_chips = 1, max_chips = 1024, jobs = 1;
+    int64_t seq_len = 4096;
+    bool exhaustive = false;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* c = app->add_subcommand(
+      "plan", "Search systems, chip counts and layouts for the fastest or cheapest way to train a model on a token budget");
+  c->add_option("--model", o->model, "Model: zoo name (workloads/models), YAML path or Hugging Face config.json")->required();
+  c->add_option("--tokens", o->tokens, "Training tokens, e.g. 1e12")->required();
+  c->add_option("--systems", o->systems, "Comma-separated systems of hw/configs/systems, e.g. trn2.48xlarge,trn2-ultraserver")
+      ->required();
+  c->add_option("--min-chips", o->min_chips, "Smallest job in chips")->capture_default_str();
+  c->add_option("--max-chips", o->max_chips, "Largest job in chips (whole instances, powers of two of them)")
+      ->capture_default_str();
+  c->add_option("--deadline", o->deadline, "Longest acceptable time to train, a time with unit, e.g. 30d or 720h (default: none)");
+  c->add_option("--budget", o->budget, "Largest acceptable cost in USD (default: none)");
+  c->add_option("--price", o->prices,
+                "SYSTEM=USD per instance-hour (repeatable; default: the public on-demand prices of docs/plan.md, where known)");
+  c->add_option("--cache", o->cache, "Compile cache at the first start-up: cold | warm")
+      ->check(CLI::IsMember({"cold", "warm"}))
+      ->capture_default_str();
+  c->add_option("--global-batch", o->global_batch, "Global batches to consider, sequences per step, comma-separated");
+  c->add_option("--tokens-per-step", o->tokens_per_step,
+                "Tokens per step to consider, comma-separated (default: 4194304, the Llama 2 batch; docs/plan.md)");
+  c->add_option("--seq-len", o->seq_len, "Sequence length, tokens")->capture_default_str();
+  c->add_option("-j,--jobs", o->jobs, "Points simulated at once (forked processes)")->capture_default_str();
+  c->add_option("--db", o->db, "Sweep database (SQLite) to store and reuse evaluated points (default: none)");
+  c->add_option("--json", o->json, "Write the plan as JSON to FILE (default: none)");
+  c->add_option("--rank-by", o->rank_by, "Rank by time to train or by cost: time | cost")
+      ->check(CLI::IsMember({"time", "cost"}))
+      ->capture_default_str();
+  c->add_option("--interruption-rate", o->rate,
+                "Interruptions per chip-hour (default: 1.97e-05, Llama 3's 419 in 54 days on 16,384 accelerators; docs/plan.md)");
+  c->add_option("--checkpoint-write-bw", o->write_bw, "Checkpoint write bandwidth per host, e.g. \"2.9 GB/s\" (default: 2.9 GB/s)");
+  c->add_option("--checkpoint-read-bw", o->read_bw, "Checkpoint read bandwidth per host (default: 2.9 GB/s)");
+  c->add_option("--checkpoint-interval", o->interval, "Checkpoint interval, a time with unit (default: Young/Daly optimum)");
+  c->add_flag("--exhaustive", o->exhaustive, "Simulate every layout that fits in memory: no bound or dominance pruning");
+  c->add_option("--set", o->sets, "Override a key of every point's scenario, e.g. --set model.num_layers=8 (repeatable)");
+  return [o]() -> int {
+    if (!o->json.empty()) sim::check_writable(o->json, "--json");
+    PlanOptions p;
+    p.model = o->model;
+    p.tokens = number(o->tokens, "--tokens", 1);
+    for (const auto& s : split(o->systems)) {
+      if (s.empty()) throw ConfigError(sim::Location{"--systems", 0, 0}, "", "empty system name in '" + o->systems + "'");
+      if (std::find(p.systems.begin(), p.systems.end(), s) == p.systems.end()) p.systems.push_back(s);
+    }
+    if (o->min_chips < 1 || o->max_chips < o->min_chips || o->max_chips > 65536)
+      throw ConfigError(sim::Location{"--max-chips", 0, 0}, "", "expected 1 <= --min-chips <= --max-chips <= 65536");
+    p.min_chips = o->min_chips;
+    p.max_chips = o->max_chips;
+    if (!o->deadline.empty()) p.deadline_s = quantity(o->deadline, sim::Dim::Time, "--deadline");
+    if (!o->budget.empty()) p.budget_usd = number(o->budget, "--budget", 0);
+    for (const auto& pr : o->prices) {
+      auto eq = pr.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw ConfigError(sim::Location{"--price", 0, 0}, "", "expected SYSTEM=USD_PER_INSTANCE_HOUR, got '" + pr + "'");
+      p.prices[pr.substr(0, eq)] = number(pr.substr(eq + 1), "--price " + pr.substr(0, eq), 0);
+    }
+    p.cache = o->cache;
+    if (o->seq_len < 1 || o->seq_len > 10000000)
+      throw ConfigError(sim::Location{"--seq-len", 0, 0}, "", "expected 1 to 10,000,000 tokens");
+    p.seq_len = o->seq_len;
+    if (!o->global_batch.empty() && !o->tokens_per_step.empty())
+      throw ConfigError(sim::Location{"--global-batch", 0, 0}, "", "give --global-batch or --tokens-per-step, not both");
+    if (!o->global_batch.empty()) p.global_batches = int_list(o->global_batch, "--global-batch");
+    else p.tokens_per_step = o->tokens_per_step.empty() ? std::vector<int64_t>{4194304}
+                                                        : int_list(o->tokens_per_step, "--tokens-per-step");
+    for (int64_t t : p.tokens_per_step)
+      if (t % p.seq_len != 0)
+        throw ConfigError(sim::Location{"--tokens-per-step", 0, 0}, "",
+                          std::to_string(t) + " tokens per step is not a multiple of --seq-len " + std::to_string(p.seq_len));
+    if (o->jobs < 1 || o->jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
+    p.jobs = o->jobs;
+    p.db = o->db;
+    p.rank_by = o->rank_by;
+    p.exhaustive = o->exhaustive;
+    p.sets = o->sets;
+    if (!o->rate.empty()) p.restart.interruptions_per_chip_hour = number(o->rate, "--interruption-rate", 0);
+    if (!o->write_bw.empty()) p.restart.write_bandwidth = quantity(o->write_bw, sim::Dim::Bandwidth, "--checkpoint-write-bw");
+    if (!o->read_bw.empty()) p.restart.read_bandwidth = quantity(o->read_bw, sim::Dim::Bandwidth, "--checkpoint-read-bw");
+    if (!o->interval.empty()) p.restart.interval_s = quantity(o->interval, sim::Dim::Time, "--checkpoint-interval");
+    PlanResult r = run_plan(p);
+    std::fputs(plan_text(r).c_str(), stdout);
+    if (!o->json.empty()) sim::write_files_atomic({{o->json, plan_json(r).dump(2) + "\n"}}, {"--json"});
+    return 0;
+  };
+}
+
+}  // namespace trn::app

@@ -1,0 +1,99 @@
+// `trnsim report PLAN.json --html FILE`: the plan view: the Pareto plot (time vs cost), the
+// time-to-train breakdown of the top candidates, and a table a manager can read.
+#include <cmath>
+
+#include "sim/app/plan/plan.h"
+#include "sim/app/report/html_plots.h"
+
+namespace trn::app {
+
+bool is_plan_json(const nlohmann::json& j) {
+  return j.is_object() && j.contains("plan") && j.contains("candidates") && j["candidates"].is_array();
+}
+
+std::string render_plan_html(const std::vector<nlohmann::json>& plans) {
+  using report::esc;
+  using report::num;
+  std::string h =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>trnsim plan</title>\n<style>\n"
+      "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+      "td.l,th.l{text-align:left}tr.win{background:#eef7ee}svg.plot{max-width:100%}\n"
+      "</style>\n</head>\n<body>\n<h1>trnsim plan</h1>\n";
+  int pi = 0;
+  for (const auto& p : plans) {
+    const auto& meta = p["plan"];
+    const auto& cands = p["candidates"];
+    h += "<h2>" + esc(meta["model"].get<std::string>()) + " on " + num(meta["tokens"].get<double>(), 4) +
+         " tokens, ranked by " + esc(meta["rank_by"].get<std::string>()) + "</h2>\n";
+    if (cands.empty()) {
+      h += "<p>No feasible candidate.</p>\n";
+      continue;
+    }
+    // Pareto plot: every candidate, the front as a line.
+    report::XYPlot xy;
+    xy.id = "pareto" + std::to_string(pi);
+    xy.x_label = "time to train (days)";
+    xy.y_label = "cost (USD)";
+    xy.x_zero = xy.y_zero = false;
+    report::Series all, front;
+    all.name = "candidates";
+    all.line = false;
+    front.name = "Pareto front";
+    front.colour = 1;
+    for (const auto& c : cands) {
+      if (c["time_to_train_s"].is_null() || c["cost_usd"].is_null()) continue;
+      const double d = c["time_to_train_s"].get<double>() / 86400, usd = c["cost_usd"].get<double>();
+      const std::string tip = c["system"].get<std::string>() + " x" + std::to_string(c["instances"].get<int>()) + " " +
+                              c["layout"]["text"].get<std::string>();
+      (c["pareto"].get<bool>() ? front : all).pts.push_back({d, usd});
+      (c["pareto"].get<bool>() ? front : all).tips.push_back(tip);
+    }
+    if (!all.pts.empty()) xy.series.push_back(all);
+    xy.series.push_back(front);
+    xy.labels.push_back({cands[0]["time_to_train_s"].get<double>() / 86400, cands[0]["cost_usd"].get<double>(), "winner"});
+    h += "<h3>Time against cost</h3>\n" + report::xy_plot(xy) + "\n";
+    // Breakdown of the top candidates.
+    report::BarPlot bp;
+    bp.id = "breakdown" + std::to_string(pi);
+    bp.x_label = "time to train (days)";
+    bp.categories = {"steady", "first start-up", "restarts", "lost work", "checkpoint writes"};
+    const char* keys[] = {"steady", "first_startup", "restarts", "lost_work", "checkpoint_writes"};
+    for (size_t i = 0; i < cands.size() && i < 8; ++i) {
+      const auto& c = cands[i];
+      report::BarRow row;
+      row.label = std::to_string(i + 1) + ". " + c["system"].get<std::string>() + " " + std::to_string(c["chips"].get<int>()) +
+                  " chips";
+      double t = 0;
+      for (int k = 0; k < 5; ++k) {
+        const double v = c["breakdown_s"][keys[k]].get<double>() / 86400;
+        row.segments.push_back({k, t, v, bp.categories[size_t(k)] + ": " + num(v, 3) + " d"});
+        t += v;
+      }
+      row.end_text = num(t, 3) + " d";
+      bp.rows.push_back(row);
+    }
+    h += "<h3>Where the time goes</h3>\n" + report::bar_plot(bp) + "\n";
+    // The table.
+    h += "<h3>Candidates, best first</h3>\n<table>\n<tr><th>#</th><th class=\"l\">system</th><th>chips</th>"
+         "<th class=\"l\">layout</th><th>step (s)</th><th>MFU</th><th>start-up (min)</th><th>time to train (days)</th>"
+         "<th>cost (USD)</th><th>goodput</th><th class=\"l\">why it lost</th></tr>\n";
+    for (size_t i = 0; i < cands.size(); ++i) {
+      const auto& c = cands[i];
+      h += std::string("<tr") + (i == 0 ? " class=\"win\"" : "") + "><td>" + std::to_string(i + 1) + (c["pareto"].get<bool>() ? "*" : "") +
+           "</td><td class=\"l\">" + esc(c["system"].get<std::string>()) + "</td><td>" +
+           std::to_string(c["chips"].get<int>()) + "</td><td class=\"l\">" + esc(c["layout"]["text"].get<std::string>()) +
+           "</td><td>" + num(c["step_time_s"].get<double>(), 4) + "</td><td>" + num(100 * c["mfu"].get<double>(), 3) +
+           "%</td><td>" + num(c["startup_s"].get<double>() / 60, 3) + "</td><td>" +
+           num(c["time_to_train_s"].get<double>() / 86400, 4) + "</td><td>" + num(c["cost_usd"].get<double>(), 4) +
+           "</td><td>" + num(100 * c["goodput"].get<double>(), 3) + "%</td><td class=\"l\">" +
+           esc(i == 0 ? std::string("winner") : c["why_lost"].get<std::string>()) + "</td></tr>\n";
+    }
+    h += "</table>\n<p>* on the Pareto front (no other candidate is both faster and cheaper).</p>\n";
+    ++pi;
+  }
+  h += "</body>\n</html>\n";
+  return h;
+}
+
+}  // namespace trn::app

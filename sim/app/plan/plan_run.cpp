@@ -1,0 +1,413 @@
+// run_plan: enumerate, prune (memory, checkpointing dominance, bounds, deadline, budget),
+// evaluate the survivors best bound first in waves (forked children, reusing the sweep
+// database), derive time to train, cost and goodput, rank, Pareto front, reasons.
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+
+#include "sim/app/cli/commands.h"
+#include "sim/app/simulation/fork_eval.h"
+#include "sim/app/plan/plan.h"
+#include "sim/app/simulation/step_simulation.h"
+#include "sim/base/paths.h"
+#include "workloads/compile/first_step.h"
+#include "workloads/memory/memory_model.h"
+
+namespace trn::app {
+namespace {
+
+using nlohmann::json;
+using sim::ConfigError;
+namespace wp = workloads::plan;
+
+constexpr size_t kWave = 4;  // points evaluated between two updates of the best (independent of -j)
+constexpr const char* kSweep = "plan";
+
+// The sweep database's points table (the schema of `trnsim sweep`): one row per evaluated
+// point, id "plan:" + the point's --set list, result the point's JSON.
+class PointsDb {
+ public:
+  explicit PointsDb(const std::string& path) {
+    if (path.empty()) return;
+    const sim::Location where{"--db " + path, 0, 0};
+    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
+      std::string m = sqlite3_errmsg(db_);
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw ConfigError(where, "", "cannot open: " + m);
+    }
+    char* err = nullptr;
+    if (sqlite3_exec(db_,
+                     "PRAGMA busy_timeout = 10000; CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, "
+                     "sweep TEXT, sets TEXT, status TEXT, result TEXT, reason TEXT)",
+                     nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string m = err ? err : "?";
+      sqlite3_free(err);
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw ConfigError(where, "", "cannot use as a sweep database: " + m);
+    }
+  }
+  ~PointsDb() {
+    if (db_) sqlite3_close(db_);
+  }
+  PointsDb(const PointsDb&) = delete;
+  PointsDb& operator=(const PointsDb&) = delete;
+  bool get(const std::string& id, std::string& result) {
+    if (!db_) return false;
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db_, "SELECT result FROM points WHERE id = ? AND status = 'ok'", -1, &st, nullptr);
+    sqlite3_bind_text(st, 1, id.c_str(), -1, SQLITE_TRANSIENT);
+    bool found = sqlite3_step(st) == SQLITE_ROW;
+    if (found) {
+      const unsigned char* t = sqlite3_column_text(st, 0);
+      result = t ? reinterpret_cast<const char*>(t) : "";
+    }
+    sqlite3_finalize(st);
+    return found && !result.empty();
+  }
+  void put(const std::string& id, int idx, const std::string& sets, const std::string& status, const std::string& result,
+           const std::string& reason) {
+    if (!db_) return;
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, nullptr);
+    sqlite3_bind_text(st, 1, id.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, idx);
+    sqlite3_bind_text(st, 3, kSweep, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, sets.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, status.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, result.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 7, reason.c_str(), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+      std::string m = sqlite3_errmsg(db_);
+      sqlite3_finalize(st);
+      throw std::runtime_error("sqlite: " + m);
+    }
+    sqlite3_finalize(st);
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+std::string base_scenario() { return sim::data_root() + "/workloads/plan/base.yaml"; }
+
+// A point that passed the pruning, with its scenario and bounds.
+struct Survivor {
+  wp::PlanPoint point;
+  std::vector<std::string> sets;  // point sets + the plan's --set
+  std::string id;
+  workloads::ScenarioSpec spec;
+  double step_lb = 0, time_lb = 0, cost_lb = 0, price = 0;
+  int hosts = 1;
+  int64_t steps = 0;
+  workloads::MemoryReport memory;
+};
+
+// Simulates one point (in a forked child): the steady step and the first step with a cold
+// and with a warm compile cache. Returns the JSON stored in the database.
+std::string evaluate(const workloads::ScenarioSpec& s, const std::vector<std::string>& sets, const std::string& model) {
+  StepOptions opt;
+  opt.max_memory = default_max_memory();
+  StepResult r = simulate(s, opt);
+  json j;
+  j["step_time_s"] = r.step_time_s;
+  j["mfu"] = r.mfu;
+  j["tokens_per_s"] = r.tokens_per_s;
+  j["breakdown"] = r.breakdown;
+  j["memory"] = {{"per_rank_bytes", r.memory.total}, {"hbm_capacity_bytes", r.memory.capacity}};
+  const models::CompileParams params = workloads::load_compile_params();
+  for (const char* cache : {"cold", "warm"}) {
+    std::vector<std::string> cs = sets;
+    cs.push_back(std::string("compile.cache=") + cache);
+    workloads::ScenarioSpec sc = workloads::load_scenario(base_scenario(), cs, model);
+    workloads::FirstStep f = workloads::first_step(sc, params, "compiled", r.step_time_s);
+    j["first_step"][cache]["total_s"] = f.total;
+    j["first_step"][cache]["parts"] = f.parts;
+  }
+  return j.dump();
+}
+
+double part(const json& parts, const std::string& name) {
+  for (const auto& p : parts)
+    if (p[0] == name) return p[1].get<double>();
+  return 0;
+}
+
+// Fills a candidate from a point's stored result.
+PlanCandidate derive(const Survivor& sv, const json& j, const PlanOptions& o) {
+  PlanCandidate c;
+  c.point = sv.point;
+  c.price = sv.price;
+  c.hosts = sv.hosts;
+  c.tokens_per_step = sv.spec.batch.tokens();
+  c.steps = sv.steps;
+  c.step_time_s = j["step_time_s"];
+  c.mfu = j["mfu"];
+  c.tokens_per_s = j["tokens_per_s"];
+  c.step_breakdown = j["breakdown"].get<std::vector<std::pair<std::string, double>>>();
+  c.per_rank_bytes = j["memory"]["per_rank_bytes"];
+  c.hbm_capacity_bytes = j["memory"]["hbm_capacity_bytes"];
+  const json& first = j["first_step"][o.cache];
+  c.startup_s = std::max(0.0, first["total_s"].get<double>() - c.step_time_s);
+  const json& warm = j["first_step"]["warm"];
+  // A restart: warm compile cache; the weights come from the checkpoint (its read is part of
+  // the restart model), so the start-up's own weight initialisation is left out.
+  c.restart_startup_s =
+      std::max(0.0, warm["total_s"].get<double>() - c.step_time_s - part(warm["parts"], "weight_init"));
+  c.steady_s = double(c.steps) * c.step_time_s;
+  c.checkpoint_bytes = wp::checkpoint_bytes(sv.spec);
+  wp::RestartInput in;
+  in.work_s = c.steady_s;
+  in.chips = c.point.chips;
+  in.hosts = c.hosts;
+  in.checkpoint_bytes = c.checkpoint_bytes;
+  in.restart_startup_s = c.restart_startup_s;
+  c.restart = wp::restart_model(in, o.restart);
+  const double per_s = c.price * c.point.instances / 3600.0;
+  c.time_no_failures_s = c.startup_s + c.steady_s;
+  c.cost_no_failures_usd = c.time_no_failures_s * per_s;
+  c.time_to_train_s = c.startup_s + c.restart.total_s;
+  c.cost_usd = c.time_to_train_s * per_s;
+  c.goodput = c.restart.finishes ? c.steady_s / c.time_to_train_s : 0;
+  c.meets_constraints = c.restart.finishes && (o.deadline_s <= 0 || c.time_to_train_s <= o.deadline_s) &&
+                        (o.budget_usd <= 0 || c.cost_usd <= o.budget_usd);
+  return c;
+}
+
+double metric(const PlanCandidate& c, const std::string& rank_by) {
+  return rank_by == "cost" ? c.cost_usd : c.time_to_train_s;
+}
+
+double share(const PlanCandidate& c, const std::string& k) {
+  for (const auto& [name, v] : c.step_breakdown)
+    if (name == k) return c.step_time_s > 0 ? v / c.step_time_s : 0;
+  return 0;
+}
+
+// Why `c` lost to `w`: the step category whose share grew most, or price and start-up.
+std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, const std::string& rank_by) {
+  char buf[256];
+  const double dm = metric(c, rank_by) / metric(w, rank_by) - 1;
+  std::string head;
+  std::snprintf(buf, sizeof buf, "%+.0f%% %s", 100 * dm, rank_by == "cost" ? "cost" : "time");
+  head = buf;
+  std::string best_k;
+  double best_d = 0.02;  // a share must grow by 2 points of the step to be named
+  for (const char* k : {"pipeline_bubble", "exposed_communication", "host_dispatch", "memory_bound", "idle"}) {
+    const double d = share(c, k) - share(w, k);
+    if (d > best_d) best_d = d, best_k = k;
+  }
+  if (!best_k.empty()) {
+    std::string name = best_k == "pipeline_bubble" ? "bubble" : best_k == "exposed_communication" ? "exposed communication"
+                                                                                                     : best_k;
+    std::snprintf(buf, sizeof buf, "%s: %s %.0f%% of the step vs %.0f%%", head.c_str(), name.c_str(),
+                  100 * share(c, best_k), 100 * share(w, best_k));
+    return buf;
+  }
+  if (c.point.layout.checkpointing != "none" && c.point.layout.checkpointing != w.point.layout.checkpointing)
+    return head + ": recompute (" + c.point.layout.checkpointing + " checkpointing, needed to fit memory)";
+  if (rank_by == "time" && c.point.chips < w.point.chips)
+    return head + ": fewer chips (" + std::to_string(c.point.chips) + " vs " + std::to_string(w.point.chips) + ")";
+  if (rank_by == "cost" && c.mfu < w.mfu) {
+    std::snprintf(buf, sizeof buf, "%s: lower MFU (%.1f%% vs %.1f%%)", head.c_str(), 100 * c.mfu, 100 * w.mfu);
+    return buf;
+  }
+  if (c.price * c.point.instances / c.point.chips > w.price * w.point.instances / w.point.chips * 1.001)
+    return head + ": higher price per chip-hour";
+  if (c.startup_s + c.restart.restarts_s > w.startup_s + w.restart.restarts_s)
+    return head + ": longer start-up and restarts";
+  std::snprintf(buf, sizeof buf, "%s: slower step (%.3f s vs %.3f s per token-normalised step)", head.c_str(),
+                c.step_time_s / double(c.tokens_per_step) * double(w.tokens_per_step), w.step_time_s);
+  return buf;
+}
+
+}  // namespace
+
+PlanResult run_plan(const PlanOptions& o) {
+  PlanResult res;
+  res.tokens = o.tokens;
+  res.rank_by = o.rank_by;
+  res.cache = o.cache;
+  res.systems = o.systems;
+  res.restart = o.restart;
+  PointsDb db(o.db);
+  std::vector<std::string> model_sets;
+  for (const auto& s : o.sets)
+    if (s.rfind("model.", 0) == 0) model_sets.push_back(s.substr(6));
+  const workloads::ModelSpec model = workloads::load_model(o.model, model_sets);
+  res.model = model.name;
+
+  // 1. Enumerate and prune without simulating.
+  std::vector<Survivor> survivors;
+  double smallest_oom = std::numeric_limits<double>::infinity();
+  for (const auto& sys_name : o.systems) {
+    const models::SystemSpec sys = models::load_system(sys_name, {});
+    auto known = default_price(sys.name);
+    double price = -1;
+    std::string source;
+    if (auto it = o.prices.find(sys.name); it != o.prices.end()) price = it->second, source = "--price";
+    else if (known.first > 0) price = known.first, source = known.second;
+    if (price < 0)
+      throw ConfigError(sim::Location{"--systems", 0, 0}, sys.name,
+                        "no public price is known for " + sys.name + ": give one with --price " + sys.name + "=USD_PER_HOUR");
+    res.prices[sys.name] = {price, source};
+    const int lnc = sys.chip.cores.default_lnc;
+    const int ranks_per_chip = sys.chip.cores.physical / lnc;
+    const int ranks_per_instance = sys.chips * ranks_per_chip;
+    std::vector<int64_t> batches = o.global_batches;
+    for (int64_t t : o.tokens_per_step) batches.push_back(t / o.seq_len);
+    for (int n : wp::instance_counts(sys.chips, o.min_chips, o.max_chips))
+      for (int64_t seqs : batches) {
+        const auto layouts = wp::enumerate_layouts(model, o.space, ranks_per_instance * n, ranks_per_instance, seqs, lnc);
+        std::set<std::string> fitted;  // layouts (without checkpointing) that fit with a lighter mode
+        for (const auto& l : layouts) {
+          ++res.counts.enumerated;
+          wp::PlanLayout key = l;
+          key.checkpointing = "";
+          if (!o.exhaustive && fitted.count(key.text())) {
+            ++res.counts.pruned_checkpointing;
+            continue;
+          }
+          Survivor sv;
+          sv.point.system = sys.name;
+          sv.point.instances = n;
+          sv.point.chips = sys.chips * n;
+          sv.point.global_batch = seqs;
+          sv.point.seq_len = o.seq_len;
+          sv.point.layout = l;
+          sv.sets = sv.point.sets();
+          sv.sets.insert(sv.sets.end(), o.sets.begin(), o.sets.end());
+          try {
+            sv.spec = workloads::load_scenario(base_scenario(), sv.sets, o.model);
+          } catch (const ConfigError&) {
+            ++res.counts.invalid;
+            continue;
+          }
+          sv.memory = workloads::memory_per_rank(sv.spec);
+          if (!sv.memory.fits()) {
+            ++res.counts.pruned_memory;
+            if (sv.memory.total < smallest_oom) {
+              smallest_oom = sv.memory.total;
+              res.memory_example = sys.name + " x" + std::to_string(n) + " " + l.text() + ": " + gib(sv.memory.total) +
+                                   " per rank > " + gib(sv.memory.capacity);
+            }
+            continue;
+          }
+          fitted.insert(key.text());
+          sv.id = std::string(kSweep) + ":" + res.model + ";" + join(sv.sets, ";");
+          sv.price = price;
+          sv.hosts = sys.hosts * n;
+          const double tps = double(sv.spec.batch.tokens());
+          sv.steps = static_cast<int64_t>(std::ceil(o.tokens / tps));
+          sv.step_lb = wp::step_time_lower_bound(sv.spec, model_flops_per_step(sv.spec));
+          sv.time_lb = double(sv.steps) * sv.step_lb;
+          sv.cost_lb = sv.time_lb * price * n / 3600.0;
+          if (!o.exhaustive && o.deadline_s > 0 && sv.time_lb > o.deadline_s) {
+            ++res.counts.pruned_deadline;
+            continue;
+          }
+          if (!o.exhaustive && o.budget_usd > 0 && sv.cost_lb > o.budget_usd) {
+            ++res.counts.pruned_budget;
+            continue;
+          }
+          survivors.push_back(std::move(sv));
+        }
+      }
+  }
+  // 2. Best bound first; evaluate in waves, pruning what cannot beat the best so far.
+  auto lb = [&](const Survivor& s) { return o.rank_by == "cost" ? s.cost_lb : s.time_lb; };
+  std::stable_sort(survivors.begin(), survivors.end(), [&](const Survivor& a, const Survivor& b) {
+    return lb(a) != lb(b) ? lb(a) < lb(b) : a.id < b.id;
+  });
+  double best = std::numeric_limits<double>::infinity();
+  std::vector<PlanCandidate> evaluated;
+  size_t next = 0;
+  int idx = 0;
+  while (next < survivors.size()) {
+    std::vector<const Survivor*> wave;
+    while (next < survivors.size() && wave.size() < kWave) {
+      const Survivor& s = survivors[next++];
+      if (!o.exhaustive && lb(s) >= best) {
+        ++res.counts.pruned_bound;
+        continue;
+      }
+      wave.push_back(&s);
+    }
+    if (wave.empty()) break;
+    std::vector<std::string> results(wave.size());
+    std::vector<size_t> todo;
+    for (size_t i = 0; i < wave.size(); ++i)
+      if (db.get(wave[i]->id, results[i])) ++res.counts.reused;
+      else todo.push_back(i);
+    if (!todo.empty()) {
+      std::vector<std::function<std::string()>> bodies;
+      for (size_t i : todo) {
+        const Survivor* s = wave[i];
+        const std::string model_arg = o.model;
+        bodies.push_back([s, model_arg]() { return evaluate(s->spec, s->sets, model_arg); });
+      }
+      std::vector<std::string> out;
+      try {
+        out = run_in_children(bodies, "plan point", o.jobs);
+      } catch (const std::runtime_error&) {  // one failed: run them one by one to know which
+        out.clear();
+        for (auto& b : bodies) {
+          try {
+            out.push_back(run_in_children({b}, "plan point", 1)[0]);
+          } catch (const std::runtime_error& e) {
+            out.push_back(std::string("!") + e.what());
+          }
+        }
+      }
+      for (size_t k = 0; k < todo.size(); ++k) {
+        const size_t i = todo[k];
+        ++res.counts.simulated_now;
+        if (!out[k].empty() && out[k][0] == '!') {
+          db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "error", "", out[k].substr(1));
+          results[i].clear();
+          continue;
+        }
+        results[i] = out[k];
+        db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "ok", out[k], "");
+      }
+    }
+    for (size_t i = 0; i < wave.size(); ++i) {
+      if (results[i].empty()) {
+        ++res.counts.failed;
+        continue;
+      }
+      ++res.counts.evaluated;
+      PlanCandidate c = derive(*wave[i], json::parse(results[i]), o);
+      if (c.meets_constraints) best = std::min(best, metric(c, o.rank_by));
+      evaluated.push_back(std::move(c));
+    }
+  }
+  // 3. Feasible candidates, best first; Pareto front; reasons.
+  for (auto& c : evaluated)
+    if (c.meets_constraints) res.candidates.push_back(std::move(c));
+    else ++res.counts.over_constraints;
+  std::stable_sort(res.candidates.begin(), res.candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
+    const double ma = metric(a, o.rank_by), mb = metric(b, o.rank_by);
+    if (ma != mb) return ma < mb;
+    return a.point.sets() < b.point.sets();
+  });
+  std::vector<std::pair<double, double>> tc;
+  for (const auto& c : res.candidates) tc.push_back({c.time_to_train_s, c.cost_usd});
+  for (size_t i : wp::pareto_front(tc)) res.candidates[i].pareto = true;
+  for (size_t i = 1; i < res.candidates.size(); ++i)
+    res.candidates[i].why = why_lost(res.candidates[i], res.candidates[0], o.rank_by);
+  return res;
+}
+
+}  // namespace trn::app
