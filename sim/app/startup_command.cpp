@@ -185,6 +185,7 @@ Runner add_startup(CLI::App* app) {
     std::printf("%s: first training step, %s on %d x %s, cache %s%s\n", s_e.name.c_str(), s_e.model.name.c_str(),
                 instances, s_e.system.name.c_str(), s_e.compile.cache.c_str(),
                 s_e.compile.budget.v > 0 ? (", budget " + s_e.compile.budget.str()).c_str() : "");
+    if (workloads::is_imported(s_e.model)) std::printf("  model: %s\n", workloads::parameter_summary(s_e.model).c_str());
     std::printf("  %-22s %12s %12s\n", "part (s)", "eager", "compiled");
     for (size_t i = 0; i < fe.parts.size(); ++i)
       std::printf("  %-22s %12.1f %12.1f\n", fe.parts[i].first.c_str(), fe.parts[i].second, fc.parts[i].second);
@@ -224,6 +225,8 @@ Runner add_startup(CLI::App* app) {
       return m;
     };
     js["scenario"] = s_e.name;
+    js["model"] = {{"name", s_e.model.name}, {"architecture", s_e.model.architecture},
+                   {"parameters", s_e.model.parameters()}, {"active_parameters", s_e.model.active_parameters()}};
     js["verdict"] = verdict;
     js["tokens_per_step"] = tokens;
     js["eager"] = mode_json(fe, steady_e);
