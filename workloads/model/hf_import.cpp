@@ -234,8 +234,9 @@ void read_qwen_sliding(Doc& d, ModelSpec& m) {
   if (!get_bool_or(d, "use_sliding_window", "sliding_window", false)) return;
   const int window = get_int_or(d, "sliding_window", "sliding window, tokens", 0, "sliding_window", 0);
   if (window == 0) return;  // HF: no window size, no windowed layers
+  // Absent: 28, the default of HF's Qwen2Config, Qwen3Config and Qwen3MoeConfig.
   const int full = get_int_or(d, "max_window_layers", "layers below which attention is full", 0,
-                              "sliding_window_pattern", 0);
+                              "sliding_window_pattern", 28);
   if (full >= m.num_layers) return;  // every layer is below max_window_layers: full attention
   if (full > 0)
     d.fail("max_window_layers", "use_sliding_window with max_window_layers " + std::to_string(full) +

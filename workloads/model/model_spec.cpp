@@ -133,7 +133,7 @@ bool is_imported(const ModelSpec& m) { return m.source.rfind(kImportedSource, 0)
 std::string parameter_summary(const ModelSpec& m) {
   char buf[128];
   if (m.is_moe())
-    std::snprintf(buf, sizeof buf, "%.3g B parameters, %.3g B active per token", m.parameters() / 1e9,
+    std::snprintf(buf, sizeof buf, "%.3g B parameters, %.3g B active per token (without the embedding table)", m.parameters() / 1e9,
                   m.active_parameters() / 1e9);
   else
     std::snprintf(buf, sizeof buf, "%.3g B parameters", m.parameters() / 1e9);

@@ -97,7 +97,8 @@ struct ModelSpec {
 
 /// True for a model imported from a Hugging Face config.json (its source names the file).
 bool is_imported(const ModelSpec& m);
-/// "7.24 B parameters" (dense) or "46.7 B parameters, 12.9 B active per token" (MoE), three
+/// "7.24 B parameters" (dense) or "46.7 B parameters, 12.7 B active per token (without the
+/// embedding table)" (MoE: active_parameters()), three
 /// significant figures: the line `run` and `startup` print for an imported model.
 std::string parameter_summary(const ModelSpec& m);
 
