@@ -60,11 +60,15 @@ struct StreamEngineSpec {
   int elems_per_cycle = 128;          // typical elementwise rate (one per partition lane)
   int elems_per_cycle_fast = 128;     // 16-bit copy-like ops ("performance mode")
   int fixed_overhead_cycles = 64;     // static instruction overhead
+  int mx_quantize_elems_per_cycle = 0;  // MX quantisation (data + block scales); 0 = no such instruction
   template <class V> void visit(V& v) {
     v.field("clock", clock, F("engine clock").gt(0));
     v.field("elems_per_cycle", elems_per_cycle, F("elements per cycle, typical op").ge(1));
     v.field("elems_per_cycle_fast", elems_per_cycle_fast, F("elements per cycle, 16-bit copy-like op").ge(1));
     v.field("fixed_overhead_cycles", fixed_overhead_cycles, F("fixed cycles per instruction").ge(0));
+    v.field("mx_quantize_elems_per_cycle", mx_quantize_elems_per_cycle,
+            F("elements per cycle of the MX quantise instruction (MXFP8 data and per-block scales); 0 = none")
+                .ge(0).optional());
   }
 };
 
@@ -134,13 +138,18 @@ struct CollectiveSpec {
   }
 };
 
-struct PeakSpec {  // published chip peaks, used for reporting only (cost models derive their own)
+// Published chip peaks. Reporting (MFU, roofline) uses them; the cost models derive their own
+// rates from the tensor engine's shape, and a chip offers `precision.compute: fp8` / `mxfp8`
+// only when it publishes that rate (0 = not available).
+struct PeakSpec {
   sim::FlopRate bf16{0};
   sim::FlopRate fp8{0};
+  sim::FlopRate mxfp8{0};
   sim::FlopRate fp32{0};
   template <class V> void visit(V& v) {
     v.field("bf16", bf16, F("published dense BF16 peak per chip").gt(0));
-    v.field("fp8", fp8, F("published dense FP8/MX peak per chip").gt(0));
+    v.field("fp8", fp8, F("published dense FP8 peak per chip; 0 = no FP8 compute").ge(0).optional());
+    v.field("mxfp8", mxfp8, F("published dense MXFP8 peak per chip; 0 = no MX compute").ge(0).optional());
     v.field("fp32", fp32, F("published dense FP32 peak per chip").gt(0));
   }
 };

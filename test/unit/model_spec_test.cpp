@@ -253,3 +253,108 @@ TEST_CASE("the resolved model reproduces itself exactly", "[model]") {
   trn::sim::read_config(trn::sim::parse_yaml_text(y, "resolved"), back);
   CHECK(resolved_yaml(back, "") == y);
 }
+
+TEST_CASE("Mistral and Qwen2 configs import with their windows and biases", "[model][hf]") {
+  ModelSpec m = import_hf_config(hf("mistral-7b-v0.1.json"));
+  CHECK(m.architecture == "mistral");
+  CHECK(m.sliding_window == 4096);
+  CHECK(m.sliding_window_pattern == "all");  // every Mistral layer uses the window
+  CHECK(m.is_sliding_layer(0));
+  CHECK(m.is_sliding_layer(31));
+  CHECK(m.head_dim == 128);
+  CHECK_FALSE(m.attention_bias);
+
+  ModelSpec q = import_hf_config(hf("qwen2-7b.json"));
+  CHECK(q.architecture == "qwen2");
+  CHECK(q.attention_bias);  // q, k, v biases (no o bias)
+  CHECK(q.sliding_window == 0);  // use_sliding_window false
+  CHECK(q.num_kv_heads == 4);
+  CHECK(q.vocab_size == 152064);
+  // Qwen2's biases: q + k + v per layer, not the o projection's.
+  ModelSpec llama_like = q;
+  llama_like.architecture = "llama";
+  CHECK(llama_like.parameters() - q.parameters() == double(q.num_layers) * q.hidden_size);
+}
+
+TEST_CASE("sliding-window keys are honoured or refused, never dropped", "[model][hf]") {
+  auto dir = scratch("trnsim_hf_sliding");
+  std::filesystem::create_directories(dir);
+  auto with = [&](const std::string& file, const std::string& from, const std::string& to) {
+    std::ifstream in(hf(file));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+    std::string path = (dir / ("edited-" + file)).string();
+    std::ofstream(path) << text;
+    return path;
+  };
+  // Mistral without a window (null) attends fully.
+  ModelSpec none = import_hf_config(with("mistral-7b-v0.1.json", "\"sliding_window\": 4096", "\"sliding_window\": null"));
+  CHECK(none.sliding_window == 0);
+  CHECK(none.sliding_window_pattern == "none");
+  // Qwen2 with use_sliding_window: layers max_window_layers and above use the window; all
+  // 28 layers below it means none, 0 means every layer.
+  std::string q = with("qwen2-7b.json", "\"use_sliding_window\": false", "\"use_sliding_window\": true");
+  CHECK(import_hf_config(q).sliding_window == 0);  // max_window_layers 28 = num_hidden_layers
+  std::ifstream in(q);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  auto set_mwl = [&](const std::string& v) {
+    std::string t = text;
+    t.replace(t.find("\"max_window_layers\": 28"), 23, "\"max_window_layers\": " + v);
+    std::string path = (dir / ("mwl-" + v + ".json")).string();
+    std::ofstream(path) << t;
+    return path;
+  };
+  ModelSpec all = import_hf_config(set_mwl("0"));
+  CHECK(all.sliding_window == 131072);
+  CHECK(all.sliding_window_pattern == "all");
+  std::string e = error_of([&] { import_hf_config(set_mwl("14")); });
+  CHECK_THAT(e, Catch::Contains("max_window_layers"));
+  CHECK_THAT(e, Catch::Contains("14 full-attention layers"));
+  CHECK_THAT(e, Catch::Contains("mwl-14.json:13:3"));  // the key's line and column
+  // Qwen3-MoE: dense layers and shared experts change the math and are refused.
+  CHECK_THAT(error_of([&] { import_hf_config(with("qwen3-30b-a3b.json", "\"mlp_only_layers\": []",
+                                                  "\"mlp_only_layers\": [0, 1]")); }),
+             Catch::Contains("mlp_only_layers: dense layers inside a MoE model are not supported"));
+  CHECK_THAT(error_of([&] { import_hf_config(with("qwen3-30b-a3b.json", "\"decoder_sparse_step\": 1",
+                                                  "\"decoder_sparse_step\": 2")); }),
+             Catch::Contains("decoder_sparse_step"));
+  CHECK_THAT(error_of([&] { import_hf_config(with("qwen3-30b-a3b.json", "\"mlp_only_layers\": []",
+                                                  "\"mlp_only_layers\": [], \"shared_expert_intermediate_size\": 512")); }),
+             Catch::Contains("no shared expert"));
+  // Mixtral with a window applies it to every layer.
+  ModelSpec mx = import_hf_config(with("mixtral-8x7b.json", "\"sliding_window\": null", "\"sliding_window\": 4096"));
+  CHECK(mx.sliding_window_pattern == "all");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("imported parameter counts match the published sizes within 2%", "[model][hf]") {
+  // Totals from the model pages (F18 ... F21). Active per token: Mixtral's 12.9B and
+  // Qwen3-30B-A3B's 3.3B count the input embedding; active_parameters() does not (the
+  // gpt-oss convention), so it is added back for them.
+  struct Row {
+    const char* file;
+    double total, active;  // billions; active 0 = dense
+  };
+  const Row rows[] = {{"mistral-7b-v0.1.json", 7.24, 0}, {"qwen2-7b.json", 7.62, 0},
+                      {"mixtral-8x7b.json", 46.7, 12.9}, {"qwen3-30b-a3b.json", 30.5, 3.3}};
+  for (const auto& r : rows) {
+    INFO(r.file);
+    ModelSpec m = load_model(hf(r.file), {});
+    const double total = m.parameters() / 1e9;
+    const double active = (m.active_parameters() + m.embedding_parameters()) / 1e9;
+    std::printf("  %-22s %7.3fB (published %6.2fB, %+5.2f%%)", r.file, total, r.total, 100 * (total / r.total - 1));
+    if (r.active > 0)
+      std::printf("  active %6.3fB (published %5.2fB, %+5.2f%%)", active, r.active, 100 * (active / r.active - 1));
+    std::printf("  | %s\n", parameter_summary(m).c_str());
+    CHECK(total == Approx(r.total).epsilon(0.02));
+    if (r.active > 0) CHECK(active == Approx(r.active).epsilon(0.02));
+    CHECK(is_imported(m));
+  }
+  CHECK(parameter_summary(load_model(hf("mistral-7b-v0.1.json"), {})) == "7.24 B parameters");
+  CHECK_FALSE(is_imported(load_model("qwen3-8b", {})));
+}

@@ -180,3 +180,69 @@ TEST_CASE("layout groups are consistent on every member", "[workload]") {
   }
   CHECK(l.representatives().size() == 8u);
 }
+
+TEST_CASE("FP8 and MXFP8: GEMMs at the FP8 rate, casts and scales on VectorE and ScalarE", "[workload][fp8]") {
+  using trn::models::Engine;
+  struct Tally {
+    int amax = 0, cast = 0, mxq = 0;
+    double tensor_s = 0, cast_bytes = 0, mm_bytes = 0;
+  };
+  auto lower = [](const std::vector<std::string>& sets) {
+    ScenarioSpec s = load_scenario("qwen3-32b-trn3-gen2", sets);
+    Layout layout(s.parallel);
+    TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, s.checkpointing);
+    apply_parallel_passes(t, s, 0);
+    trn::models::Program p = lower_rank(s, layout, t, 0);
+    p.check();
+    Tally n;
+    for (const auto& op : p.ops) {
+      if (op.name.rfind("fp8_amax_", 0) == 0) {
+        CHECK(op.engine == Engine::Vector);
+        ++n.amax;
+      } else if (op.name.rfind("fp8_cast_", 0) == 0) {
+        CHECK(op.engine == Engine::Scalar);
+        ++n.cast;
+        n.cast_bytes += op.bytes;
+      } else if (op.name.rfind("mx_quantize_", 0) == 0) {
+        CHECK(op.engine == Engine::Vector);
+        ++n.mxq;
+        n.cast_bytes += op.bytes;
+      }
+      if (op.engine == Engine::Tensor) n.tensor_s += op.duration_s;
+      if (op.name == "mlp_up") n.mm_bytes += op.bytes;
+    }
+    return n;
+  };
+  Tally bf = lower({}), f8 = lower({"precision.compute=fp8"}), mx = lower({"precision.compute=mxfp8"});
+  CHECK(bf.amax + bf.cast + bf.mxq == 0);
+  // Per layer: forward qkv, o, up, down (+ their full-checkpointing recomputation) and the four
+  // data-gradient GEMMs cast; weight gradients do not. Two layers.
+  CHECK(f8.amax == 2 * (4 + 4 + 4));
+  CHECK(f8.cast == f8.amax);
+  CHECK(mx.mxq == f8.amax);
+  CHECK(f8.tensor_s < bf.tensor_s);
+  CHECK(mx.tensor_s < f8.tensor_s);  // MX: 4 pairs per PE on trn3, double row: 2
+  CHECK(f8.tensor_s > bf.tensor_s / 2.0 * 0.99);  // attention stays BF16
+  CHECK(f8.mm_bytes < bf.mm_bytes);  // FP8 operands
+  CHECK(mx.cast_bytes > 0);
+  CHECK(f8.cast_bytes > 0);
+}
+
+TEST_CASE("FP8 precision needs the chip's published rate and lists the accepted values", "[workload][fp8]") {
+  CHECK_THAT(error_of({"precision.compute=mxfp8"}), Catch::Contains("chip trn2 publishes no dense MXFP8 rate"));
+  CHECK_THAT(error_of({"precision.compute=mxfp8"}), Catch::Contains("accepted on this chip: bf16, fp16, fp8"));
+  CHECK_THAT(error_of({"precision.compute=fp4"}), Catch::Contains("mxfp8"));
+  CHECK_THAT(error_of({"precision.compute=fp8", "system.chip.peak.fp8=0 TFLOPS"}),
+             Catch::Contains("chip trn2 publishes no dense FP8 rate"));
+  CHECK_NOTHROW(load_scenario("qwen3-32b-trn2", {"precision.compute=fp8"}));
+  CHECK_NOTHROW(load_scenario("qwen3-32b-trn3-gen2", {"precision.compute=mxfp8"}));
+  // The FP8 copies of a layer's weights add to the weights; nothing else moves.
+  auto bytes = [](const std::vector<std::string>& sets, const std::string& cat) {
+    for (const auto& x : memory_per_rank(load_scenario("qwen3-32b-trn2", sets)).categories)
+      if (x.name == cat) return x.bytes;
+    return -1.0;
+  };
+  CHECK(bytes({"precision.compute=fp8"}, "weights") > bytes({}, "weights"));
+  CHECK(bytes({"precision.compute=fp8"}, "optimizer") == bytes({}, "optimizer"));
+  CHECK(bytes({"precision.compute=fp8"}, "gradients") == bytes({}, "gradients"));
+}

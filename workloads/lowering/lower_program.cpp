@@ -58,17 +58,51 @@ int32_t host_op(Ctx& c, const char* name, double duration_s, int32_t also = -1) 
 constexpr double kInstructionElements = 128.0 * 2048.0;
 
 // The logical core's physical cores split the token (M) dimension.
-models::MatmulShape per_core_shape(const Ctx& c, double m, double n, double k) {
+models::MatmulShape per_core_shape(const Ctx& c, double m, double n, double k,
+                                   models::DType dtype = models::DType::BF16) {
   return models::MatmulShape{static_cast<int64_t>(std::ceil(m / c.lnc)), static_cast<int64_t>(std::ceil(n)),
-                             static_cast<int64_t>(std::ceil(k)), models::DType::BF16};
+                             static_cast<int64_t>(std::ceil(k)), dtype};
 }
 
-double matmul_time(const Ctx& c, double m, double n, double k) {
+double matmul_time(const Ctx& c, double m, double n, double k, models::DType dtype = models::DType::BF16) {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
-  models::MatmulShape sh = per_core_shape(c, m, n, k);
+  models::MatmulShape sh = per_core_shape(c, m, n, k, dtype);
   return models::matmul_cost(c.chip.tensor, c.chip.psum.banks, sh, false).time_s /
          c.s.runtime.efficiency(c.eager ? "" : c.s.compile.frontend);
 }
+
+// FP8 training (docs/model.md, "FP8 and MXFP8"; F22, F23, F24): the linear layers' GEMMs of
+// the transformer blocks run in FP8 (precision.compute fp8) or MXFP8 (mxfp8), forward and
+// backward; attention's matmuls, the router and the LM head stay in BF16.
+bool fp8_gemm(const Ctx& c, const GraphOp& g) {
+  return c.s.precision.fp8() && g.kind == OpKind::Matmul && g.layer >= 0 &&
+         g.name.find("router") == std::string::npos;
+}
+
+models::DType gemm_dtype(const Ctx& c, const GraphOp& g) {
+  if (!fp8_gemm(c, g)) return models::DType::BF16;
+  return c.s.precision.compute == "mxfp8" ? models::DType::MXFP8 : models::DType::FP8;
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+  const std::string x(suffix);
+  return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+}
+
+// Elements an FP8 GEMM casts from BF16 before it runs: a forward GEMM (and its recomputation)
+// casts its input activation [tokens x k] and its weight [k x n]; a data-gradient GEMM casts
+// the output gradient [tokens x k] and reuses the weight's FP8 copy; a weight-gradient GEMM
+// reuses the FP8 activation and output gradient (F24).
+double fp8_cast_elements(const GraphOp& g) {
+  const double e = std::max(1, g.experts);
+  if (ends_with(g.name, "_wgrad")) return 0;
+  if (ends_with(g.name, "_dgrad")) return g.tokens * g.k * e;
+  return (g.tokens * g.k + g.k * g.n) * e;
+}
+
+// Bytes per element of an FP8 operand: one, plus one E8M0 scale per 32-element block for MX
+// (F23). Per-tensor scales are one number per tensor.
+double fp8_operand_bytes(const Ctx& c) { return c.s.precision.compute == "mxfp8" ? 1.0 + 1.0 / 32 : 1.0; }
 
 // SBUF working set of a matmul on the logical core: the tiled kernel's (resident B block and
 // double-buffered A tile) on each of its physical cores.
@@ -92,6 +126,50 @@ double stream_time(const Ctx& c, const models::StreamEngineSpec& e, double eleme
   return (per_core * std::max(1, inputs) / e.elems_per_cycle + instructions * e.fixed_overhead_cycles) / e.clock.v;
 }
 
+// As stream_time at `per_cycle` elements per cycle (one input).
+double stream_time_at(const Ctx& c, const models::StreamEngineSpec& e, double elements, double per_cycle) {
+  if (elements <= 0) return 0;
+  double per_core = elements / c.lnc;
+  double instructions = std::ceil(per_core / kInstructionElements);
+  return (per_core / per_cycle + instructions * e.fixed_overhead_cycles) / e.clock.v;
+}
+
+// The casts before an FP8 GEMM, in the order they run (each waits for the previous one):
+// per-tensor FP8: the amax reduction that sets the scale (VectorE reads the BF16 tensor), then
+// the scaled cast (ScalarE, func(in * scale): reads BF16, writes FP8); MXFP8: one quantise
+// instruction on VectorE (QuantizeMX, S12) writing the FP8 data and a scale per 32 elements.
+std::vector<Op> fp8_cast_ops(const Ctx& c, const GraphOp& g) {
+  std::vector<Op> ops;
+  const double n = fp8_cast_elements(g);
+  if (!fp8_gemm(c, g) || n <= 0) return ops;
+  const double b = 2.0;  // bf16 source
+  if (c.s.precision.compute == "mxfp8") {
+    Op q;
+    q.engine = Engine::Vector;
+    q.name = "mx_quantize_" + g.name;
+    q.duration_s = stream_time_at(c, c.chip.vector, n, c.chip.vector.mx_quantize_elems_per_cycle);
+    q.bytes = n * (b + fp8_operand_bytes(c));
+    q.sbuf_bytes = stream_sbuf(c, n, b + fp8_operand_bytes(c));
+    ops.push_back(std::move(q));
+    return ops;
+  }
+  Op amax;
+  amax.engine = Engine::Vector;
+  amax.name = "fp8_amax_" + g.name;
+  amax.duration_s = stream_time(c, c.chip.vector, n, 1);
+  amax.bytes = n * b;
+  amax.sbuf_bytes = stream_sbuf(c, n, b);
+  ops.push_back(std::move(amax));
+  Op cast;
+  cast.engine = Engine::Scalar;
+  cast.name = "fp8_cast_" + g.name;
+  cast.duration_s = stream_time(c, c.chip.scalar, n, 1);
+  cast.bytes = n * (b + 1.0);
+  cast.sbuf_bytes = stream_sbuf(c, n, b + 1.0);
+  ops.push_back(std::move(cast));
+  return ops;
+}
+
 const models::StreamEngineSpec& engine_spec(const Ctx& c, Engine e) {
   if (e == Engine::Scalar) return c.chip.scalar;
   if (e == Engine::GpSimd) return c.chip.gpsimd;
@@ -108,10 +186,16 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       op.engine = Engine::Tensor;
       op.tensor_busy = true;
       const double e = std::max(1, g.experts);
-      op.duration_s = matmul_time(c, g.tokens, g.n, g.k) * e;
+      const models::DType dt = gemm_dtype(c, g);
+      op.duration_s = matmul_time(c, g.tokens, g.n, g.k, dt) * e;
       op.flops = 2.0 * g.tokens * g.n * g.k * e;
-      op.bytes = (g.tokens * g.k + g.k * g.n + g.tokens * g.n) * b * e;
-      op.sbuf_bytes = matmul_sbuf(c, g.tokens, g.n, g.k);  // experts run one after another
+      if (dt == models::DType::BF16) {
+        op.bytes = (g.tokens * g.k + g.k * g.n + g.tokens * g.n) * b * e;
+        op.sbuf_bytes = matmul_sbuf(c, g.tokens, g.n, g.k);  // experts run one after another
+      } else {  // FP8 operands, BF16 output
+        op.bytes = ((g.tokens * g.k + g.k * g.n) * fp8_operand_bytes(c) + g.tokens * g.n * b) * e;
+        op.sbuf_bytes = std::ceil(c.lnc * models::matmul_sbuf_bytes(c.chip, per_core_shape(c, g.tokens, g.n, g.k, dt)));
+      }
       break;
     }
     case OpKind::Attention: {
@@ -261,6 +345,9 @@ bool emitted(const GraphOp& g, bool backward, bool last_micro) {
   return (g.phase != Phase::Forward) == backward && (last_micro || !g.once_per_step);
 }
 
+int32_t add_device_op(Ctx& c, const GraphOp& g, Op op, int& region, std::vector<int32_t>& launches,
+                      size_t& next_launch, Pass pass);
+
 void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::map<Vertex, int32_t>& ids,
           std::vector<int32_t>& launches, Pass pass = Pass::All) {
   int region = -2;
@@ -286,6 +373,10 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
       }
       continue;
     }
+    // An FP8 GEMM's casts run first, on their own engines, with the GEMM's inputs; the GEMM
+    // waits for the last of them.
+    std::vector<Op> casts = g.kind == OpKind::Collective ? std::vector<Op>{} : fp8_cast_ops(c, g);
+    int32_t last_cast = -1;
     Op op;
     if (g.kind == OpKind::Collective) {
       op.engine = Engine::Collective;
@@ -302,38 +393,54 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
       c.stats.model_flops += op.flops;
     }
     // Dependencies: graph inputs of the same step.
+    std::vector<int32_t> inputs;
     for (auto e : boost::make_iterator_range(boost::in_edges(v, t.g))) {
       auto it = ids.find(boost::source(e, t.g));
-      if (it != ids.end()) op.deps.push_back(it->second);
+      if (it != ids.end()) inputs.push_back(it->second);
     }
-    if (c.eager) {
-      // Synchronous host dispatch: each op is launched after the previous one has finished
-      // (no cross-op scheduling, so no compute/communication overlap and no hiding of the
-      // dispatch cost).
-      op.deps.push_back(host_op(c, "dispatch", c.s.runtime.eager_dispatch.v, c.prev_device));
-    } else if (pass == Pass::All) {
-      // One launch per region (a layer's forward or backward, or the rest of the step).
-      if (g.layer != region || !c.any_launch) {
-        region = g.layer;
-        c.any_launch = true;
-        c.cur_launch = host_op(c, "launch", c.s.runtime.compiled_launch.v);
-      }
-      if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(c.cur_launch);
-    } else {  // Pass::Device: the launches of this segment's host pass, in the same order
-      if (g.layer != region || !c.any_launch_dev) {
-        region = g.layer;
-        c.any_launch_dev = true;
-        c.cur_launch_dev = launches.at(next_launch++);
-      }
-      if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(c.cur_launch_dev);
+    for (Op& cast : casts) {
+      cast.deps = inputs;
+      if (last_cast >= 0) cast.deps.push_back(last_cast);
+      last_cast = add_device_op(c, g, std::move(cast), region, launches, next_launch, pass);
     }
-    std::sort(op.deps.begin(), op.deps.end());
-    op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
-    int32_t id = c.add(std::move(op));
+    op.deps = inputs;
+    if (last_cast >= 0) op.deps.push_back(last_cast);
+    int32_t id = add_device_op(c, g, std::move(op), region, launches, next_launch, pass);
     ids[v] = id;
-    c.prev_device = id;
-    ++c.stats.ops;
   }
+}
+
+// Adds a device op of graph op `g` (its graph dependencies set) after its dispatch (eager) or
+// its region's launch (compiled); returns its id.
+int32_t add_device_op(Ctx& c, const GraphOp& g, Op op, int& region, std::vector<int32_t>& launches,
+                      size_t& next_launch, Pass pass) {
+  if (c.eager) {
+    // Synchronous host dispatch: each op is launched after the previous one has finished
+    // (no cross-op scheduling, so no compute/communication overlap and no hiding of the
+    // dispatch cost).
+    op.deps.push_back(host_op(c, "dispatch", c.s.runtime.eager_dispatch.v, c.prev_device));
+  } else if (pass == Pass::All) {
+    // One launch per region (a layer's forward or backward, or the rest of the step).
+    if (g.layer != region || !c.any_launch) {
+      region = g.layer;
+      c.any_launch = true;
+      c.cur_launch = host_op(c, "launch", c.s.runtime.compiled_launch.v);
+    }
+    if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(c.cur_launch);
+  } else {  // Pass::Device: the launches of this segment's host pass, in the same order
+    if (g.layer != region || !c.any_launch_dev) {
+      region = g.layer;
+      c.any_launch_dev = true;
+      c.cur_launch_dev = launches.at(next_launch++);
+    }
+    if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(c.cur_launch_dev);
+  }
+  std::sort(op.deps.begin(), op.deps.end());
+  op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
+  int32_t id = c.add(std::move(op));
+  c.prev_device = id;
+  ++c.stats.ops;
+  return id;
 }
 
 // A rank's program lowered one 1F1B segment at a time (models::ProgramSource). Compiled mode
@@ -400,22 +507,28 @@ class RankStream : public models::ProgramSource {
       const GraphOp& g = t_.g[v];
       if (!in_segment.count(v)) continue;
       ++n;
-      std::pair<Engine, int> key{Engine::Tensor, 0};
+      // The op's queue, after those of the FP8 casts emitted before it (each cast after the
+      // previous one, the first with the op's graph inputs).
+      std::vector<std::pair<Engine, int>> keys;
       if (g.kind == OpKind::Collective) {
-        key = {Engine::Collective, static_cast<int>(g.group)};
-        if (g.group == GroupKind::Pp && g.name.find("recv") != std::string::npos) key.second = 6;
+        keys.push_back({Engine::Collective, static_cast<int>(g.group)});
+        if (g.group == GroupKind::Pp && g.name.find("recv") != std::string::npos) keys.back().second = 6;
       } else {
         Ctx probe = c_;
-        key.first = compute_op(probe, g).engine;
+        for (const Op& cast : fp8_cast_ops(probe, g)) keys.push_back({cast.engine, 0});
+        n += static_cast<int64_t>(keys.size());
+        keys.push_back({compute_op(probe, g).engine, 0});
       }
-      if (!seen.insert(key).second) continue;
       // Eager: every op waits for its dispatch, a host op of the same segment. Compiled: the
       // launches come from the host ops handed out ahead (not part of the segment here).
       bool root = !c_.eager;
       for (auto e : boost::make_iterator_range(boost::in_edges(v, t_.g)))
         if (in_segment.count(boost::source(e, t_.g))) root = false;
       if (!split_ && !c_.eager && !(g.kind == OpKind::Collective && g.prefetchable)) root = false;  // its launch
-      out.first.push_back({key.first, key.second, root});
+      for (size_t i = 0; i < keys.size(); ++i) {
+        if (!seen.insert(keys[i]).second) continue;
+        out.first.push_back({keys[i].first, keys[i].second, i == 0 && root});
+      }
     }
   }
 

@@ -23,6 +23,10 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   const double layer = per_tp / std::max(1, m.num_layers / p.pp);
   double weights = (p.fsdp > 1 || p.zero >= 3 ? fsdp_shard / (p.zero >= 3 ? p.dp : 1) : per_tp) * 2.0;
   if (p.fsdp > 1) weights += 2 * layer * 2.0;
+  // FP8 / MXFP8: the weights stay BF16 (and FP32 master); the GEMMs read FP8 copies of the
+  // current layer's weights and of their transposes (forward and data gradient), cast from BF16
+  // every micro-batch: 2 x 1 byte per parameter, + an E8M0 scale per 32 elements for MX (F23).
+  if (s.precision.fp8()) weights += 2 * layer * (s.precision.compute == "mxfp8" ? 1.0 + 1.0 / 32 : 1.0);
   double grads = (p.fsdp > 1 || p.zero >= 2 ? fsdp_shard / (p.zero >= 2 ? p.dp : 1) : per_tp) * 2.0;
   if (p.fsdp > 1) grads += layer * 2.0;  // one layer's full gradient before its reduce-scatter
   const double optimizer = fsdp_shard / zero_div * (master + 8.0);  // master + m, v (fp32; AdamW and LAMB alike)

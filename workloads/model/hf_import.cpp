@@ -1,5 +1,5 @@
-// Hugging Face config.json -> ModelSpec for the Llama, Qwen3, Qwen3-MoE, Mixtral and
-// gpt-oss families. Errors point at the JSON key (file:line:col of its first occurrence).
+// Hugging Face config.json -> ModelSpec for the Llama, Mistral, Qwen2, Qwen3, Qwen3-MoE,
+// Mixtral and gpt-oss families. Errors point at the JSON key (file:line:col of its first occurrence).
 #include "workloads/model/hf_import.h"
 
 #include <algorithm>
@@ -20,7 +20,8 @@ using sim::Location;
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& supported_hf_architectures() {
-  static const std::vector<std::string> names = {"LlamaForCausalLM", "Qwen3ForCausalLM",
+  static const std::vector<std::string> names = {"LlamaForCausalLM",    "MistralForCausalLM",
+                                                 "Qwen2ForCausalLM",    "Qwen3ForCausalLM",
                                                  "Qwen3MoeForCausalLM", "MixtralForCausalLM",
                                                  "GptOssForCausalLM"};
   return names;
@@ -223,18 +224,66 @@ void read_sliding(Doc& d, ModelSpec& m, const std::string& default_pattern) {
   d.origin["sliding_window_pattern"] = "layer_types";
 }
 
-/// Qwen3 writes sliding_window but applies it only when use_sliding_window is true.
+/// Qwen2/Qwen3 write sliding_window but apply it only when use_sliding_window is true, and
+/// then only to layers max_window_layers and above (the lower layers attend fully; HF
+/// Qwen2Attention / Qwen3Attention). Applied to every layer or none it is honoured; a split
+/// between full and windowed layers is not representable and is an error.
 void read_qwen_sliding(Doc& d, ModelSpec& m) {
-  if (get_bool_or(d, "use_sliding_window", "sliding_window", false))
-    d.fail("use_sliding_window", "Qwen sliding-window layers (use_sliding_window: true) are not supported");
   m.sliding_window = 0;
   m.sliding_window_pattern = "none";
+  if (!get_bool_or(d, "use_sliding_window", "sliding_window", false)) return;
+  const int window = get_int_or(d, "sliding_window", "sliding window, tokens", 0, "sliding_window", 0);
+  if (window == 0) return;  // HF: no window size, no windowed layers
+  // Absent: 28, the default of HF's Qwen2Config, Qwen3Config and Qwen3MoeConfig.
+  const int full = get_int_or(d, "max_window_layers", "layers below which attention is full", 0,
+                              "sliding_window_pattern", 28);
+  if (full >= m.num_layers) return;  // every layer is below max_window_layers: full attention
+  if (full > 0)
+    d.fail("max_window_layers", "use_sliding_window with max_window_layers " + std::to_string(full) +
+                                    " mixes " + std::to_string(full) + " full-attention layers with " +
+                                    std::to_string(m.num_layers - full) +
+                                    " windowed ones; supported: 0 (every layer windowed) or >= "
+                                    "num_hidden_layers (" + std::to_string(m.num_layers) + ", none)");
+  m.sliding_window = window;
+  m.sliding_window_pattern = "all";
+  d.origin["sliding_window_pattern"] = "use_sliding_window";
+}
+
+/// Routed experts are read by read_experts; shared experts and dense layers inside a MoE
+/// model (Qwen-MoE's decoder_sparse_step / mlp_only_layers) change the math, so they are
+/// either honoured or refused, never ignored.
+void read_qwen_moe_layers(Doc& d, ModelSpec& m) {
+  if (get_int_or(d, "decoder_sparse_step", "MoE layer stride", 1, "decoder_sparse_step", 1) != 1)
+    d.fail("decoder_sparse_step", "only decoder_sparse_step 1 (every layer MoE) is supported: dense "
+                                  "layers between MoE layers are not representable");
+  if (d.has("mlp_only_layers")) {
+    const json& v = d.j.at("mlp_only_layers");
+    if (!v.is_array()) d.fail("mlp_only_layers", "expected a list of layer indices, found " + shown(v));
+    if (!v.empty())
+      d.fail("mlp_only_layers", "dense layers inside a MoE model are not supported: expected []");
+  }
+  if (d.has("shared_expert_intermediate_size") &&
+      get_int(d, "shared_expert_intermediate_size", "shared expert width", 0, "shared_experts") > 0)
+    d.fail("shared_expert_intermediate_size",
+           "Qwen3MoeForCausalLM has no shared expert: expected 0 or no key");
+  (void)m;
 }
 
 void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
   if (arch == "LlamaForCausalLM") {
     m.architecture = "llama";
     m.mlp_bias = get_bool_or(d, "mlp_bias", "mlp_bias", false);
+  } else if (arch == "MistralForCausalLM") {
+    // Llama's block; sliding_window (null or absent: none) applies to every layer (HF
+    // MistralAttention).
+    m.architecture = "mistral";
+    read_sliding(d, m, "all");
+  } else if (arch == "Qwen2ForCausalLM") {
+    // q, k and v projections carry biases, o does not (HF Qwen2Attention).
+    m.architecture = "qwen2";
+    m.attention_bias = true;
+    d.origin["attention_bias"] = "architectures";
+    read_qwen_sliding(d, m);
   } else if (arch == "Qwen3ForCausalLM") {
     m.architecture = "qwen3";
     m.qk_norm = true;
@@ -245,11 +294,7 @@ void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
     read_experts(d, m, "num_experts");
     m.moe_intermediate_size = get_int(d, "moe_intermediate_size", "hidden width of one expert", 1,
                                       "moe_intermediate_size");
-    if (get_int_or(d, "decoder_sparse_step", "MoE layer stride", 1, "decoder_sparse_step", 1) != 1)
-      d.fail("decoder_sparse_step", "only decoder_sparse_step 1 (every layer MoE) is supported");
-    const json none = json::array();
-    if (d.has("mlp_only_layers") && d.j.at("mlp_only_layers") != none)
-      d.fail("mlp_only_layers", "dense layers inside a MoE model are not supported");
+    read_qwen_moe_layers(d, m);
     read_qwen_sliding(d, m);
   } else if (arch == "MixtralForCausalLM") {
     m.architecture = "mixtral";
@@ -295,7 +340,7 @@ ModelSpec import_hf_config(const std::string& path) {
   std::string arch = architecture_of(d);
   ModelSpec m;
   m.name = model_name(path);
-  m.source = "Hugging Face config " + path;
+  m.source = kImportedSource + path;
   read_common(d, m);
   read_family(d, arch, m);
   // The zoo's ranges (ModelSpec::visit) apply to imported values too, located at their keys.

@@ -11,6 +11,9 @@
 
 namespace trn::workloads {
 
+/// Prefix of ModelSpec::source for an imported config ("Hugging Face config <path>").
+inline constexpr const char* kImportedSource = "Hugging Face config ";
+
 /// `architectures[0]` values the importer understands, in the order error messages list them.
 const std::vector<std::string>& supported_hf_architectures();
 

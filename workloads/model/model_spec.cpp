@@ -5,6 +5,8 @@
 #include "sim/base/paths.h"
 #include "workloads/model/hf_import.h"
 
+#include <cstdio>
+
 namespace trn::workloads {
 
 using sim::ConfigError;
@@ -40,7 +42,7 @@ double attention_params(const ModelSpec& m) {
   double q = static_cast<double>(m.num_heads) * m.head_dim;
   double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
   double w = h * q + 2 * h * kv + q * h;
-  if (m.attention_bias) w += q + 2 * kv + h;
+  if (m.attention_bias) w += q + 2 * kv + (m.architecture == "qwen2" ? 0 : h);  // Qwen2: no o bias
   if (m.qk_norm) w += 2 * norm_params(m, m.head_dim);
   if (m.architecture == "gpt_oss") w += m.num_heads;  // learned attention sinks, one per head
   return w;
@@ -124,6 +126,18 @@ double ModelSpec::parameters() const {
 double ModelSpec::active_parameters() const {
   return num_layers * layer_params(*this, experts_per_token) + norm_params(*this, hidden_size) +
          lm_head_params(*this);
+}
+
+bool is_imported(const ModelSpec& m) { return m.source.rfind(kImportedSource, 0) == 0; }
+
+std::string parameter_summary(const ModelSpec& m) {
+  char buf[128];
+  if (m.is_moe())
+    std::snprintf(buf, sizeof buf, "%.3g B parameters, %.3g B active per token (without the embedding table)", m.parameters() / 1e9,
+                  m.active_parameters() / 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g B parameters", m.parameters() / 1e9);
+  return buf;
 }
 
 namespace {

@@ -16,7 +16,7 @@ using sim::F;
 
 struct ModelSpec {
   std::string name;
-  std::string architecture;            // llama | qwen3 | qwen3_moe | mixtral | gpt_oss | gpt3 | bert
+  std::string architecture;            // llama | mistral | qwen2 | qwen3 | qwen3_moe | mixtral | gpt_oss | gpt3 | bert
   std::string source;                  // where the figures come from (HF repo config or paper)
   int hidden_size = 0;                 // model width d_model
   int num_layers = 0;                  // transformer blocks
@@ -31,7 +31,7 @@ struct ModelSpec {
   bool causal = true;                  // false for an encoder (BERT)
   bool tied_embeddings = false;        // LM head shares the token-embedding matrix
   bool qk_norm = false;                // per-head RMSNorm on q and k (Qwen3)
-  bool attention_bias = false;         // biases on the q, k, v, o projections
+  bool attention_bias = false;         // biases on the q, k, v, o projections (qwen2: q, k, v only)
   bool mlp_bias = false;               // biases on MLP / expert projections and the router
   int num_experts = 0;                 // routed experts per layer; 0 = dense MLP
   int experts_per_token = 0;           // top-k routed experts per token
@@ -43,7 +43,7 @@ struct ModelSpec {
   template <class V> void visit(V& v) {
     v.field("name", name, F("model name"));
     v.field("architecture", architecture, F("model family, selects embedding and block details")
-                                              .one_of({"llama", "qwen3", "qwen3_moe", "mixtral",
+                                              .one_of({"llama", "mistral", "qwen2", "qwen3", "qwen3_moe", "mixtral",
                                                        "gpt_oss", "gpt3", "bert"}));
     v.field("source", source, F("where the figures come from (Hugging Face config or paper)"));
     v.field("hidden_size", hidden_size, F("model width (d_model)").gt(0).le(1 << 18));
@@ -59,7 +59,7 @@ struct ModelSpec {
     v.field("causal", causal, F("causal (decoder) attention; false for an encoder"));
     v.field("tied_embeddings", tied_embeddings, F("LM head shares the token-embedding matrix"));
     v.field("qk_norm", qk_norm, F("per-head RMSNorm on queries and keys"));
-    v.field("attention_bias", attention_bias, F("biases on the q, k, v and o projections"));
+    v.field("attention_bias", attention_bias, F("biases on the q, k, v and o projections (qwen2: q, k and v only)"));
     v.field("mlp_bias", mlp_bias, F("biases on MLP or expert projections and the router").optional());
     v.field("num_experts", num_experts, F("routed experts per layer; 0 = dense MLP").ge(0).le(4096));
     v.field("experts_per_token", experts_per_token, F("routed experts per token (top-k); 0 when dense").ge(0).le(4096));
@@ -94,6 +94,13 @@ struct ModelSpec {
   /// Parameters of the embedding lookup tables (token, learned position, token type).
   double embedding_parameters() const;
 };
+
+/// True for a model imported from a Hugging Face config.json (its source names the file).
+bool is_imported(const ModelSpec& m);
+/// "7.24 B parameters" (dense) or "46.7 B parameters, 12.7 B active per token (without the
+/// embedding table)" (MoE: active_parameters()), three
+/// significant figures: the line `run` and `startup` print for an imported model.
+std::string parameter_summary(const ModelSpec& m);
 
 /// Loads a model: a path ending in ".json" is a Hugging Face config (import_hf_config);
 /// otherwise a name in workloads/models/ ("qwen3-8b") or a YAML path. `sets` are

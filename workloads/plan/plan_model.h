@@ -66,7 +66,7 @@ double checkpoint_bytes(const ScenarioSpec& s);
 
 /// Restart and checkpoint parameters (defaults and sources in docs/plan.md section 4).
 struct RestartParams {
-  double interruptions_per_chip_hour = 419.0 / (54.0 * 24.0 * 16384.0);  // F18: 419 unexpected in 54 days on 16,384 accelerators
+  double interruptions_per_chip_hour = 419.0 / (54.0 * 24.0 * 16384.0);  // F25: 419 unexpected in 54 days on 16,384 accelerators
   double write_bandwidth = 2.9e9;   // checkpoint write, bytes/s per host (assumption: the read figure of C7)
   double read_bandwidth = 2.9e9;    // checkpoint read, bytes/s per host (C7: 1.37 TB in 7.8 min)
   double interval_s = 0;            // checkpoint interval; 0: Young/Daly optimum sqrt(2 delta MTBF)
@@ -100,7 +100,7 @@ struct RestartResult {
 ///   u = tau / (tau + delta) x (1 - (R + (tau + delta) / 2) / MTBF),  total = work / u.
 RestartResult restart_model(const RestartInput& in, const RestartParams& p);
 
-/// Young's optimum checkpoint interval sqrt(2 delta MTBF) (F19; Daly F20 to first order).
+/// Young's optimum checkpoint interval sqrt(2 delta MTBF) (F26; Daly F27 to first order).
 double young_daly_interval(double write_s, double mtbf_s);
 
 /// Indices of the points not dominated in (time, cost) (both smaller is better), sorted by time.

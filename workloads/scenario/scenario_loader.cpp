@@ -38,6 +38,19 @@ void inline_reference(ConfigNode& root, const char* key, const char* subdir, Loa
   throw ConfigError(sim::locate(root, key), key, msg);  // the deepest existing node of the key
 }
 
+/// precision.compute fp8 / mxfp8 needs the chip's published rate for that format.
+void check_precision(const ScenarioSpec& s, const ConfigNode& root) {
+  const auto& pk = s.system.chip.peak;
+  std::string ok = "bf16, fp16";
+  if (pk.fp8.v > 0) ok += ", fp8";
+  if (pk.mxfp8.v > 0) ok += ", mxfp8";
+  const std::string& c = s.precision.compute;
+  if ((c == "fp8" && pk.fp8.v <= 0) || (c == "mxfp8" && pk.mxfp8.v <= 0))
+    fail(root, "precision.compute",
+         "chip " + s.system.chip.name + " publishes no dense " + (c == "fp8" ? "FP8" : "MXFP8") +
+             " rate (system.chip.peak." + c + "); accepted on this chip: " + ok);
+}
+
 void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
   const auto& p = s.parallel;
   const auto& m = s.model;
@@ -128,6 +141,7 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
   s.system.chip.validate(root, "system.chip.");
   s.system.validate(root, "system.");
   s.model.validate(root, "model.");
+  check_precision(s, root);
   check_layout(s, root);
   return s;
 }

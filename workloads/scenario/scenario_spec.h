@@ -64,7 +64,9 @@ struct PrecisionSpec {
   std::string master_weights = "fp32";
   std::string optimizer = "adamw";
   template <class V> void visit(V& v) {
-    v.field("compute", compute, F("compute dtype").one_of({"bf16", "fp16"}));
+    v.field("compute", compute, F("matmul dtype: fp8 (per-tensor scales) and mxfp8 (32-element block "
+                                  "scales) need the chip's published rate (system.chip.peak)")
+                                    .one_of({"bf16", "fp16", "fp8", "mxfp8"}));
     v.field("master_weights", master_weights, F("master weight dtype").one_of({"fp32", "bf16"}));
     v.field("optimizer", optimizer, F("optimizer (both keep fp32 m and v)").one_of({"adamw", "lamb"}));
   }
@@ -76,6 +78,8 @@ struct PrecisionSpec {
   /// and r and writes master and bf16 weights (+1 pass for the scaled update). That is 15 passes
   /// and 14 + 12 + 8 + 6 = 40 bytes per parameter. The all-reduce of the per-layer norms across
   /// shards is not modelled (its bytes are per layer, not per parameter).
+  /// FP8 or MXFP8 GEMMs (docs/model.md, "FP8 and MXFP8").
+  bool fp8() const { return compute == "fp8" || compute == "mxfp8"; }
   OptimizerCost optimizer_cost() const { return optimizer == "lamb" ? OptimizerCost{15, 40} : OptimizerCost{12, 28}; }
 };
 

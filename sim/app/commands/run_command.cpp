@@ -89,6 +89,7 @@ void write_run_text(const RunResult& res, FILE* out) {
   const StepResult& r = res.step;
   std::fprintf(out, "%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
+  if (workloads::is_imported(s.model)) std::fprintf(out, "  model        %s\n", workloads::parameter_summary(s.model).c_str());
   std::fprintf(out, "  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
                s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches,
                s.parallel.dp, s.parallel.fsdp, s.parallel.ep, s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc,
@@ -162,6 +163,9 @@ nlohmann::ordered_json run_json(const RunResult& res) {
   js["mode"] = s.mode;
   js["system"] = {{"name", s.system.name}, {"chip", s.system.chip.name}, {"instances", s.system.instances},
                   {"chips", s.system.total_chips()}, {"world", r.world}};
+  js["model"] = {{"name", s.model.name}, {"architecture", s.model.architecture},
+                 {"parameters", s.model.parameters()}, {"active_parameters", s.model.active_parameters()}};
+  js["precision"] = {{"compute", s.precision.compute}};
   js["steady"]["step_time_s"] = r.step_time_s;
   js["steady"]["tokens_per_s"] = r.tokens_per_s;
   js["steady"]["mfu"] = r.mfu;

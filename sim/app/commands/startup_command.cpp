@@ -269,6 +269,7 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s_e.name.c_str(), s_e.model.name.c_str(),
                r.instances, s_e.system.name.c_str(), s_e.compile.cache.c_str(),
                s_e.compile.budget.v > 0 ? (", budget " + s_e.compile.budget.str()).c_str() : "");
+  if (workloads::is_imported(s_e.model)) std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s_e.model).c_str());
   std::fprintf(out, "  %-22s %12s %12s\n", "part (s)", "eager", "compiled");
   for (size_t i = 0; i < fe.parts.size(); ++i)
     std::fprintf(out, "  %-22s %12.1f %12.1f\n", fe.parts[i].first.c_str(), fe.parts[i].second, fc.parts[i].second);
@@ -303,6 +304,9 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
   const double be = r.break_even_steps;
   const double ih_e = r.eager.total / 3600 * r.instances, ih_c = r.compiled.total / 3600 * r.instances;
   js["scenario"] = r.eager_scenario.name;
+  const auto& mdl = r.eager_scenario.model;
+  js["model"] = {{"name", mdl.name}, {"architecture", mdl.architecture},
+                 {"parameters", mdl.parameters()}, {"active_parameters", mdl.active_parameters()}};
   js["verdict"] = r.verdict;
   js["tokens_per_step"] = r.tokens;
   js["eager"] = mode_json(r.eager, r.steady_eager);
