@@ -129,14 +129,14 @@ Runner add_run(CLI::App* app) {
       return 2;
     }
     std::printf("%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
-                s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
+                s.system.name.c_str(), s.system.total_chips(), sim::word_of(s.mode).c_str());
     std::printf("  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
                 s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches,
                 s.parallel.dp, s.parallel.fsdp, s.parallel.ep, s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc,
                 r.world, r.simulated_ranks);
     std::printf("  batch        %lld sequences x %lld tokens = %lld tokens per step, checkpointing %s\n",
                 static_cast<long long>(s.batch.sequences()), static_cast<long long>(s.batch.seq_len),
-                static_cast<long long>(s.batch.tokens()), s.checkpointing.c_str());
+                static_cast<long long>(s.batch.tokens()), sim::word_of(s.checkpointing).c_str());
     std::printf("  step time    %10.4f s\n", r.step_time_s);
     std::printf("  throughput   %10.0f tokens/s\n", r.tokens_per_s);
     std::printf("  MFU          %10.1f %% of %s dense BF16 per chip\n", 100 * r.mfu,
@@ -158,7 +158,7 @@ Runner add_run(CLI::App* app) {
                  static_cast<long long>(r.ops), r.wall_s);
     nlohmann::ordered_json js;
     js["scenario"] = s.name;
-    js["mode"] = s.mode;
+    js["mode"] = sim::word_of(s.mode);
     js["system"] = {{"name", s.system.name}, {"chip", s.system.chip.name}, {"instances", s.system.instances},
                     {"chips", s.system.total_chips()}, {"world", r.world}};
     js["steady"]["step_time_s"] = r.step_time_s;

@@ -173,8 +173,8 @@ Runner add_startup(CLI::App* app) {
     // Read before simulating, so that a bad compile.yaml stops the run at once.
     const auto sigmas = o->sensitivity ? uncertainties() : std::vector<std::pair<std::string, double>>{};
     const double steady_e = steady_of(s_e), steady_c = steady_of(s_c);
-    workloads::FirstStep fe = workloads::first_step(s_e, params, "eager", steady_e);
-    workloads::FirstStep fc = workloads::first_step(s_c, params, "compiled", steady_c);
+    workloads::FirstStep fe = workloads::first_step(s_e, params, workloads::ExecMode::Eager, steady_e);
+    workloads::FirstStep fc = workloads::first_step(s_c, params, workloads::ExecMode::Compiled, steady_c);
     if (fe.compile.workers > 1 || fc.compile.workers > 1) {  // parallel compilation: simulate the host
       if (fe.compile.workers > 1) host_compile(fe);
       if (fc.compile.workers > 1) host_compile(fc);
@@ -242,10 +242,11 @@ Runner add_startup(CLI::App* app) {
       for (const auto& [key, sigma] : sigmas) {
         double f = std::exp(sigma);
         auto pu = scaled(params, key, f), pd = scaled(params, key, 1 / f);
-        double de = (workloads::first_step(s_e, pu, "eager", steady_e).total -
-                     workloads::first_step(s_e, pd, "eager", steady_e).total) / 2;
-        double dc = (workloads::first_step(s_c, pu, "compiled", steady_c).total -
-                     workloads::first_step(s_c, pd, "compiled", steady_c).total) / 2;
+        using workloads::ExecMode;
+        double de = (workloads::first_step(s_e, pu, ExecMode::Eager, steady_e).total -
+                     workloads::first_step(s_e, pd, ExecMode::Eager, steady_e).total) / 2;
+        double dc = (workloads::first_step(s_c, pu, ExecMode::Compiled, steady_c).total -
+                     workloads::first_step(s_c, pd, ExecMode::Compiled, steady_c).total) / 2;
         rows.push_back({key, sigma, de, dc});
       }
       std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
