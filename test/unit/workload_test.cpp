@@ -129,7 +129,7 @@ TEST_CASE("passes and lowering select ops by role, not by name", "[workload]") {
     const char* scenario;
     std::vector<std::string> sets;
   };
-  for (const Case& k : {Case{"llama2-70b-trn1-pp", {"model.num_layers=3", "parallel.pp=3", "checkpointing=full"}},
+  for (const Case& k : {Case{"llama2-70b-trn1-pp", {"model.num_layers=4", "checkpointing=full"}},
                         Case{"gpt-oss-20b-trn2", {"parallel.sequence_parallel=true", "checkpointing=selective"}},
                         Case{"qwen3-32b-trn2", {"mode=eager"}}}) {
     ScenarioSpec s = load_scenario(k.scenario, k.sets);
