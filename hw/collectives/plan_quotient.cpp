@@ -70,102 +70,108 @@ class PairIds {
   size_t count_ = 0;
 };
 
-}  // namespace
+// The k-th transfer between two ranks, per (src, dst) pair, in plan order: pair ids, the
+// occurrence of each transfer in its pair's list, and the lists (CSR by pair id).
+struct PairIndex {
+  PairIds pairs{1024};
+  std::vector<int32_t> pair_of, occurrence, count, by_pair;
+  std::vector<size_t> pair_start;
 
-size_t quotient_plan(const System& sys, models::CollectivePlan& plan, const std::vector<int>& ranks) {
-  if (!sys.symmetry().active()) return 0;
-  auto& xs = plan.transfers;
-  const size_t n = xs.size();
-  const size_t nr = ranks.size();
-  // Per plan rank: whether it lies in a representative instance.
-  std::vector<char> rank_in_rep(nr);
-  for (size_t q = 0; q < nr; ++q) rank_in_rep[q] = sys.in_rep_instance(ranks[q]) ? 1 : 0;
-  std::vector<char> keep(n, 1);
-  size_t dropped = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (!rank_in_rep[static_cast<size_t>(xs[i].src)]) {
-      keep[i] = 0;
-      ++dropped;
-    }
-  if (dropped == 0) return 0;
-  // The k-th transfer between two ranks, per (src, dst) pair, in plan order: pair ids, the
-  // occurrence of each transfer in its pair's list, and the lists (CSR by pair id).
-  PairIds pairs(1024);
-  std::vector<int32_t> pair_of(n), occurrence(n);
-  std::vector<int32_t> count;
-  for (size_t i = 0; i < n; ++i) {
-    const int32_t id = pairs.insert(PairIds::key(xs[i].src, xs[i].dst));
-    if (static_cast<size_t>(id) >= count.size()) count.push_back(0);
-    pair_of[i] = id;
-    occurrence[i] = count[static_cast<size_t>(id)]++;
-  }
-  std::vector<size_t> pair_start(count.size() + 1, 0);
-  for (size_t p = 0; p < count.size(); ++p) pair_start[p + 1] = pair_start[p] + static_cast<size_t>(count[p]);
-  std::vector<int32_t> by_pair(n);
-  for (size_t i = 0; i < n; ++i)
-    by_pair[pair_start[static_cast<size_t>(pair_of[i])] + static_cast<size_t>(occurrence[i])] = static_cast<int32_t>(i);
-  // The instances the plan spans, by position. A plan is symmetric under cyclic shifts of
-  // these positions (rings) or under XOR of them (recursive doubling/halving, power-of-two
-  // counts); the first of the two that maps every dropped transfer onto a transfer of the same
-  // size, kind and dependency count in the representative instance is used.
-  const int per = sys.ranks_per_instance();
-  std::vector<int> inst;
-  for (int r : ranks) inst.push_back(sys.instance_of_rank(r));
-  std::sort(inst.begin(), inst.end());
-  inst.erase(std::unique(inst.begin(), inst.end()), inst.end());
-  const int ni = static_cast<int>(inst.size());
-  std::vector<int> pos_of(static_cast<size_t>(inst.back() + 1), ni);
-  for (int k = 0; k < ni; ++k) pos_of[static_cast<size_t>(inst[static_cast<size_t>(k)])] = k;
-  auto pos = [&](int i) { return i < static_cast<int>(pos_of.size()) ? pos_of[static_cast<size_t>(i)] : ni; };
-  // Per plan rank: its instance's position, the position of its representative's instance
-  // (ni when that instance is not spanned), and its place inside the instance; system rank ->
-  // plan rank.
-  std::vector<int> pos_q(nr), to_q(nr), local_q(nr);
-  int max_rank = 0;
-  for (size_t q = 0; q < nr; ++q) {
-    const int r = ranks[q];
-    max_rank = std::max(max_rank, r);
-    pos_q[q] = pos(sys.instance_of_rank(r));
-    const int ri = sys.instance_of_rank(sys.rep_rank(r));
-    const int to = pos(ri);
-    to_q[q] = to < ni && inst[static_cast<size_t>(to)] == ri ? to : ni;
-    local_q[q] = r % per;
-  }
-  std::vector<int32_t> plan_index(static_cast<size_t>(max_rank) + 1, -1);
-  for (size_t q = 0; q < nr; ++q) plan_index[static_cast<size_t>(ranks[q])] = static_cast<int32_t>(q);
-  std::vector<int32_t> rep(n);
-  auto try_map = [&](bool use_xor) {
-    if (use_xor && (ni & (ni - 1)) != 0) return false;
+  explicit PairIndex(const std::vector<models::Transfer>& xs) : pair_of(xs.size()), occurrence(xs.size()) {
+    const size_t n = xs.size();
     for (size_t i = 0; i < n; ++i) {
-      rep[i] = static_cast<int32_t>(i);
-      if (keep[i]) continue;
-      const size_t s = static_cast<size_t>(xs[i].src), d = static_cast<size_t>(xs[i].dst);
-      const int from = pos_q[s], to = to_q[s];
-      if (to >= ni) return false;
-      auto image = [&](size_t q) -> int32_t {  // plan rank, -1 when outside the plan
-        const int pq = pos_q[q];
-        const int np = use_xor ? (pq ^ from ^ to) : ((pq - from + to) % ni + ni) % ni;
-        const int r = inst[static_cast<size_t>(np)] * per + local_q[q];
-        return r <= max_rank ? plan_index[static_cast<size_t>(r)] : -1;
-      };
-      const int32_t is = image(s), id = image(d);
-      if (is < 0 || id < 0) return false;
-      const int32_t p = pairs.find(PairIds::key(is, id));
-      if (p < 0) return false;
-      const size_t k = static_cast<size_t>(occurrence[i]);
-      if (k >= static_cast<size_t>(count[static_cast<size_t>(p)])) return false;
-      const int32_t j = by_pair[pair_start[static_cast<size_t>(p)] + k];
-      const auto& img = xs[static_cast<size_t>(j)];
-      if (img.bytes != xs[i].bytes || img.reduce != xs[i].reduce || img.barrier != xs[i].barrier ||
-          img.deps.size() != xs[i].deps.size())
-        return false;
-      rep[i] = j;
+      const int32_t id = pairs.insert(PairIds::key(xs[i].src, xs[i].dst));
+      if (static_cast<size_t>(id) >= count.size()) count.push_back(0);
+      pair_of[i] = id;
+      occurrence[i] = count[static_cast<size_t>(id)]++;
     }
-    return true;
-  };
-  if (!try_map(false) && !try_map(true))
-    throw std::logic_error("symmetry: collective " + plan.algorithm + " is not invariant under the instance symmetry");
-  // Renumber the kept transfers; dependencies go to the images.
+    pair_start.assign(count.size() + 1, 0);
+    for (size_t p = 0; p < count.size(); ++p) pair_start[p + 1] = pair_start[p] + static_cast<size_t>(count[p]);
+    by_pair.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      by_pair[pair_start[static_cast<size_t>(pair_of[i])] + static_cast<size_t>(occurrence[i])] = static_cast<int32_t>(i);
+  }
+  /// The k-th transfer from plan rank a to plan rank b, or -1.
+  int32_t kth(int32_t a, int32_t b, size_t k) const {
+    const int32_t p = pairs.find(PairIds::key(a, b));
+    if (p < 0 || k >= static_cast<size_t>(count[static_cast<size_t>(p)])) return -1;
+    return by_pair[pair_start[static_cast<size_t>(p)] + k];
+  }
+};
+
+// The instances the plan spans, by position. A plan is symmetric under cyclic shifts of
+// these positions (rings) or under XOR of them (recursive doubling/halving, power-of-two
+// counts). Per plan rank: its instance's position, the position of its representative's
+// instance (ni when that instance is not spanned), and its place inside the instance; system
+// rank -> plan rank.
+struct InstanceMap {
+  int per = 0, ni = 0, max_rank = 0;
+  std::vector<int> inst, pos_q, to_q, local_q;
+  std::vector<int32_t> plan_index;
+
+  InstanceMap(const System& sys, const std::vector<int>& ranks) : per(sys.ranks_per_instance()) {
+    const size_t nr = ranks.size();
+    for (int r : ranks) inst.push_back(sys.instance_of_rank(r));
+    std::sort(inst.begin(), inst.end());
+    inst.erase(std::unique(inst.begin(), inst.end()), inst.end());
+    ni = static_cast<int>(inst.size());
+    std::vector<int> pos_of(static_cast<size_t>(inst.back() + 1), ni);
+    for (int k = 0; k < ni; ++k) pos_of[static_cast<size_t>(inst[static_cast<size_t>(k)])] = k;
+    auto pos = [&](int i) { return i < static_cast<int>(pos_of.size()) ? pos_of[static_cast<size_t>(i)] : ni; };
+    pos_q.resize(nr);
+    to_q.resize(nr);
+    local_q.resize(nr);
+    for (size_t q = 0; q < nr; ++q) {
+      const int r = ranks[q];
+      max_rank = std::max(max_rank, r);
+      pos_q[q] = pos(sys.instance_of_rank(r));
+      const int ri = sys.instance_of_rank(sys.rep_rank(r));
+      const int to = pos(ri);
+      to_q[q] = to < ni && inst[static_cast<size_t>(to)] == ri ? to : ni;
+      local_q[q] = r % per;
+    }
+    plan_index.assign(static_cast<size_t>(max_rank) + 1, -1);
+    for (size_t q = 0; q < nr; ++q) plan_index[static_cast<size_t>(ranks[q])] = static_cast<int32_t>(q);
+  }
+  /// The image of plan rank q under the shift (or XOR) taking position `from` to `to`; -1
+  /// when outside the plan.
+  int32_t image(size_t q, int from, int to, bool use_xor) const {
+    const int pq = pos_q[q];
+    const int np = use_xor ? (pq ^ from ^ to) : ((pq - from + to) % ni + ni) % ni;
+    const int r = inst[static_cast<size_t>(np)] * per + local_q[q];
+    return r <= max_rank ? plan_index[static_cast<size_t>(r)] : -1;
+  }
+};
+
+// Maps every dropped transfer onto a transfer of the same size, kind and dependency count in
+// the representative instance (rep[i]; kept transfers map onto themselves). False when the
+// symmetry (shift or XOR) does not hold.
+bool map_dropped(const std::vector<models::Transfer>& xs, const std::vector<char>& keep, const PairIndex& pi,
+                 const InstanceMap& im, bool use_xor, std::vector<int32_t>& rep) {
+  if (use_xor && (im.ni & (im.ni - 1)) != 0) return false;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    rep[i] = static_cast<int32_t>(i);
+    if (keep[i]) continue;
+    const size_t s = static_cast<size_t>(xs[i].src), d = static_cast<size_t>(xs[i].dst);
+    const int from = im.pos_q[s], to = im.to_q[s];
+    if (to >= im.ni) return false;
+    const int32_t is = im.image(s, from, to, use_xor), id = im.image(d, from, to, use_xor);
+    if (is < 0 || id < 0) return false;
+    const int32_t j = pi.kth(is, id, static_cast<size_t>(pi.occurrence[i]));
+    if (j < 0) return false;
+    const auto& img = xs[static_cast<size_t>(j)];
+    if (img.bytes != xs[i].bytes || img.reduce != xs[i].reduce || img.barrier != xs[i].barrier ||
+        img.deps.size() != xs[i].deps.size())
+      return false;
+    rep[i] = j;
+  }
+  return true;
+}
+
+// Keeps the transfers marked in `keep`, renumbered; dependencies go to the images.
+void keep_renumbered(std::vector<models::Transfer>& xs, const std::vector<char>& keep, const std::vector<int32_t>& rep,
+                     size_t dropped) {
+  const size_t n = xs.size();
   std::vector<int32_t> index(n, -1);
   std::vector<models::Transfer> out;
   out.reserve(n - dropped);
@@ -180,6 +186,32 @@ size_t quotient_plan(const System& sys, models::CollectivePlan& plan, const std:
     t.deps.erase(std::unique(t.deps.begin(), t.deps.end()), t.deps.end());
   }
   xs = std::move(out);
+}
+
+}  // namespace
+
+size_t quotient_plan(const System& sys, models::CollectivePlan& plan, const std::vector<int>& ranks) {
+  if (!sys.symmetry().active()) return 0;
+  auto& xs = plan.transfers;
+  const size_t n = xs.size();
+  // Per plan rank: whether it lies in a representative instance; transfers from the others go.
+  std::vector<char> rank_in_rep(ranks.size());
+  for (size_t q = 0; q < ranks.size(); ++q) rank_in_rep[q] = sys.in_rep_instance(ranks[q]) ? 1 : 0;
+  std::vector<char> keep(n, 1);
+  size_t dropped = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!rank_in_rep[static_cast<size_t>(xs[i].src)]) {
+      keep[i] = 0;
+      ++dropped;
+    }
+  if (dropped == 0) return 0;
+  const PairIndex pi(xs);
+  const InstanceMap im(sys, ranks);
+  // The first of the two symmetries that maps every dropped transfer is used.
+  std::vector<int32_t> rep(n);
+  if (!map_dropped(xs, keep, pi, im, false, rep) && !map_dropped(xs, keep, pi, im, true, rep))
+    throw std::logic_error("symmetry: collective " + plan.algorithm + " is not invariant under the instance symmetry");
+  keep_renumbered(xs, keep, rep, dropped);
   return dropped;
 }
 

@@ -226,6 +226,23 @@ void FlowNetwork::wake() {
   const double now = now_s();
   last_ = now;
   const double res = sc_core::sc_get_time_resolution().to_seconds();
+  finish_flows(now, res);
+  start_pending(now, res);
+  for (int32_t r : span_closing_)
+    if (active_count_[static_cast<size_t>(r)] == 0) span_end(static_cast<size_t>(r), now, 0.0);
+  span_closing_.clear();
+  if (dirty_) {
+    recompute(now);
+    if (trace_) trace_counters(now);
+  }
+  schedule(now);
+  // Callbacks may start flows (not re-enter wake), so the member list is safe to walk.
+  for (size_t i = 0; i < callbacks_.size(); ++i)
+    if (callbacks_[i]) callbacks_[i]();
+  callbacks_.clear();
+}
+
+void FlowNetwork::finish_flows(double now, double res) {
   // Finish flows whose remaining bytes take less than one time step (or are within 1e-9 of
   // their size). Candidates come from finish_ and done_at_ (with a margin for rounding);
   // the criterion itself is checked exactly.
@@ -242,37 +259,41 @@ void FlowNetwork::wake() {
   // in both heaps is found twice).
   std::sort(finished_.begin(), finished_.end());
   finished_.erase(std::unique(finished_.begin(), finished_.end()), finished_.end());
-  for (const auto& fin : finished_) {
-    const uint32_t slot = fin.second;
-    Flow& f = slots_[slot];
-    finish_.erase(slot);
-    done_at_.erase(slot);
-    for (size_t k = 0; k < f.uses.size(); ++k) {
-      const size_t r = static_cast<size_t>(f.uses[k].resource);
-      carried_[r] += f.bytes;
-      if (--active_count_[r] == 0) {
-        busy_[r] += now - busy_since_[r];
-        if (r < span_on_.size() && span_on_[r]) span_closing_.push_back(f.uses[k].resource);
-      }
-      auto& list = res_flows_[r];
-      const uint32_t p = f.pos[k];
-      list[p] = list.back();
-      slots_[list[p].slot].pos[list[p].use] = p;
-      list.pop_back();
-      dirty_res_.push_back(f.uses[k].resource);
+  for (const auto& fin : finished_) retire(fin.second, now);
+}
+
+void FlowNetwork::retire(uint32_t slot, double now) {
+  Flow& f = slots_[slot];
+  finish_.erase(slot);
+  done_at_.erase(slot);
+  for (size_t k = 0; k < f.uses.size(); ++k) {
+    const size_t r = static_cast<size_t>(f.uses[k].resource);
+    carried_[r] += f.bytes;
+    if (--active_count_[r] == 0) {
+      busy_[r] += now - busy_since_[r];
+      if (r < span_on_.size() && span_on_[r]) span_closing_.push_back(f.uses[k].resource);
     }
-    callbacks_.push_back(std::move(f.done));
-    f.done = nullptr;
-    // Unlink from the active list.
-    if (f.prev != kNil) slots_[f.prev].next = f.next; else active_head_ = f.next;
-    if (f.next != kNil) slots_[f.next].prev = f.prev; else active_tail_ = f.prev;
-    f.prev = f.next = kNil;
-    f.act_seq = 0;
-    --n_active_;
-    free_slots_.push_back(slot);
-    dirty_ = true;
-    ++completed_;
+    auto& list = res_flows_[r];
+    const uint32_t p = f.pos[k];
+    list[p] = list.back();
+    slots_[list[p].slot].pos[list[p].use] = p;
+    list.pop_back();
+    dirty_res_.push_back(f.uses[k].resource);
   }
+  callbacks_.push_back(std::move(f.done));
+  f.done = nullptr;
+  // Unlink from the active list.
+  if (f.prev != kNil) slots_[f.prev].next = f.next; else active_head_ = f.next;
+  if (f.next != kNil) slots_[f.next].prev = f.prev; else active_tail_ = f.prev;
+  f.prev = f.next = kNil;
+  f.act_seq = 0;
+  --n_active_;
+  free_slots_.push_back(slot);
+  dirty_ = true;
+  ++completed_;
+}
+
+void FlowNetwork::start_pending(double now, double res) {
   while (!pending_.empty() && pending_.top().time <= now + res * 0.5) {
     const size_t slot = pending_.top().slot;
     pending_.pop();
@@ -311,18 +332,6 @@ void FlowNetwork::wake() {
     }
     dirty_ = true;
   }
-  for (int32_t r : span_closing_)
-    if (active_count_[static_cast<size_t>(r)] == 0) span_end(static_cast<size_t>(r), now, 0.0);
-  span_closing_.clear();
-  if (dirty_) {
-    recompute(now);
-    if (trace_) trace_counters(now);
-  }
-  schedule(now);
-  // Callbacks may start flows (not re-enter wake), so the member list is safe to walk.
-  for (size_t i = 0; i < callbacks_.size(); ++i)
-    if (callbacks_[i]) callbacks_[i]();
-  callbacks_.clear();
 }
 
 }  // namespace trn::hw

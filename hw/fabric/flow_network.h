@@ -96,6 +96,11 @@ class FlowNetwork : public sc_core::sc_module {
     uint32_t slot, use;  // flow slot and the index of this resource in its uses
   };
   void wake();
+  // The steps of wake(): retire the flows that are done (their callbacks queued), then start
+  // the pending flows whose time has come.
+  void finish_flows(double now, double res);
+  void retire(uint32_t slot, double now);
+  void start_pending(double now, double res);
   void recompute(double now);
   void schedule(double now);
   size_t alloc();

@@ -42,9 +42,8 @@ void MaxMinSolver::solve_one(const std::vector<double>& capacity, const std::vec
   rate = any ? std::max(0.0, best) : 0.0;
 }
 
-void MaxMinSolver::solve(const std::vector<double>& capacity,
-                         const std::vector<const std::vector<ResourceUse>*>& flows,
-                         std::vector<double>& rates, double unbounded_rate) {
+void MaxMinSolver::solve(const std::vector<double>& capacity, const Flows& flows, std::vector<double>& rates,
+                         double unbounded_rate) {
   const size_t nf = flows.size();
   rates.assign(nf, 0.0);
   if (nf == 0) return;
@@ -55,6 +54,18 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
       solve_one(capacity, *flows[0], rates[0]);
     return;
   }
+  size_t active = index_flows(capacity, flows, rates, unbounded_rate);
+  const double level = fill(flows, rates, active);
+  // Flows bounded by no resource (zero-weight uses only) keep the last level.
+  if (active > 0)
+    for (size_t f = 0; f < nf; ++f)
+      if (!frozen_[f]) rates[f] = level;
+  for (int32_t r : touched_) local_[static_cast<size_t>(r)] = -1;
+}
+
+size_t MaxMinSolver::index_flows(const std::vector<double>& capacity, const Flows& flows, std::vector<double>& rates,
+                                 double unbounded_rate) {
+  const size_t nf = flows.size();
   if (local_.size() < capacity.size()) local_.resize(capacity.size(), -1);
   // Local numbering of the touched resources, in order of first use; the unfrozen weight and
   // flow count of each (count_[l + 1]).
@@ -100,26 +111,28 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
   base_.assign(nt, 0.0);
   version_.assign(nt, 0);
   saturated_.assign(nt, 0);
-  const std::greater<> later;  // a min-heap on (level, global resource index)
-  auto entry = [&](size_t l) {
-    return Entry{base_[l] + remaining_[l] / weight_sum_[l], touched_[l], static_cast<int32_t>(l), version_[l]};
-  };
-  auto push = [&](size_t l) {
-    heap_.push_back(entry(l));
-    std::push_heap(heap_.begin(), heap_.end(), later);
-  };
+  return active;
+}
+
+void MaxMinSolver::push(size_t l) {
+  heap_.push_back(Entry{base_[l] + remaining_[l] / weight_sum_[l], touched_[l], static_cast<int32_t>(l), version_[l]});
+  std::push_heap(heap_.begin(), heap_.end(), std::greater<>());  // a min-heap on (level, global resource index)
+}
+
+bool MaxMinSolver::valid(const Entry& e) const {
+  const size_t l = static_cast<size_t>(e.local);
+  return !saturated_[l] && e.version == version_[l];
+}
+
+double MaxMinSolver::fill(const Flows& flows, std::vector<double>& rates, size_t& active) {
+  const size_t nt = touched_.size();
+  const std::greater<> later;
   heap_.clear();
   for (size_t l = 0; l < nt; ++l)
     if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
-  auto valid = [&](const Entry& e) {
-    const size_t l = static_cast<size_t>(e.local);
-    return !saturated_[l] && e.version == version_[l];
-  };
   double level = 0.0;
-  std::vector<int32_t>& batch = batch_;
-  std::vector<int32_t>& changed = changed_;
   requeue_.assign(nt, 0);
-  changed.clear();
+  changed_.clear();
   while (active > 0 && !heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     Entry e = heap_.back();
@@ -127,55 +140,55 @@ void MaxMinSolver::solve(const std::vector<double>& capacity,
     if (!valid(e)) continue;
     level = std::max(level, e.level);
     // Saturate e and every resource within rounding of saturation at this level.
-    batch.assign(1, e.local);
+    batch_.assign(1, e.local);
     while (!heap_.empty()) {
       const Entry& top = heap_.front();
       const size_t l = static_cast<size_t>(top.local);
       if (valid(top)) {
         const double left = remaining_[l] - (level - base_[l]) * weight_sum_[l];
         if (left > cap_[l] * 1e-12) break;
-        batch.push_back(top.local);
+        batch_.push_back(top.local);
       }
       std::pop_heap(heap_.begin(), heap_.end(), later);
       heap_.pop_back();
     }
-    for (int32_t s : batch) saturated_[static_cast<size_t>(s)] = 1;
-    for (int32_t s : batch) {
-      for (size_t k = start_[static_cast<size_t>(s)]; k < start_[static_cast<size_t>(s) + 1]; ++k) {
-        const size_t f = static_cast<size_t>(members_[k]);
-        if (frozen_[f]) continue;
-        frozen_[f] = 1;
-        rates[f] = level;
-        --active;
-        for (const auto& u : *flows[f]) {
-          const size_t l = static_cast<size_t>(local_[static_cast<size_t>(u.resource)]);
-          if (saturated_[l]) continue;
-          remaining_[l] -= (level - base_[l]) * weight_sum_[l];
-          base_[l] = level;
-          weight_sum_[l] -= u.weight;
-          --count_[l + 1];
-          if (!requeue_[l]) {
-            requeue_[l] = 1;
-            changed.push_back(static_cast<int32_t>(l));
-          }
-        }
-      }
-    }
+    freeze_batch(flows, rates, level, active);
     // One fresh heap entry per resource whose unfrozen weight changed in this batch (its
     // state is final for the batch; earlier entries of it go stale).
-    for (int32_t c : changed) {
+    for (int32_t c : changed_) {
       const size_t l = static_cast<size_t>(c);
       requeue_[l] = 0;
       ++version_[l];
       if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
     }
-    changed.clear();
+    changed_.clear();
   }
-  // Flows bounded by no resource (zero-weight uses only) keep the last level.
-  if (active > 0)
-    for (size_t f = 0; f < nf; ++f)
-      if (!frozen_[f]) rates[f] = level;
-  for (int32_t r : touched_) local_[static_cast<size_t>(r)] = -1;
+  return level;
+}
+
+void MaxMinSolver::freeze_batch(const Flows& flows, std::vector<double>& rates, double level, size_t& active) {
+  for (int32_t s : batch_) saturated_[static_cast<size_t>(s)] = 1;
+  for (int32_t s : batch_) {
+    for (size_t k = start_[static_cast<size_t>(s)]; k < start_[static_cast<size_t>(s) + 1]; ++k) {
+      const size_t f = static_cast<size_t>(members_[k]);
+      if (frozen_[f]) continue;
+      frozen_[f] = 1;
+      rates[f] = level;
+      --active;
+      for (const auto& u : *flows[f]) {
+        const size_t l = static_cast<size_t>(local_[static_cast<size_t>(u.resource)]);
+        if (saturated_[l]) continue;
+        remaining_[l] -= (level - base_[l]) * weight_sum_[l];
+        base_[l] = level;
+        weight_sum_[l] -= u.weight;
+        --count_[l + 1];
+        if (!requeue_[l]) {
+          requeue_[l] = 1;
+          changed_.push_back(static_cast<int32_t>(l));
+        }
+      }
+    }
+  }
 }
 
 }  // namespace trn::models

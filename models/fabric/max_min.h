@@ -37,7 +37,17 @@ class MaxMinSolver {
       return level != o.level ? level > o.level : resource > o.resource;
     }
   };
+  using Flows = std::vector<const std::vector<ResourceUse>*>;
   void solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses, double& rate);
+  // The steps of solve(): number the touched resources and index their flows (returns the
+  // flows to fill), raise the level until every flow froze (returns the last level), freeze
+  // the flows of the saturated resources in batch_.
+  size_t index_flows(const std::vector<double>& capacity, const Flows& flows, std::vector<double>& rates,
+                     double unbounded_rate);
+  double fill(const Flows& flows, std::vector<double>& rates, size_t& active);
+  void freeze_batch(const Flows& flows, std::vector<double>& rates, double level, size_t& active);
+  void push(size_t l);                  // a heap entry for local resource l at its current state
+  bool valid(const Entry& e) const;     // not saturated and not stale
   // Scratch space, kept between calls to avoid reallocation. Per-resource arrays are
   // indexed by the local number of a touched resource; local_ maps global -> local (-1).
   std::vector<double> remaining_, weight_sum_, base_, cap_;

@@ -22,7 +22,8 @@ const char* engine_name(Engine e);
 
 struct Op {
   Engine engine = Engine::Tensor;
-  int queue = 0;                 // DMA queue index (Engine::Dma only)
+  int queue = 0;                 // Engine::Dma: DMA queue; Engine::Collective: collective stream
+                                 // (the producer names them: models/kernels, workloads/lowering)
   double duration_s = 0;         // compute ops: time on the engine
   double bytes = 0;              // DMA ops: bytes moved; compute ops: HBM bytes streamed
                                  // alongside (the op ends when both compute and bytes are done);

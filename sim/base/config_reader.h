@@ -5,11 +5,16 @@
 //   v.field("bandwidth", bandwidth, F("peak HBM bandwidth per chip").gt(0));
 //   v.section("tensor", tensor, F("tensor engine"));
 //
+// Enum fields are read and written as words: a scoped enum E whose namespace declares
+// `const std::vector<std::string>& enum_words(E)` (the words in enum order) is a field like a
+// string restricted to those words (`word_of(e)` gives the word).
+//
 // That one list drives loading (ConfigReader: unknown/missing keys, wrong types, units,
 // ranges, all with file:line:col and the dotted key path), the resolved-config dump
 // (ConfigWriter) and the generated field reference (FieldLister).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -39,6 +44,12 @@ struct FieldSpec {
 };
 inline FieldSpec F(std::string doc) { FieldSpec f; f.doc = std::move(doc); return f; }
 
+/// The word of an enum value (see enum_words above).
+template <class E, std::enable_if_t<std::is_enum<E>::value, int> = 0>
+const std::string& word_of(E e) {
+  return enum_words(e)[static_cast<size_t>(e)];
+}
+
 /// The closest candidate to `word` by edit distance, or "" when nothing is close.
 std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
 
@@ -56,6 +67,15 @@ class ConfigReader {
   template <Dim D>
   void field(const char* key, Quantity<D>& out, const FieldSpec& s) {
     if (const ConfigNode* n = get(key, s)) out.v = quantity(*n, key, D, s);
+  }
+  template <class E, std::enable_if_t<std::is_enum<E>::value, int> = 0>
+  void field(const char* key, E& out, const FieldSpec& s) {
+    const std::vector<std::string>& words = enum_words(out);
+    FieldSpec w = s;
+    w.choices = words;
+    std::string text = words[static_cast<size_t>(out)];
+    field(key, text, w);
+    out = static_cast<E>(std::find(words.begin(), words.end(), text) - words.begin());
   }
   template <class S>
   void section(const char* key, S& out, const FieldSpec& s) {
@@ -120,6 +140,10 @@ class ConfigWriter {
   void field(const char* key, const Quantity<D>& q, const FieldSpec&) {
     put(key, scalar(format_quantity_exact(q.v, D), true));
   }
+  template <class E, std::enable_if_t<std::is_enum<E>::value, int> = 0>
+  void field(const char* key, const E& v, const FieldSpec& s) {
+    field(key, word_of(v), s);
+  }
   template <class S>
   void section(const char* key, const S& s, const FieldSpec&) {
     ConfigWriter sub;
@@ -153,8 +177,14 @@ class FieldLister {
   std::string prefix;
 
   template <class T>
-  void field(const char* key, T&, const FieldSpec& s) {
-    rows.push_back(Row{prefix + key, type_name(static_cast<T*>(nullptr)), s.range_text(), s.doc});
+  void field(const char* key, T& v, const FieldSpec& s) {
+    if constexpr (std::is_enum<T>::value) {
+      FieldSpec w = s;
+      w.choices = enum_words(v);
+      rows.push_back(Row{prefix + key, "string", w.range_text(), s.doc});
+    } else {
+      rows.push_back(Row{prefix + key, type_name(static_cast<T*>(nullptr)), s.range_text(), s.doc});
+    }
   }
   template <class S>
   void section(const char* key, S& s, const FieldSpec&) {

@@ -74,8 +74,8 @@ TEST_CASE("failure predicates: budget, host memory, instruction limit", "[compil
 
 TEST_CASE("a warm cache removes compile time but not load and initialisation", "[compile][mechanism]") {
   CompileParams p = workloads::load_compile_params();
-  auto cold = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {}), p, "compiled", 4.6);
-  auto warm = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {"compile.cache=warm"}), p, "compiled", 4.6);
+  auto cold = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {}), p, workloads::ExecMode::Compiled, 4.6);
+  auto warm = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {"compile.cache=warm"}), p, workloads::ExecMode::Compiled, 4.6);
   CHECK(part(warm, "compile") <= warm.inventory.jobs.size() * p.t_hit.v * (1 + 1e-9));  // a lookup per graph or kernel
   CHECK(part(warm, "compile") < 0.2 * part(cold, "compile"));
   CHECK(part(warm, "neff_load") == Approx(part(cold, "neff_load")));
@@ -90,7 +90,7 @@ TEST_CASE("doubling host vCPUs shortens parallel compilation until the longest g
   for (int vcpus : {8, 16, 32, 64, 128, 256}) {
     auto s = workloads::load_scenario("bert-large-trn1",
                                       {"compile.parallel_compile=true", "system.host.vcpus=" + std::to_string(vcpus)});
-    auto f = workloads::first_step(s, p, "compiled", 1.0);
+    auto f = workloads::first_step(s, p, workloads::ExecMode::Compiled, 1.0);
     for (const auto& j : f.compile.jobs) longest = std::max(longest, j.seconds);
     CHECK(f.compile.wall_s <= prev * (1 + 1e-12));
     CHECK(f.compile.wall_s >= longest * (1 - 1e-12));
@@ -104,12 +104,12 @@ TEST_CASE("more layers: regional compile unchanged, whole-step compile grows sup
   auto compile_of = [&](int layers, const std::string& frontend) {
     auto s = workloads::load_scenario("qwen3-32b-trn2", {"model.num_layers=" + std::to_string(layers),
                                                          "compile.frontend=" + frontend});
-    return workloads::first_step(s, p, "compiled", 1.0).compile.wall_s;
+    return workloads::first_step(s, p, workloads::ExecMode::Compiled, 1.0).compile.wall_s;
   };
   auto regional_graphs = [&](int layers) {  // the block graphs (the eager remainder's optimizer grows)
     auto s = workloads::load_scenario("qwen3-32b-trn2", {"model.num_layers=" + std::to_string(layers)});
     double t = 0;
-    for (const auto& j : workloads::first_step(s, p, "compiled", 1.0).compile.jobs)
+    for (const auto& j : workloads::first_step(s, p, workloads::ExecMode::Compiled, 1.0).compile.jobs)
       if (j.name.rfind("block", 0) == 0) t += j.seconds;
     return t;
   };
@@ -122,15 +122,15 @@ TEST_CASE("more layers: regional compile unchanged, whole-step compile grows sup
 
 TEST_CASE("validation: gpt-oss-20B recipe compile ~1,637 s within 15%", "[compile][validation]") {
   auto f = workloads::first_step(workloads::load_scenario("gpt-oss-20b-trn2", {}), workloads::load_compile_params(),
-                                 "compiled", 1.0);
+                                 workloads::ExecMode::Compiled, 1.0);
   CHECK(f.compile.wall_s == Approx(1637).epsilon(0.15));
 }
 
 TEST_CASE("validation: BERT-Large ~13 min parallel vs ~40 min sequential within 25%", "[compile][validation]") {
   CompileParams p = workloads::load_compile_params();
-  auto seq = workloads::first_step(workloads::load_scenario("bert-large-trn1", {}), p, "compiled", 1.0);
+  auto seq = workloads::first_step(workloads::load_scenario("bert-large-trn1", {}), p, workloads::ExecMode::Compiled, 1.0);
   auto par = workloads::first_step(workloads::load_scenario("bert-large-trn1", {"compile.parallel_compile=true"}), p,
-                                   "compiled", 1.0);
+                                   workloads::ExecMode::Compiled, 1.0);
   CHECK(seq.compile.wall_s == Approx(40 * 60).epsilon(0.25));
   CHECK(par.compile.wall_s == Approx(13 * 60).epsilon(0.25));
 }

@@ -65,7 +65,7 @@ TEST_CASE("MoE layouts check experts against ep", "[workload]") {
 
 TEST_CASE("tensor and FSDP passes shard shapes and insert the collectives of each layer", "[workload]") {
   ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"checkpointing=none"});
-  TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, "none");
+  TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, trn::workloads::Checkpointing::None);
   double qkv_n = 0;
   for (Vertex v : t.order)
     if (t.g[v].name == "qkv") qkv_n = t.g[v].n;
@@ -82,7 +82,7 @@ TEST_CASE("tensor and FSDP passes shard shapes and insert the collectives of eac
 
 TEST_CASE("sequence parallelism replaces all-reduces by reduce-scatter and all-gather", "[workload]") {
   ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"parallel.sequence_parallel=true"});
-  TrainingGraph t = build_training_graph(s.model, 0, 1, 1, 4096, "none");
+  TrainingGraph t = build_training_graph(s.model, 0, 1, 1, 4096, trn::workloads::Checkpointing::None);
   apply_parallel_passes(t, s, 0);
   int rs = 0, ag = 0, ar = 0;
   for (Vertex v : t.order) {
@@ -119,6 +119,47 @@ TEST_CASE("eager dispatches every op and fuses nothing; compiled launches region
       CHECK(ew_bytes == 0);
     }
     CHECK(p.groups.size() >= 2);  // TP and FSDP groups
+  }
+}
+
+TEST_CASE("passes and lowering select ops by role, not by name", "[workload]") {
+  // Every op renamed before and after the passes: the lowered programs stay the same, op for
+  // op (engine, queue, timing, bytes, group, dependencies), only the names differ.
+  struct Case {
+    const char* scenario;
+    std::vector<std::string> sets;
+  };
+  for (const Case& k : {Case{"llama2-70b-trn1-pp", {"model.num_layers=4", "checkpointing=full"}},
+                        Case{"gpt-oss-20b-trn2", {"parallel.sequence_parallel=true", "checkpointing=selective"}},
+                        Case{"qwen3-32b-trn2", {"mode=eager"}}}) {
+    ScenarioSpec s = load_scenario(k.scenario, k.sets);
+    Layout layout(s.parallel);
+    const int stage = s.parallel.pp > 2 ? 1 : 0;  // a middle stage sends and receives both ways
+    int rank = 0;
+    while (layout.coord(rank).p != stage) ++rank;
+    const int per = s.model.num_layers / s.parallel.pp;
+    auto lower = [&](bool rename) {
+      TrainingGraph t = build_training_graph(s.model, stage * per, (stage + 1) * per, 1, double(s.batch.seq_len),
+                                             s.checkpointing);
+      auto rename_all = [&] {
+        for (Vertex v : t.order) t.g[v].name = "op";
+      };
+      if (rename) rename_all();
+      apply_parallel_passes(t, s, stage);
+      if (rename) rename_all();
+      return lower_rank(s, layout, t, rank);
+    };
+    const trn::models::Program a = lower(false), b = lower(true);
+    REQUIRE(a.ops.size() == b.ops.size());
+    int pipe = 0;
+    for (size_t i = 0; i < a.ops.size(); ++i) {
+      const auto &x = a.ops[i], &y = b.ops[i];
+      CHECK((x.engine == y.engine && x.queue == y.queue && x.duration_s == y.duration_s && x.bytes == y.bytes &&
+             x.flops == y.flops && x.group == y.group && x.deps == y.deps));
+      if (x.engine == trn::models::Engine::Collective && is_pipeline_stream(x.queue)) ++pipe;
+    }
+    CHECK(a.groups == b.groups);
+    CHECK((pipe > 0) == (s.parallel.pp > 1));
   }
 }
 

@@ -19,15 +19,10 @@ double cdiv(double a, double b) { return std::ceil(std::max(0.0, a) / b); }
 
 constexpr double kCollectiveUnits = 50;  // descriptor programs and semaphores per collective (assumption)
 
-std::string base_name(const std::string& n) {
-  const std::string pre = "recompute_";
-  return n.rfind(pre, 0) == 0 ? n.substr(pre.size()) : n;
-}
-
-// Unique signature of an op: kind, base name and shapes (not the layer).
+// Unique signature of an op: kind, kernel and shapes (not the layer).
 std::string signature(const GraphOp& o) {
   std::ostringstream s;
-  s << static_cast<int>(o.kind) << '|' << base_name(o.name) << '|' << o.tokens << '|' << o.n << '|' << o.k << '|'
+  s << static_cast<int>(o.kind) << '|' << o.kernel << '|' << o.tokens << '|' << o.n << '|' << o.k << '|'
     << o.experts << '|' << o.width << '|' << o.heads << '|' << o.seq << '|' << o.window << '|'
     << static_cast<int>(o.coll) << '|' << o.coll_bytes << '|'
     << static_cast<int>(o.recompute ? Phase::Forward : o.phase);
@@ -67,89 +62,115 @@ double op_units(const GraphOp& o, const models::CompileParams& p, double optimiz
   }
 }
 
-Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, const std::string& mode,
-                          const models::CompileParams& p) {
-  Inventory inv;
+namespace {
+
+// One kernel per distinct op signature (eager: every op; regional: the remainder outside the
+// layer blocks).
+void add_kernel_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph& g, const models::CompileParams& p,
+                     bool remainder_only) {
   const double hit = hit_of(s);
   const double opt_passes = s.precision.optimizer_cost().vector_passes;
-  auto kernels = [&](bool remainder_only) {
-    std::set<std::string> seen;
-    for (Vertex v : g.order) {
-      const GraphOp& o = g.g[v];
-      if (remainder_only && !is_remainder(o)) continue;
-      if (!seen.insert(signature(o)).second) continue;
+  std::set<std::string> seen;
+  for (Vertex v : g.order) {
+    const GraphOp& o = g.g[v];
+    if (remainder_only && !is_remainder(o)) continue;
+    if (!seen.insert(signature(o)).second) continue;
+    models::CompileJob j;
+    j.name = "kernel:" + (o.kind == OpKind::Optimizer ? s.precision.optimizer : o.kernel);
+    j.units = op_units(o, p, opt_passes);
+    j.kernel = true;
+    j.hit = hit;
+    inv.jobs.push_back(j);
+  }
+}
+
+// Regional compilation: one forward and one backward graph per distinct layer block (the
+// concatenated signatures of the layer's non-remainder ops), then the remainder's kernels.
+void add_regional_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph& g, const models::CompileParams& p) {
+  const double hit = hit_of(s);
+  const double opt_passes = s.precision.optimizer_cost().vector_passes;
+  std::map<int, std::string> sig;
+  std::map<int, std::pair<double, double>> units, ops;  // layer -> (fwd, bwd)
+  for (Vertex v : g.order) {
+    const GraphOp& o = g.g[v];
+    if (is_remainder(o)) continue;
+    sig[o.layer] += signature(o) + ";";
+    auto& u = units[o.layer];
+    auto& n = ops[o.layer];
+    (o.phase == Phase::Forward ? u.first : u.second) += op_units(o, p, opt_passes);
+    (o.phase == Phase::Forward ? n.first : n.second) += 1;
+  }
+  std::map<std::string, int> blocks;
+  for (const auto& [layer, text] : sig) {
+    if (blocks.count(text)) continue;
+    int id = static_cast<int>(blocks.size());
+    blocks[text] = id;
+    for (int bwd = 0; bwd < 2; ++bwd) {
       models::CompileJob j;
-      j.name = "kernel:" + (o.kind == OpKind::Optimizer ? s.precision.optimizer : base_name(o.name));
-      j.units = op_units(o, p, opt_passes);
-      j.kernel = true;
+      j.name = "block" + std::to_string(id) + (bwd ? "_bwd" : "_fwd");
+      j.units = bwd ? units[layer].second : units[layer].first;
       j.hit = hit;
       inv.jobs.push_back(j);
+      inv.traced_ops += bwd ? ops[layer].second : ops[layer].first;
     }
-  };
-  if (mode == "eager") {
-    inv.kind = "eager kernels";
-    kernels(false);
-    return inv;
   }
-  if (s.compile.frontend == "torchneuron") {
-    inv.kind = "regional";
-    // Block signature: the concatenated signatures of the layer's non-remainder ops.
-    std::map<int, std::string> sig;
-    std::map<int, std::pair<double, double>> units, ops;  // layer -> (fwd, bwd)
-    for (Vertex v : g.order) {
-      const GraphOp& o = g.g[v];
-      if (is_remainder(o)) continue;
-      sig[o.layer] += signature(o) + ";";
-      auto& u = units[o.layer];
-      auto& n = ops[o.layer];
-      (o.phase == Phase::Forward ? u.first : u.second) += op_units(o, p, opt_passes);
-      (o.phase == Phase::Forward ? n.first : n.second) += 1;
-    }
-    std::map<std::string, int> blocks;
-    for (const auto& [layer, text] : sig) {
-      if (blocks.count(text)) continue;
-      int id = static_cast<int>(blocks.size());
-      blocks[text] = id;
-      for (int bwd = 0; bwd < 2; ++bwd) {
-        models::CompileJob j;
-        j.name = "block" + std::to_string(id) + (bwd ? "_bwd" : "_fwd");
-        j.units = bwd ? units[layer].second : units[layer].first;
-        j.hit = hit;
-        inv.jobs.push_back(j);
-        inv.traced_ops += bwd ? ops[layer].second : ops[layer].first;
-      }
-    }
-    kernels(true);
-    return inv;
-  }
-  inv.kind = "whole step";
-  inv.schedule = s.compile.parallel_compile ? models::Schedule::Parallel : models::Schedule::Sequential;
+  add_kernel_jobs(inv, s, g, p, true);
+}
+
+// Whole-step graphs (the xla frontend): init, the first step, and the micro-step and update
+// graphs with gradient accumulation.
+void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph& g, const models::CompileParams& p) {
+  const double hit = hit_of(s);
+  const double opt_passes = s.precision.optimizer_cost().vector_passes;
   double fwd_bwd = 0, update = 0, n_ops = 0;
   for (Vertex v : g.order) {
     const GraphOp& o = g.g[v];
     (o.phase == Phase::Update || o.once_per_step ? update : fwd_bwd) += op_units(o, p, opt_passes);
     n_ops += 1;
   }
-  std::vector<std::pair<std::string, double>> graphs = {{"init", update}, {"step_first", fwd_bwd + update}};
+  struct Graph {
+    const char* name;
+    double units;
+    bool traced;  // the graph of a training step (init only builds the state)
+  };
+  std::vector<Graph> graphs = {{"init", update, false}, {"step_first", fwd_bwd + update, true}};
   if (s.parallel.microbatches > 1) {
-    graphs.push_back({"micro_step", fwd_bwd});
-    graphs.push_back({"update_step", fwd_bwd + update});
+    graphs.push_back({"micro_step", fwd_bwd, true});
+    graphs.push_back({"update_step", fwd_bwd + update, true});
   } else {
-    graphs.push_back({"step", fwd_bwd + update});
+    graphs.push_back({"step", fwd_bwd + update, true});
   }
-  for (const auto& [name, u] : graphs) {
+  for (const Graph& gr : graphs) {
     models::CompileJob j;
-    j.name = name;
-    j.units = u;
+    j.name = gr.name;
+    j.units = gr.units;
     j.hit = hit;
     j.scale = p.xla_factor;
     inv.jobs.push_back(j);
-    inv.traced_ops += name == "init" ? 0 : n_ops;
+    inv.traced_ops += gr.traced ? n_ops : 0;
+  }
+}
+
+}  // namespace
+
+Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, ExecMode mode,
+                          const models::CompileParams& p) {
+  Inventory inv;
+  if (mode == ExecMode::Eager) {
+    inv.kind = "eager kernels";
+    add_kernel_jobs(inv, s, g, p, false);
+  } else if (s.compile.frontend == Frontend::TorchNeuron) {
+    inv.kind = "regional";
+    add_regional_jobs(inv, s, g, p);
+  } else {
+    inv.kind = "whole step";
+    inv.schedule = s.compile.parallel_compile ? models::Schedule::Parallel : models::Schedule::Sequential;
+    add_whole_step_jobs(inv, s, g, p);
   }
   return inv;
 }
 
-FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, const std::string& mode,
+FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, ExecMode mode,
                      double steady_step_s) {
   FirstStep f;
   f.steady = steady_step_s;

@@ -34,8 +34,8 @@ struct Inventory {
   double traced_ops = 0;                  // ops captured into graphs
 };
 
-/// `g`: a stage graph after the parallel passes; `mode`: eager | compiled.
-Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, const std::string& mode,
+/// `g`: a stage graph after the parallel passes.
+Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, ExecMode mode,
                           const models::CompileParams& p);
 
 struct FirstStep {
@@ -46,7 +46,7 @@ struct FirstStep {
 };
 
 /// First step of `mode` given its simulated steady step time (for the first execution).
-FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, const std::string& mode,
+FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, ExecMode mode,
                      double steady_step_s);
 
 /// The compile parameters shipped in workloads/calibration/compile.yaml.

@@ -17,8 +17,16 @@ const char* group_kind_name(GroupKind g) {
   return "?";
 }
 
+namespace {
+// An op's kernel is its name unless the builder set it (recomputation).
+GraphOp&& with_kernel(GraphOp&& op) {
+  if (op.kernel.empty()) op.kernel = op.name;
+  return std::move(op);
+}
+}  // namespace
+
 Vertex TrainingGraph::add(GraphOp op, const std::vector<Vertex>& deps) {
-  Vertex v = boost::add_vertex(std::move(op), g);
+  Vertex v = boost::add_vertex(with_kernel(std::move(op)), g);
   for (Vertex d : deps) boost::add_edge(d, v, g);
   order.push_back(v);
   return v;
@@ -28,7 +36,7 @@ Vertex TrainingGraph::insert_after(Vertex v, GraphOp op) {
   std::vector<Vertex> succ;
   for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) succ.push_back(boost::target(e, g));
   boost::clear_out_edges(v, g);
-  Vertex c = boost::add_vertex(std::move(op), g);
+  Vertex c = boost::add_vertex(with_kernel(std::move(op)), g);
   boost::add_edge(v, c, g);
   for (Vertex s : succ) boost::add_edge(c, s, g);
   order.insert(std::find(order.begin(), order.end(), v) + 1, c);
@@ -36,7 +44,7 @@ Vertex TrainingGraph::insert_after(Vertex v, GraphOp op) {
 }
 
 Vertex TrainingGraph::insert_branch(Vertex v, GraphOp op) {
-  Vertex c = boost::add_vertex(std::move(op), g);
+  Vertex c = boost::add_vertex(with_kernel(std::move(op)), g);
   boost::add_edge(v, c, g);
   for (Vertex u : order)
     if (g[u].kind == OpKind::Optimizer) boost::add_edge(c, u, g);
@@ -47,7 +55,7 @@ Vertex TrainingGraph::insert_branch(Vertex v, GraphOp op) {
 Vertex TrainingGraph::insert_beside(Vertex v, Vertex w, GraphOp op) {
   std::vector<Vertex> succ;
   for (auto e : boost::make_iterator_range(boost::out_edges(w, g))) succ.push_back(boost::target(e, g));
-  Vertex c = boost::add_vertex(std::move(op), g);
+  Vertex c = boost::add_vertex(with_kernel(std::move(op)), g);
   boost::add_edge(v, c, g);
   for (Vertex s : succ) boost::add_edge(c, s, g);
   order.insert(std::find(order.begin(), order.end(), v) + 1, c);
@@ -55,7 +63,7 @@ Vertex TrainingGraph::insert_beside(Vertex v, Vertex w, GraphOp op) {
 }
 
 Vertex TrainingGraph::insert_before(Vertex v, GraphOp op) {
-  Vertex c = boost::add_vertex(std::move(op), g);
+  Vertex c = boost::add_vertex(with_kernel(std::move(op)), g);
   boost::add_edge(c, v, g);
   order.insert(std::find(order.begin(), order.end(), v), c);
   return c;
@@ -92,6 +100,12 @@ struct Builder {
     o.experts = experts;
     return o;
   }
+  // The weight-gradient matmul of a layer's weight.
+  GraphOp wgrad(const std::string& name, int layer, double n, double k, Split s, int experts = 1, double tok = -1) {
+    GraphOp o = mm(name, Phase::Backward, layer, n, k, s, 0, experts, tok);
+    o.role = OpRole::WeightGrad;
+    return o;
+  }
   GraphOp ew(const std::string& name, Phase ph, int layer, double width, int inputs, models::Engine e,
              Split s = Split::None) {
     GraphOp o;
@@ -108,7 +122,7 @@ struct Builder {
   }
   GraphOp attn(Phase ph, int layer) {
     GraphOp o;
-    o.name = ph == Phase::Forward ? "attention" : "attention_bwd";  // (recompute_ prefix set by callers)
+    o.name = ph == Phase::Forward ? "attention" : "attention_bwd";
     o.kind = OpKind::Attention;
     o.phase = ph;
     o.layer = layer;
@@ -124,35 +138,35 @@ struct Builder {
     return o;
   }
 
-  // Forward of one block; `tag` distinguishes recomputation.
-  void block_forward(int l, const std::string& tag) {
+  // Forward of one block; `recompute`: its recomputation in the backward (no parameters of
+  // its own; mark_recompute names and marks the ops).
+  void block_forward(int l, bool recompute) {
     const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
     const double qkv_params = h * (q + 2 * kv);
-    chain(ew(tag + "norm1", Phase::Forward, l, h, 1, models::Engine::Vector));
-    chain(mm(tag + "qkv", Phase::Forward, l, q + 2 * kv, h, Split::Column, tag.empty() ? qkv_params : 0));
-    if (m.qk_norm) chain(ew(tag + "qk_norm", Phase::Forward, l, q + kv, 1, models::Engine::Vector, Split::Column));
-    if (m.causal) chain(ew(tag + "rope", Phase::Forward, l, q + kv, 2, models::Engine::Vector, Split::Column));
-    GraphOp a = attn(Phase::Forward, l);
-    a.name = tag + a.name;
-    chain(a);
-    chain(mm(tag + "o_proj", Phase::Forward, l, h, q, Split::Row, tag.empty() ? q * h : 0));
-    chain(ew(tag + "residual1", Phase::Forward, l, h, 2, models::Engine::Vector));
-    chain(ew(tag + "norm2", Phase::Forward, l, h, 1, models::Engine::Vector));
-    mlp_forward(l, tag);
-    chain(ew(tag + "residual2", Phase::Forward, l, h, 2, models::Engine::Vector));
+    chain(ew("norm1", Phase::Forward, l, h, 1, models::Engine::Vector));
+    chain(mm("qkv", Phase::Forward, l, q + 2 * kv, h, Split::Column, recompute ? 0 : qkv_params));
+    if (m.qk_norm) chain(ew("qk_norm", Phase::Forward, l, q + kv, 1, models::Engine::Vector, Split::Column));
+    if (m.causal) chain(ew("rope", Phase::Forward, l, q + kv, 2, models::Engine::Vector, Split::Column));
+    chain(attn(Phase::Forward, l));
+    chain(mm("o_proj", Phase::Forward, l, h, q, Split::Row, recompute ? 0 : q * h));
+    chain(ew("residual1", Phase::Forward, l, h, 2, models::Engine::Vector));
+    chain(ew("norm2", Phase::Forward, l, h, 1, models::Engine::Vector));
+    mlp_forward(l, recompute);
+    chain(ew("residual2", Phase::Forward, l, h, 2, models::Engine::Vector));
   }
 
-  void mlp_forward(int l, const std::string& tag) {
+  void mlp_forward(int l, bool recompute) {
     const double h = m.hidden_size;
-    const bool own = tag.empty();
+    const bool own = !recompute;
     if (m.is_moe()) {
       const double f = m.moe_intermediate_size, e = m.num_experts, topk = m.experts_per_token;
-      chain(mm(tag + "router", Phase::Forward, l, e, h, Split::None, own ? h * e : 0));
-      GraphOp topk_op = ew(tag + "topk", Phase::Forward, l, e, 1, models::Engine::GpSimd);
+      chain(mm("router", Phase::Forward, l, e, h, Split::None, own ? h * e : 0));
+      GraphOp topk_op = ew("topk", Phase::Forward, l, e, 1, models::Engine::GpSimd);
       topk_op.fusable = false;
       chain(topk_op);
       GraphOp a2a;
-      a2a.name = tag + "ep_dispatch";
+      a2a.name = "ep_dispatch";
+      a2a.role = OpRole::ExpertExchange;
       a2a.kind = OpKind::Collective;
       a2a.coll = models::CollectiveOp::AllToAll;
       a2a.group = GroupKind::Ep;
@@ -162,35 +176,38 @@ struct Builder {
       chain(a2a);
       const double routed = tokens * topk / e;  // tokens per expert (balanced routing)
       const int up_mats = m.mlp == "swiglu" ? 2 : 1;
-      chain(mm(tag + "experts_up", Phase::Forward, l, up_mats * f, h, Split::Column, own ? e * up_mats * f * h : 0,
+      chain(mm("experts_up", Phase::Forward, l, up_mats * f, h, Split::Column, own ? e * up_mats * f * h : 0,
                static_cast<int>(e), routed));
-      chain(ew(tag + "experts_act", Phase::Forward, l, f * topk, up_mats, models::Engine::Scalar, Split::Column));
-      chain(mm(tag + "experts_down", Phase::Forward, l, h, f, Split::Row, own ? e * f * h : 0, static_cast<int>(e), routed));
-      a2a.name = tag + "ep_combine";
+      chain(ew("experts_act", Phase::Forward, l, f * topk, up_mats, models::Engine::Scalar, Split::Column));
+      chain(mm("experts_down", Phase::Forward, l, h, f, Split::Row, own ? e * f * h : 0, static_cast<int>(e), routed));
+      a2a.name = "ep_combine";
       chain(a2a);
       return;
     }
     const double f = m.intermediate_size;
     const int up_mats = m.mlp == "swiglu" ? 2 : 1;
-    chain(mm(tag + "mlp_up", Phase::Forward, l, up_mats * f, h, Split::Column, own ? up_mats * f * h : 0));
-    chain(ew(tag + "mlp_act", Phase::Forward, l, f, up_mats, models::Engine::Scalar, Split::Column));
-    chain(mm(tag + "mlp_down", Phase::Forward, l, h, f, Split::Row, own ? f * h : 0));
+    chain(mm("mlp_up", Phase::Forward, l, up_mats * f, h, Split::Column, own ? up_mats * f * h : 0));
+    chain(ew("mlp_act", Phase::Forward, l, f, up_mats, models::Engine::Scalar, Split::Column));
+    chain(mm("mlp_down", Phase::Forward, l, h, f, Split::Row, own ? f * h : 0));
   }
 
   // Backward of one block: each matmul -> dgrad + wgrad; elementwise ops -> their backward.
-  // Marks the ops added since `first` as recomputation in the backward.
+  // Marks the ops added since `first` as recomputation in the backward (named recompute_X;
+  // their kernel stays X's).
   void mark_recompute(size_t first) {
     for (size_t i = first; i < t.order.size(); ++i) {
-      t.g[t.order[i]].phase = Phase::Backward;
-      t.g[t.order[i]].recompute = true;
+      GraphOp& o = t.g[t.order[i]];
+      o.phase = Phase::Backward;
+      o.recompute = true;
+      o.name = "recompute_" + o.name;
     }
   }
 
-  void block_backward(int l, const std::string& ckpt) {
+  void block_backward(int l, Checkpointing ckpt) {
     const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
-    if (ckpt == "full") {
+    if (ckpt == Checkpointing::Full) {
       size_t first = t.order.size();
-      block_forward(l, "recompute_");
+      block_forward(l, true);
       mark_recompute(first);
     }
     chain(ew("residual2_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
@@ -199,6 +216,7 @@ struct Builder {
       const double routed = tokens * topk / e;
       const int up_mats = m.mlp == "swiglu" ? 2 : 1;
       GraphOp a2a;
+      a2a.role = OpRole::ExpertExchange;
       a2a.kind = OpKind::Collective;
       a2a.coll = models::CollectiveOp::AllToAll;
       a2a.group = GroupKind::Ep;
@@ -209,10 +227,10 @@ struct Builder {
       a2a.name = "ep_combine_bwd";
       chain(a2a);
       chain(mm("experts_down_dgrad", Phase::Backward, l, f, h, Split::Column, 0, static_cast<int>(e), routed));
-      chain(mm("experts_down_wgrad", Phase::Backward, l, h, routed, Split::M, 0, static_cast<int>(e), f));
+      chain(wgrad("experts_down_wgrad", l, h, routed, Split::M, static_cast<int>(e), f));
       chain(ew("experts_act_bwd", Phase::Backward, l, f * topk, up_mats + 1, models::Engine::Vector, Split::Column));
       chain(mm("experts_up_dgrad", Phase::Backward, l, h, up_mats * f, Split::Row, 0, static_cast<int>(e), routed));
-      chain(mm("experts_up_wgrad", Phase::Backward, l, up_mats * f, routed, Split::Column, 0, static_cast<int>(e), h));
+      chain(wgrad("experts_up_wgrad", l, up_mats * f, routed, Split::Column, static_cast<int>(e), h));
       a2a.name = "ep_dispatch_bwd";
       chain(a2a);
       chain(mm("router_bwd", Phase::Backward, l, h, e, Split::None, 0));
@@ -220,27 +238,25 @@ struct Builder {
       const double f = m.intermediate_size;
       const int up_mats = m.mlp == "swiglu" ? 2 : 1;
       chain(mm("mlp_down_dgrad", Phase::Backward, l, f, h, Split::Column, 0));
-      chain(mm("mlp_down_wgrad", Phase::Backward, l, h, tokens, Split::M, 0, 1, f));
+      chain(wgrad("mlp_down_wgrad", l, h, tokens, Split::M, 1, f));
       chain(ew("mlp_act_bwd", Phase::Backward, l, f, up_mats + 1, models::Engine::Vector, Split::Column));
       chain(mm("mlp_up_dgrad", Phase::Backward, l, h, up_mats * f, Split::Row, 0));
-      chain(mm("mlp_up_wgrad", Phase::Backward, l, up_mats * f, tokens, Split::Column, 0, 1, h));
+      chain(wgrad("mlp_up_wgrad", l, up_mats * f, tokens, Split::Column, 1, h));
     }
     chain(ew("norm2_bwd", Phase::Backward, l, h, 2, models::Engine::Vector));
     chain(ew("residual1_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
     chain(mm("o_proj_dgrad", Phase::Backward, l, q, h, Split::Column, 0));
-    chain(mm("o_proj_wgrad", Phase::Backward, l, h, tokens, Split::M, 0, 1, q));
-    if (ckpt == "selective") {  // recompute attention only
+    chain(wgrad("o_proj_wgrad", l, h, tokens, Split::M, 1, q));
+    if (ckpt == Checkpointing::Selective) {  // recompute attention only
       size_t first = t.order.size();
-      GraphOp a = attn(Phase::Forward, l);
-      a.name = "recompute_attention";
-      chain(a);
+      chain(attn(Phase::Forward, l));
       mark_recompute(first);
     }
     chain(attn(Phase::Backward, l));
     if (m.causal) chain(ew("rope_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));
     if (m.qk_norm) chain(ew("qk_norm_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));
     chain(mm("qkv_dgrad", Phase::Backward, l, h, q + 2 * kv, Split::Row, 0));
-    chain(mm("qkv_wgrad", Phase::Backward, l, q + 2 * kv, tokens, Split::Column, 0, 1, h));
+    chain(wgrad("qkv_wgrad", l, q + 2 * kv, tokens, Split::Column, 1, h));
     chain(ew("norm1_bwd", Phase::Backward, l, h, 2, models::Engine::Vector));
   }
 };
@@ -248,7 +264,7 @@ struct Builder {
 }  // namespace
 
 TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last_layer, double sequences,
-                                   double seq_len, const std::string& ckpt) {
+                                   double seq_len, Checkpointing ckpt) {
   TrainingGraph t;
   t.first_layer = first_layer;
   t.last_layer = last_layer;
@@ -267,7 +283,7 @@ TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last
     e.fusable = false;
     b.chain(e);
   }
-  for (int l = first_layer; l < last_layer; ++l) b.block_forward(l, "");
+  for (int l = first_layer; l < last_layer; ++l) b.block_forward(l, false);
   if (t.has_head) {
     b.chain(b.ew("final_norm", Phase::Forward, -1, h, 1, models::Engine::Vector));
     b.chain(b.mm("lm_head", Phase::Forward, -1, v, h, Split::Column, m.tied_embeddings ? 0 : v * h));
@@ -276,7 +292,7 @@ TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last
     loss.fusable = false;
     b.chain(loss);
     b.chain(b.mm("lm_head_dgrad", Phase::Backward, -1, h, v, Split::Row, 0));
-    b.chain(b.mm("lm_head_wgrad", Phase::Backward, -1, v, b.tokens, Split::Column, 0, 1, h));
+    b.chain(b.wgrad("lm_head_wgrad", -1, v, b.tokens, Split::Column, 1, h));
   }
   for (int l = last_layer - 1; l >= first_layer; --l) b.block_backward(l, ckpt);
   if (t.has_embedding) {

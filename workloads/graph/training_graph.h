@@ -12,6 +12,7 @@
 #include "models/collectives/collective_plan.h"
 #include "models/ir/program.h"
 #include "workloads/model/model_spec.h"
+#include "workloads/scenario/job_modes.h"
 
 namespace trn::workloads {
 
@@ -25,8 +26,30 @@ enum class GroupKind { None, Tp, Fsdp, Dp, Pp, Ep };
 
 const char* group_kind_name(GroupKind g);
 
+/// What an op is for, set when the graph is built or a pass inserts the op. Passes and
+/// lowering select ops by kind, phase and role, never by name (names are for traces and
+/// reports only).
+enum class OpRole {
+  Compute,          // forward, input-gradient and elementwise work, the optimizer update
+  WeightGrad,       // a matmul that computes a weight gradient (dW = X^T dY)
+  ExpertExchange,   // MoE all-to-all: tokens to their experts and back
+  TpReduce,         // TP reduction of a row-split matmul's partial sums
+  TpGather,         // sequence parallel: all-gather before a column-split matmul
+  FsdpGather,       // FSDP: a layer's weights gathered before its forward or backward
+  FsdpGradScatter,  // FSDP: a layer's gradients reduce-scattered after its backward
+  DpGrad,           // data parallel: gradient all-reduce or (ZeRO) reduce-scatter
+  DpParamGather,    // ZeRO: the updated parameters gathered from the replicas
+  PipeSendAct,      // pipeline: activations to the next stage
+  PipeRecvAct,      // pipeline: activations from the previous stage
+  PipeSendGrad,     // pipeline: input gradients to the previous stage
+  PipeRecvGrad,     // pipeline: output gradients from the next stage
+};
+inline bool is_pipe_recv(OpRole r) { return r == OpRole::PipeRecvAct || r == OpRole::PipeRecvGrad; }
+
 struct GraphOp {
-  std::string name;
+  std::string name;             // traces and reports only
+  std::string kernel;           // the kernel it runs: the name without the recompute_ prefix
+  OpRole role = OpRole::Compute;
   OpKind kind = OpKind::Elementwise;
   Phase phase = Phase::Forward;
   int layer = -1;               // -1: embedding / head / optimizer
@@ -80,9 +103,9 @@ struct TrainingGraph {
 };
 
 /// Builds the graph of one pipeline stage (layers [first, last)) for one micro-batch of
-/// `sequences` sequences of `seq_len` tokens, with activation checkpointing `ckpt`
-/// (none | selective | full: the backward recomputes attention or the whole forward).
+/// `sequences` sequences of `seq_len` tokens, with activation checkpointing `ckpt` (the
+/// backward recomputes attention or the whole forward).
 TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last_layer, double sequences,
-                                   double seq_len, const std::string& ckpt);
+                                   double seq_len, Checkpointing ckpt);
 
 }  // namespace trn::workloads

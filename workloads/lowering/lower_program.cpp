@@ -68,7 +68,7 @@ double matmul_time(const Ctx& c, double m, double n, double k, models::DType dty
   if (m <= 0 || n <= 0 || k <= 0) return 0;
   models::MatmulShape sh = per_core_shape(c, m, n, k, dtype);
   return models::matmul_cost(c.chip.tensor, c.chip.psum.banks, sh, false).time_s /
-         c.s.runtime.efficiency(c.eager ? "" : c.s.compile.frontend);
+         c.s.runtime.efficiency(c.s.mode, c.s.compile.frontend);
 }
 
 // FP8 training (docs/model.md, "FP8 and MXFP8"; F22, F23, F24): the linear layers' GEMMs of
@@ -176,6 +176,41 @@ const models::StreamEngineSpec& engine_spec(const Ctx& c, Engine e) {
   return c.chip.vector;
 }
 
+// Fills duration, bytes and flops of an attention op (one kernel over heads and sequences).
+void attention_op(Ctx& c, const GraphOp& g, Op& op) {
+  const double b = 2.0;  // bf16
+  op.engine = Engine::Tensor;
+  op.tensor_busy = true;
+  const double s = g.seq;
+  // A flash kernel skips the masked half of a causal square; unfused attention computes the
+  // full square and masks it.
+  const bool unfused = c.s.compile.attention == AttentionKernel::Unfused;
+  auto windowed = [&](double keys) { return g.window > 0 ? std::min(keys, g.window) : keys; };
+  const double s_useful = windowed(g.causal ? (s + 1) / 2 : s);  // keys per query not masked
+  const double s_eff = unfused ? windowed(s) : s_useful;          // keys per query computed
+  const bool bwd = g.phase == Phase::Backward && !g.recompute;
+  const double mult = bwd ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
+  // Per head and sequence: S = Q K^T (s x s_eff, contracting head_dim), then O = P V
+  // (s x head_dim, contracting s_eff).
+  const double mm = (matmul_time(c, s, s_eff, g.head_dim) + matmul_time(c, s, g.head_dim, s_eff)) * g.heads *
+                    g.sequences * mult;
+  const double exps = s * s_eff * g.heads * g.sequences;
+  const double scalar = stream_time(c, c.chip.scalar, exps, 1);
+  const double vector = stream_time(c, c.chip.vector, exps, 1);
+  // A flash kernel pipelines the engines over tiles; unfused attention runs the matmuls, the
+  // exponentials and the softmax's vector work as separate ops, one after another.
+  op.duration_s = unfused ? mm + scalar + vector : std::max({mm, scalar, vector});
+  op.flops = 4.0 * s * s_useful * g.head_dim * g.heads * g.sequences * mult;
+  const double q = double(g.heads) * g.head_dim, kv = double(g.kv_heads) * g.head_dim;
+  op.bytes = g.tokens * (2 * q + 2 * kv) * b * (bwd ? 2 : 1);
+  // Unfused: the score tensor goes through HBM. Forward: S written, read and P written by
+  // the softmax (masking and scaling fused into it), P read by PV: 4 passes. Backward: P
+  // read for dV, dP written, P and dP read and dS written by the softmax backward, dS read
+  // for dQ and for dK: 7 passes. bf16 elements.
+  if (unfused) op.bytes += exps * b * (bwd ? 7 : 4);
+  op.sbuf_bytes = matmul_sbuf(c, s, s_eff, g.head_dim);  // one head's QK^T tiles
+}
+
 // Fills duration, bytes and flops of a compute op from a graph op.
 Op compute_op(Ctx& c, const GraphOp& g) {
   Op op;
@@ -198,39 +233,7 @@ Op compute_op(Ctx& c, const GraphOp& g) {
       }
       break;
     }
-    case OpKind::Attention: {
-      op.engine = Engine::Tensor;
-      op.tensor_busy = true;
-      const double s = g.seq;
-      // A flash kernel skips the masked half of a causal square; unfused attention computes the
-      // full square and masks it.
-      const bool unfused = c.s.compile.attention == "unfused";
-      auto windowed = [&](double keys) { return g.window > 0 ? std::min(keys, g.window) : keys; };
-      const double s_useful = windowed(g.causal ? (s + 1) / 2 : s);  // keys per query not masked
-      const double s_eff = unfused ? windowed(s) : s_useful;          // keys per query computed
-      const bool bwd = g.phase == Phase::Backward && !g.recompute;
-      const double mult = bwd ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
-      // Per head and sequence: S = Q K^T (s x s_eff, contracting head_dim), then O = P V
-      // (s x head_dim, contracting s_eff).
-      const double mm = (matmul_time(c, s, s_eff, g.head_dim) + matmul_time(c, s, g.head_dim, s_eff)) * g.heads *
-                        g.sequences * mult;
-      const double exps = s * s_eff * g.heads * g.sequences;
-      const double scalar = stream_time(c, c.chip.scalar, exps, 1);
-      const double vector = stream_time(c, c.chip.vector, exps, 1);
-      // A flash kernel pipelines the engines over tiles; unfused attention runs the matmuls, the
-      // exponentials and the softmax's vector work as separate ops, one after another.
-      op.duration_s = unfused ? mm + scalar + vector : std::max({mm, scalar, vector});
-      op.flops = 4.0 * s * s_useful * g.head_dim * g.heads * g.sequences * mult;
-      const double q = double(g.heads) * g.head_dim, kv = double(g.kv_heads) * g.head_dim;
-      op.bytes = g.tokens * (2 * q + 2 * kv) * b * (bwd ? 2 : 1);
-      // Unfused: the score tensor goes through HBM. Forward: S written, read and P written by
-      // the softmax (masking and scaling fused into it), P read by PV: 4 passes. Backward: P
-      // read for dV, dP written, P and dP read and dS written by the softmax backward, dS read
-      // for dQ and for dK: 7 passes. bf16 elements.
-      if (unfused) op.bytes += exps * b * (bwd ? 7 : 4);
-      op.sbuf_bytes = matmul_sbuf(c, s, s_eff, g.head_dim);  // one head's QK^T tiles
-      break;
-    }
+    case OpKind::Attention: attention_op(c, g, op); break;
     case OpKind::Embedding: {
       op.engine = Engine::GpSimd;
       op.duration_s = stream_time(c, c.chip.gpsimd, g.tokens * g.width, 1);
@@ -272,10 +275,10 @@ Op compute_op(Ctx& c, const GraphOp& g) {
 std::vector<int> pp_group(const Layout& layout, int rank, const GraphOp& g) {
   const auto mine = layout.group(GroupKind::Pp, rank, true);
   const auto back = layout.group(GroupKind::Pp, rank, false);
-  if (g.name == "pp_send_act") return mine;                                    // {self, next}
-  if (g.name == "pp_recv_grad") return {mine.size() > 1 ? mine[1] : rank, rank};  // {next, self}
-  if (g.name == "pp_send_grad") return back;                                   // {self, prev}
-  return {back.size() > 1 ? back[1] : rank, rank};                             // recv act: {prev, self}
+  if (g.role == OpRole::PipeSendAct) return mine;                                    // {self, next}
+  if (g.role == OpRole::PipeRecvGrad) return {mine.size() > 1 ? mine[1] : rank, rank};  // {next, self}
+  if (g.role == OpRole::PipeSendGrad) return back;                                   // {self, prev}
+  return {back.size() > 1 ? back[1] : rank, rank};                                   // recv act: {prev, self}
 }
 
 // The members of collective `g` as seen from `rank`.
@@ -380,10 +383,7 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     Op op;
     if (g.kind == OpKind::Collective) {
       op.engine = Engine::Collective;
-      // One in-order stream per kind of group; pipeline receives get their own stream so that
-      // a blocked send never holds up the receive its peer is waiting for.
-      op.queue = static_cast<int>(g.group);
-      if (g.group == GroupKind::Pp && g.name.find("recv") != std::string::npos) op.queue = 6;
+      op.queue = static_cast<int>(collective_stream(g));
       op.coll = g.coll;
       op.bytes = g.coll_bytes;
       op.name = g.name;
@@ -511,8 +511,7 @@ class RankStream : public models::ProgramSource {
       // previous one, the first with the op's graph inputs).
       std::vector<std::pair<Engine, int>> keys;
       if (g.kind == OpKind::Collective) {
-        keys.push_back({Engine::Collective, static_cast<int>(g.group)});
-        if (g.group == GroupKind::Pp && g.name.find("recv") != std::string::npos) keys.back().second = 6;
+        keys.push_back({Engine::Collective, static_cast<int>(collective_stream(g))});
       } else {
         Ctx probe = c_;
         for (const Op& cast : fp8_cast_ops(probe, g)) keys.push_back({cast.engine, 0});
@@ -563,8 +562,8 @@ std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m) {
 namespace {
 Ctx make_ctx(const ScenarioSpec& s, const Layout& layout, int rank, const std::vector<char>& simulated) {
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
-  Ctx c{s, layout, s.system.chip, rank, lnc, s.mode == "eager",
-        s.mode != "eager" && s.compile.frontend == "xla" && s.runtime.lazy_trace.v > 0, {}, nullptr, 0,
+  Ctx c{s, layout, s.system.chip, rank, lnc, s.mode == ExecMode::Eager,
+        s.mode == ExecMode::Compiled && s.compile.frontend == Frontend::Xla && s.runtime.lazy_trace.v > 0, {}, nullptr, 0,
         false, false, -1, -1, {}, {}};
   c.simulated = &simulated;
   return c;
@@ -594,6 +593,18 @@ std::unique_ptr<models::ProgramSource> stream_rank(const ScenarioSpec& s, const 
                                          one_f_one_b(stage, s.parallel.pp, m), m, true);
   if (ops) *ops = rs->total_ops();
   return rs;
+}
+
+CollectiveStream collective_stream(const GraphOp& g) {
+  switch (g.group) {
+    case GroupKind::None: return CollectiveStream::None;
+    case GroupKind::Tp: return CollectiveStream::Tp;
+    case GroupKind::Fsdp: return CollectiveStream::Fsdp;
+    case GroupKind::Dp: return CollectiveStream::Dp;
+    case GroupKind::Pp: return is_pipe_recv(g.role) ? CollectiveStream::PpRecv : CollectiveStream::Pp;
+    case GroupKind::Ep: return CollectiveStream::Ep;
+  }
+  return CollectiveStream::None;
 }
 
 }  // namespace trn::workloads

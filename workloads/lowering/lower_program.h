@@ -21,6 +21,17 @@
 
 namespace trn::workloads {
 
+/// The in-order collective streams of a core (models::Op::queue of Engine::Collective ops):
+/// one per kind of group, and pipeline receives on a stream of their own so that a blocked
+/// send never holds up the receive its peer is waiting for.
+enum class CollectiveStream : int { None, Tp, Fsdp, Dp, Pp, Ep, PpRecv };
+/// The stream of collective graph op `g`.
+CollectiveStream collective_stream(const GraphOp& g);
+/// Whether `queue` (of an Engine::Collective op) is a pipeline stream (send or receive).
+inline bool is_pipeline_stream(int queue) {
+  return queue == static_cast<int>(CollectiveStream::Pp) || queue == static_cast<int>(CollectiveStream::PpRecv);
+}
+
 struct LoweringStats {
   double model_flops = 0;   // FLOPs of the ops (incl. recomputation), per rank per step
   int64_t ops = 0;

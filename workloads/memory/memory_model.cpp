@@ -38,11 +38,11 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   const int up = m.mlp == "swiglu" ? 2 : 1;
   const double f = m.is_moe() ? double(m.moe_intermediate_size) * m.experts_per_token : m.intermediate_size;
   double per_layer;
-  if (s.checkpointing == "full") {
+  if (s.checkpointing == Checkpointing::Full) {
     per_layer = tokens * h * 2.0 / (p.sequence_parallel ? p.tp : 1);
   } else {
     const double replicated = 4.0 * h / (p.sequence_parallel ? p.tp : 1);
-    double split = (q + 2 * kv) + (s.checkpointing == "selective" ? 0.0 : q) + up * f + f;
+    double split = (q + 2 * kv) + (s.checkpointing == Checkpointing::Selective ? 0.0 : q) + up * f + f;
     if (m.is_moe()) split += m.num_experts;  // router logits
     per_layer = tokens * (replicated + split / p.tp) * 2.0;
   }

@@ -7,10 +7,11 @@
 namespace trn::workloads {
 namespace {
 
-GraphOp collective(const std::string& name, models::CollectiveOp op, GroupKind g, double bytes, int layer,
-                   Phase ph) {
+GraphOp collective(const std::string& name, OpRole role, models::CollectiveOp op, GroupKind g, double bytes,
+                   int layer, Phase ph) {
   GraphOp c;
   c.name = name;
+  c.role = role;
   c.kind = OpKind::Collective;
   c.coll = op;
   c.group = g;
@@ -18,6 +19,10 @@ GraphOp collective(const std::string& name, models::CollectiveOp op, GroupKind g
   c.layer = layer;
   c.phase = ph;
   return c;
+}
+
+GraphOp pipe(const std::string& name, OpRole role, double bytes, Phase ph) {
+  return collective(name, role, models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, ph);
 }
 
 constexpr double kAct = 2.0;  // bytes per activation / weight element (bf16)
@@ -33,7 +38,7 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
       if (o.split == Split::Row) o.k /= tp;
       if (o.split == Split::M) o.tokens /= tp;
       o.params /= (o.split == Split::None ? 1 : tp);
-      if (o.split == Split::Row && o.name.find("wgrad") == std::string::npos) row_split.push_back(v);
+      if (o.split == Split::Row && o.role != OpRole::WeightGrad) row_split.push_back(v);
     } else if (o.kind == OpKind::Attention) {
       o.heads /= tp;
       o.kv_heads = std::max(1, o.kv_heads / tp);
@@ -51,7 +56,8 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
     const GraphOp o = t.g[v];
     const double bytes = o.tokens * o.n * kAct * std::max(1, o.experts);  // every local expert's partial output
     auto op = sp ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
-    GraphOp c = collective("tp_" + std::string(sp ? "rs_" : "ar_") + o.name, op, GroupKind::Tp, bytes, o.layer, o.phase);
+    GraphOp c = collective("tp_" + std::string(sp ? "rs_" : "ar_") + o.name, OpRole::TpReduce, op, GroupKind::Tp, bytes,
+                           o.layer, o.phase);
     // A backward dgrad's reduction runs beside the weight-gradient GEMM that follows it: the
     // wgrad reads the layer's input and output gradient, not the reduced input gradient
     // (Megatron-LM's asynchronous TP all-reduce; one compiled graph lets neuronx-cc schedule
@@ -61,7 +67,7 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
     if (o.phase == Phase::Backward && !o.recompute) {
       for (auto e : boost::make_iterator_range(boost::out_edges(v, t.g))) {
         Vertex s = boost::target(e, t.g);
-        if (t.g[s].kind == OpKind::Matmul && t.g[s].name.find("wgrad") != std::string::npos) w = s, paired = true;
+        if (t.g[s].kind == OpKind::Matmul && t.g[s].role == OpRole::WeightGrad) w = s, paired = true;
       }
     }
     if (paired) t.insert_beside(v, w, std::move(c));
@@ -71,13 +77,13 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
     std::vector<Vertex> cols;
     for (Vertex v : t.order) {
       const GraphOp& o = t.g[v];
-      if (o.kind == OpKind::Matmul && o.split == Split::Column && o.name.find("wgrad") == std::string::npos &&
+      if (o.kind == OpKind::Matmul && o.split == Split::Column && o.role != OpRole::WeightGrad &&
           (o.phase == Phase::Forward || o.recompute))
         cols.push_back(v);
     }
     for (Vertex v : cols) {
       const GraphOp o = t.g[v];
-      t.insert_before(v, collective("tp_ag_" + o.name, models::CollectiveOp::AllGather, GroupKind::Tp,
+      t.insert_before(v, collective("tp_ag_" + o.name, OpRole::TpGather, models::CollectiveOp::AllGather, GroupKind::Tp,
                                     o.tokens * o.k * kAct, o.layer, o.phase));
     }
   }
@@ -91,7 +97,7 @@ void expert_parallel_pass(TrainingGraph& t, int ep) {
       // ep group: per local expert, ep x (its own routed tokens).
       o.params /= ep;
       o.experts = std::max(1, o.experts / ep);
-      if (o.name.find("wgrad") == std::string::npos)
+      if (o.role != OpRole::WeightGrad)
         o.tokens *= ep;
       else
         o.k *= ep;
@@ -118,17 +124,17 @@ void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep) {
     if (params <= 0) continue;
     const double bytes = params * kAct;  // gathered bf16 weights of this rank's TP shard
     if (first_fwd.count(layer)) {
-      Vertex c = t.insert_before(first_fwd[layer], collective("fsdp_ag_fwd", models::CollectiveOp::AllGather,
+      Vertex c = t.insert_before(first_fwd[layer], collective("fsdp_ag_fwd", OpRole::FsdpGather, models::CollectiveOp::AllGather,
                                                               GroupKind::Fsdp, bytes, layer, Phase::Forward));
       t.g[c].prefetchable = true;
     }
     if (first_bwd.count(layer)) {
-      Vertex c = t.insert_before(first_bwd[layer], collective("fsdp_ag_bwd", models::CollectiveOp::AllGather,
+      Vertex c = t.insert_before(first_bwd[layer], collective("fsdp_ag_bwd", OpRole::FsdpGather, models::CollectiveOp::AllGather,
                                                               GroupKind::Fsdp, bytes, layer, Phase::Backward));
       t.g[c].prefetchable = true;
     }
     if (last_bwd.count(layer)) {
-      Vertex c = t.insert_branch(last_bwd[layer], collective("fsdp_rs_grad", models::CollectiveOp::ReduceScatter,
+      Vertex c = t.insert_branch(last_bwd[layer], collective("fsdp_rs_grad", OpRole::FsdpGradScatter, models::CollectiveOp::ReduceScatter,
                                                              GroupKind::Fsdp, bytes, layer, Phase::Backward));
       t.g[c].once_per_step = true;
     }
@@ -144,7 +150,7 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
   for (Vertex v : t.order) {
     const GraphOp& o = t.g[v];
     // With FSDP the DP reduction takes the reduce-scatter's output: it follows that op.
-    if (o.kind == OpKind::Collective && o.group == GroupKind::Fsdp && o.name == "fsdp_rs_grad") last_bwd[o.layer] = v;
+    if (o.role == OpRole::FsdpGradScatter) last_bwd[o.layer] = v;
     if (o.kind == OpKind::Optimizer || o.kind == OpKind::Collective) continue;
     layer_params[o.layer] += o.params;
     if (o.phase == Phase::Backward && !(fsdp > 1 && last_bwd.count(o.layer) &&
@@ -157,7 +163,7 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     // ZeRO (any stage) reduce-scatters the gradients: each replica updates only its shard
     // (torch-xla / NxD ZeroRedundancyOptimizer.step); plain data parallelism all-reduces them.
     auto op = zero >= 1 ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
-    Vertex c = t.insert_branch(last_bwd[layer], collective("dp_grad", op, GroupKind::Dp, bytes, layer, Phase::Backward));
+    Vertex c = t.insert_branch(last_bwd[layer], collective("dp_grad", OpRole::DpGrad, op, GroupKind::Dp, bytes, layer, Phase::Backward));
     t.g[c].once_per_step = true;
   }
   if (zero >= 1) {  // ZeRO: each replica updates 1/dp of the parameters; gather the rest
@@ -166,8 +172,8 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     double params = 0;
     for (const auto& [layer, p] : layer_params) params += p;
     Vertex opt = t.order.back();
-    GraphOp ag = collective("dp_param_gather", models::CollectiveOp::AllGather, GroupKind::Dp, params / fsdp * kAct, -1,
-                            Phase::Update);
+    GraphOp ag = collective("dp_param_gather", OpRole::DpParamGather, models::CollectiveOp::AllGather, GroupKind::Dp,
+                            params / fsdp * kAct, -1, Phase::Update);
     ag.once_per_step = true;
     t.insert_after(opt, ag);
   }
@@ -195,12 +201,12 @@ void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden, int t
     }
   }
   if (stage > 0) {
-    t.insert_before(first_fwd, collective("pp_recv_act", models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, Phase::Forward));
-    t.insert_after(last_bwd, collective("pp_send_grad", models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, Phase::Backward));
+    t.insert_before(first_fwd, pipe("pp_recv_act", OpRole::PipeRecvAct, bytes, Phase::Forward));
+    t.insert_after(last_bwd, pipe("pp_send_grad", OpRole::PipeSendGrad, bytes, Phase::Backward));
   }
   if (stage < stages - 1) {
-    t.insert_after(last_fwd, collective("pp_send_act", models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, Phase::Forward));
-    t.insert_before(first_bwd, collective("pp_recv_grad", models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, Phase::Backward));
+    t.insert_after(last_fwd, pipe("pp_send_act", OpRole::PipeSendAct, bytes, Phase::Forward));
+    t.insert_before(first_bwd, pipe("pp_recv_grad", OpRole::PipeRecvGrad, bytes, Phase::Backward));
   }
 }
 

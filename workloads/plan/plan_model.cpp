@@ -87,8 +87,8 @@ std::vector<PlanLayout> enumerate_layouts(const ModelSpec& m, const SearchSpace&
 }
 
 double step_time_lower_bound(const ScenarioSpec& s, double model_flops) {
-  const double recompute = s.checkpointing == "full" ? 4.0 / 3.0 : 1.0;  // the forward (1/3 of 6N) again
-  const double eff = s.runtime.efficiency(s.mode == "compiled" ? s.compile.frontend : "");
+  const double recompute = s.checkpointing == Checkpointing::Full ? 4.0 / 3.0 : 1.0;  // the forward (1/3 of 6N) again
+  const double eff = s.runtime.efficiency(s.mode, s.compile.frontend);
   const double rate = double(s.system.total_chips()) * s.system.chip.peak.bf16.v * std::min(1.0, eff);
   const double m = s.parallel.microbatches, pp = s.parallel.pp;
   const double bubble = (m + pp - 1) / m;

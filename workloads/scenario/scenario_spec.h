@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/spec/system_spec.h"
+#include "workloads/scenario/job_modes.h"
 #include "workloads/model/model_spec.h"
 
 namespace trn::workloads {
@@ -92,10 +93,11 @@ struct RuntimeSpec {
   double xla_kernel_efficiency = 0;   // the same for graphs compiled through the xla frontend (0: as above)
   sim::Time lazy_trace{0};            // xla frontend: host time to trace one graph op, every step
   sim::Bytes workspace{0};            // per-rank runtime workspace in HBM
-  /// The tensor-engine efficiency that applies to a job compiled through `frontend` (eager
-  /// runs pass "": their kernels are the eager library's).
-  double efficiency(const std::string& frontend) const {
-    return frontend == "xla" && xla_kernel_efficiency > 0 ? xla_kernel_efficiency : kernel_efficiency;
+  /// The tensor-engine efficiency that applies to a job in `mode` compiled through `frontend`
+  /// (eager runs use the eager library's kernels whatever the frontend).
+  double efficiency(ExecMode mode, Frontend frontend) const {
+    return mode == ExecMode::Compiled && frontend == Frontend::Xla && xla_kernel_efficiency > 0 ? xla_kernel_efficiency
+                                                                                                : kernel_efficiency;
   }
   template <class V> void visit(V& v) {
     v.field("eager_dispatch", eager_dispatch, F("host time to dispatch one eager op (calibrated)").ge(0));
@@ -110,8 +112,8 @@ struct RuntimeSpec {
 
 /// How the job compiles (docs/startup.md section 1; C3, C11, C13).
 struct CompileSpec {
-  std::string frontend = "torchneuron";   // torchneuron (eager kernels / regional torch.compile) | xla
-  std::string attention = "flash";        // flash (fused kernel) | unfused (scores through HBM)
+  Frontend frontend = Frontend::TorchNeuron;      // torchneuron (eager kernels / regional torch.compile) | xla
+  AttentionKernel attention = AttentionKernel::Flash;  // flash (fused kernel) | unfused (scores through HBM)
   bool parallel_compile = false;          // xla: neuron_parallel_compile (AOT on parallel workers)
   std::string cache = "cold";             // cold | warm | partial
   double cache_hit_rate = 0.5;            // for partial
@@ -119,10 +121,10 @@ struct CompileSpec {
   sim::Time budget{0};                    // per-graph compile budget (0 = none)
   double speedup = 1.0;                   // a compiler this many times faster
   template <class V> void visit(V& v) {
-    v.field("frontend", frontend, F("compile frontend").one_of({"torchneuron", "xla"}).optional());
+    v.field("frontend", frontend, F("compile frontend").optional());
     v.field("attention", attention,
             F("attention kernel: flash (fused, no score tensor in HBM) or unfused (softmax(QK^T)V as separate ops, "
-              "full square, scores through HBM)").one_of({"flash", "unfused"}).optional());
+              "full square, scores through HBM)").optional());
     v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
     v.field("cache", cache, F("persistent cache state").one_of({"cold", "warm", "partial"}).optional());
     v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());
@@ -137,11 +139,11 @@ struct ScenarioSpec {
   models::SystemSpec system;
   ModelSpec model;
   int lnc = 0;                      // 0 = chip default
-  std::string mode = "compiled";    // eager | compiled
+  ExecMode mode = ExecMode::Compiled;
   ParallelSpec parallel;
   BatchSpec batch;
   PrecisionSpec precision;
-  std::string checkpointing = "none";
+  Checkpointing checkpointing = Checkpointing::None;
   RuntimeSpec runtime;
   CompileSpec compile;
   template <class V> void visit(V& v) {
@@ -149,11 +151,11 @@ struct ScenarioSpec {
     v.section("system", system, F("system: name, path or inline"));
     v.section("model", model, F("model: zoo name, config.json, YAML path or inline"));
     v.field("lnc", lnc, F("logical NeuronCore size (0 = chip default)").ge(0).le(8).optional());
-    v.field("mode", mode, F("execution mode").one_of({"eager", "compiled"}));
+    v.field("mode", mode, F("execution mode"));
     v.section("parallel", parallel, F("parallel layout"));
     v.section("batch", batch, F("batch"));
     v.section("precision", precision, F("precision"));
-    v.field("checkpointing", checkpointing, F("activation checkpointing").one_of({"none", "selective", "full"}));
+    v.field("checkpointing", checkpointing, F("activation checkpointing"));
     v.section("runtime", runtime, F("runtime parameters (calibrated)"));
     v.section("compile", compile, F("compilation: frontend, cache, budget").optional());
   }

@@ -29,7 +29,8 @@ namespace {
 using sim::F;
 
 struct Observation {
-  std::string name, scenario, mode, quantity, source;
+  std::string name, scenario, quantity, source;
+  workloads::ExecMode mode = workloads::ExecMode::Compiled;
   std::vector<std::string> set;
   sim::Time value{0};
   double log_sigma = 0.1;
@@ -37,7 +38,7 @@ struct Observation {
     v.field("name", name, F("label"));
     v.field("scenario", scenario, F("scenario name or path"));
     v.field("set", set, F("--set assignments applied to the scenario").optional());
-    v.field("mode", mode, F("execution mode").one_of({"eager", "compiled"}));
+    v.field("mode", mode, F("execution mode"));
     v.field("quantity", quantity, F("what was measured").one_of({"first_step", "compile"}));
     v.field("value", value, F("measured time").gt(0));
     v.field("log_sigma", log_sigma, F("uncertainty of ln(value)").gt(0));
@@ -173,7 +174,7 @@ void load_observed_scenarios(const sim::ConfigNode& root, Problem& pb) {
   for (size_t i = 0; i < pb.obs.size(); ++i) {
     const Observation& o = pb.obs[i];
     std::vector<std::string> sets = o.set;
-    sets.push_back("mode=" + o.mode);
+    sets.push_back("mode=" + sim::word_of(o.mode));
     const sim::ConfigNode& item = root.find("observations")->list[i];
     const sim::ConfigNode* at = item.find("scenario");
     const sim::Location where = at ? at->loc : item.loc;

@@ -319,8 +319,8 @@ Problem load_problem(const std::string& file, int jobs) {
     } catch (const sim::ConfigError& e) {
       throw sim::ConfigError(sim::Location{where, 0, 0}, key, e.what());
     }
-    r.eager = s.mode == "eager";
-    r.xla = s.compile.frontend == "xla";
+    r.eager = s.mode == workloads::ExecMode::Eager;
+    r.xla = s.compile.frontend == workloads::Frontend::Xla;
   };
   for (size_t i = 0; i < of.observations.size(); ++i) {
     const Observation& o = of.observations[i];

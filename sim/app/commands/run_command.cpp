@@ -88,7 +88,7 @@ void write_run_text(const RunResult& res, FILE* out) {
   const workloads::ScenarioSpec& s = res.scenario;
   const StepResult& r = res.step;
   std::fprintf(out, "%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
-               s.system.name.c_str(), s.system.total_chips(), s.mode.c_str());
+               s.system.name.c_str(), s.system.total_chips(), sim::word_of(s.mode).c_str());
   if (workloads::is_imported(s.model)) std::fprintf(out, "  model        %s\n", workloads::parameter_summary(s.model).c_str());
   std::fprintf(out, "  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
                s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches,
@@ -96,7 +96,7 @@ void write_run_text(const RunResult& res, FILE* out) {
                r.world, r.simulated_ranks);
   std::fprintf(out, "  batch        %lld sequences x %lld tokens = %lld tokens per step, checkpointing %s\n",
                static_cast<long long>(s.batch.sequences()), static_cast<long long>(s.batch.seq_len),
-               static_cast<long long>(s.batch.tokens()), s.checkpointing.c_str());
+               static_cast<long long>(s.batch.tokens()), sim::word_of(s.checkpointing).c_str());
   std::fprintf(out, "  step time    %10.4f s\n", r.step_time_s);
   std::fprintf(out, "  throughput   %10.0f tokens/s\n", r.tokens_per_s);
   std::fprintf(out, "  MFU          %10.1f %% of %s dense BF16 per chip\n", 100 * r.mfu,
@@ -160,7 +160,7 @@ nlohmann::ordered_json run_json(const RunResult& res) {
   const StepResult& r = res.step;
   nlohmann::ordered_json js;
   js["scenario"] = s.name;
-  js["mode"] = s.mode;
+  js["mode"] = sim::word_of(s.mode);
   js["system"] = {{"name", s.system.name}, {"chip", s.system.chip.name}, {"instances", s.system.instances},
                   {"chips", s.system.total_chips()}, {"world", r.world}};
   js["model"] = {{"name", s.model.name}, {"architecture", s.model.architecture},

@@ -143,10 +143,10 @@ std::vector<SensitivityRow> sensitivity(const StartupResult& r, const models::Co
   for (const auto& [key, sigma] : sigmas) {
     double f = std::exp(sigma);
     auto pu = scaled(params, key, f), pd = scaled(params, key, 1 / f);
-    double de = (workloads::first_step(r.eager_scenario, pu, "eager", r.steady_eager).total -
-                 workloads::first_step(r.eager_scenario, pd, "eager", r.steady_eager).total) / 2;
-    double dc = (workloads::first_step(r.compiled_scenario, pu, "compiled", r.steady_compiled).total -
-                 workloads::first_step(r.compiled_scenario, pd, "compiled", r.steady_compiled).total) / 2;
+    double de = (workloads::first_step(r.eager_scenario, pu, workloads::ExecMode::Eager, r.steady_eager).total -
+                 workloads::first_step(r.eager_scenario, pd, workloads::ExecMode::Eager, r.steady_eager).total) / 2;
+    double dc = (workloads::first_step(r.compiled_scenario, pu, workloads::ExecMode::Compiled, r.steady_compiled).total -
+                 workloads::first_step(r.compiled_scenario, pd, workloads::ExecMode::Compiled, r.steady_compiled).total) / 2;
     rows.push_back({key, sigma, de, dc});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const SensitivityRow& a, const SensitivityRow& b) {
@@ -220,8 +220,8 @@ StartupResult run_startup(const StartupOptions& o) {
   const auto sigmas = o.sensitivity ? uncertainties() : std::vector<std::pair<std::string, double>>{};
   r.steady_eager = steady_of(s_e);
   r.steady_compiled = steady_of(s_c);
-  r.eager = workloads::first_step(s_e, params, "eager", r.steady_eager);
-  r.compiled = workloads::first_step(s_c, params, "compiled", r.steady_compiled);
+  r.eager = workloads::first_step(s_e, params, workloads::ExecMode::Eager, r.steady_eager);
+  r.compiled = workloads::first_step(s_c, params, workloads::ExecMode::Compiled, r.steady_compiled);
   if (r.eager.compile.workers > 1) host_compile(r.eager);  // parallel compilation: simulate the host
   if (r.compiled.compile.workers > 1) host_compile(r.compiled);
   r.tokens = double(s_e.batch.tokens());

@@ -131,7 +131,7 @@ std::string evaluate(const workloads::ScenarioSpec& s, const std::vector<std::st
     std::vector<std::string> cs = sets;
     cs.push_back(std::string("compile.cache=") + cache);
     workloads::ScenarioSpec sc = workloads::load_scenario(base_scenario(), cs, model);
-    workloads::FirstStep f = workloads::first_step(sc, params, "compiled", r.step_time_s);
+    workloads::FirstStep f = workloads::first_step(sc, params, workloads::ExecMode::Compiled, r.step_time_s);
     j["first_step"][cache]["total_s"] = f.total;
     j["first_step"][cache]["parts"] = f.parts;
   }

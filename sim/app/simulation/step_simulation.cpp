@@ -42,7 +42,7 @@ struct StepAnalysis {
     count[op.engine] += 1;
     Interval iv{start, end};
     double len = iv.second - iv.first;
-    if (op.engine == models::Engine::Collective && op.name.rfind("pp_", 0) == 0) pipe.push_back(iv);
+    if (op.engine == models::Engine::Collective && workloads::is_pipeline_stream(op.queue)) pipe.push_back(iv);
     else if (op.engine == models::Engine::Collective) coll.push_back(iv);
     else if (op.engine == models::Engine::Host) host.push_back(iv);
     else {
@@ -288,7 +288,7 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& op
     // schedule (at most pp) and the next ones being lowered, about pp + 2. Compiled FSDP
     // gathers have no inputs and run ahead across micro-batches without bound, so with FSDP in
     // compiled mode the whole step's ops may be held at once.
-    const bool runs_ahead = s.mode != "eager" && s.parallel.fsdp > 1;
+    const bool runs_ahead = s.mode == workloads::ExecMode::Compiled && s.parallel.fsdp > 1;
     const int held = runs_ahead ? largest : std::min(largest, s.parallel.pp + 2);
     e.ops += (ops[0] + int64_t(held - 1) * (ops[1] - ops[0])) * per_stage_sim;
   }

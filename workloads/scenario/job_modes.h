@@ -1,0 +1,38 @@
+// The words of a scenario that select behaviour, as enums: the scenario loader reads them once
+// (sim/base/config_reader.h: an enum field accepts exactly the words below, in enum order, with
+// the same message as a string field with one_of), and the code compares enums from then on.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace trn::workloads {
+
+/// Execution mode: eager (one kernel per op, dispatched by the host) or compiled (graphs).
+enum class ExecMode { Eager, Compiled };
+/// Activation checkpointing: none, selective (the backward recomputes attention) or full (the
+/// whole forward of each layer).
+enum class Checkpointing { None, Selective, Full };
+/// Compile frontend: torchneuron (eager kernels / regional torch.compile) or xla.
+enum class Frontend { TorchNeuron, Xla };
+/// Attention kernel: flash (fused, no score tensor in HBM) or unfused (scores through HBM).
+enum class AttentionKernel { Flash, Unfused };
+
+inline const std::vector<std::string>& enum_words(ExecMode) {
+  static const std::vector<std::string> w{"eager", "compiled"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(Checkpointing) {
+  static const std::vector<std::string> w{"none", "selective", "full"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(Frontend) {
+  static const std::vector<std::string> w{"torchneuron", "xla"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(AttentionKernel) {
+  static const std::vector<std::string> w{"flash", "unfused"};
+  return w;
+}
+
+}  // namespace trn::workloads
