@@ -32,13 +32,15 @@ Vertex TrainingGraph::add(GraphOp op, const std::vector<Vertex>& deps) {
   return v;
 }
 
+void TrainingGraph::depend(Vertex u, Vertex v, bool sequence) { boost::add_edge(u, v, GraphEdge{sequence}, g); }
+
 Vertex TrainingGraph::insert_after(Vertex v, GraphOp op) {
-  std::vector<Vertex> succ;
-  for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) succ.push_back(boost::target(e, g));
+  std::vector<std::pair<Vertex, GraphEdge>> succ;
+  for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) succ.push_back({boost::target(e, g), g[e]});
   boost::clear_out_edges(v, g);
   Vertex c = boost::add_vertex(with_kernel(std::move(op)), g);
   boost::add_edge(v, c, g);
-  for (Vertex s : succ) boost::add_edge(c, s, g);
+  for (const auto& [s, e] : succ) boost::add_edge(c, s, e, g);
   order.insert(std::find(order.begin(), order.end(), v) + 1, c);
   return c;
 }
@@ -53,11 +55,11 @@ Vertex TrainingGraph::insert_branch(Vertex v, GraphOp op) {
 }
 
 Vertex TrainingGraph::insert_beside(Vertex v, Vertex w, GraphOp op) {
-  std::vector<Vertex> succ;
-  for (auto e : boost::make_iterator_range(boost::out_edges(w, g))) succ.push_back(boost::target(e, g));
+  std::vector<std::pair<Vertex, GraphEdge>> succ;
+  for (auto e : boost::make_iterator_range(boost::out_edges(w, g))) succ.push_back({boost::target(e, g), g[e]});
   Vertex c = boost::add_vertex(with_kernel(std::move(op)), g);
   boost::add_edge(v, c, g);
-  for (Vertex s : succ) boost::add_edge(c, s, g);
+  for (const auto& [s, e] : succ) boost::add_edge(c, s, e, g);
   order.insert(std::find(order.begin(), order.end(), v) + 1, c);
   return c;
 }
@@ -69,6 +71,14 @@ Vertex TrainingGraph::insert_before(Vertex v, GraphOp op) {
   return c;
 }
 
+Vertex TrainingGraph::insert_before_reading(Vertex v, GraphOp op) {
+  std::vector<std::pair<Vertex, GraphEdge>> pred;
+  for (auto e : boost::make_iterator_range(boost::in_edges(v, g))) pred.push_back({boost::source(e, g), g[e]});
+  Vertex c = insert_before(v, std::move(op));
+  for (const auto& [u, e] : pred) boost::add_edge(u, c, e, g);
+  return c;
+}
+
 namespace {
 
 struct Builder {
@@ -77,6 +87,8 @@ struct Builder {
   double tokens, seq, seqs;
   Vertex last{};
   bool have_last = false;
+  Vertex bwd_first{};  // the first op of the last block backward built (not its recomputation)
+  bool have_bwd_first = false;
 
   Vertex chain(GraphOp op) {
     std::vector<Vertex> deps;
@@ -203,14 +215,30 @@ struct Builder {
     }
   }
 
+  // Full checkpointing: the recomputed forward of layer l reads only the layer's saved input,
+  // so in one compiled graph it may run beside the backward of layer l + 1. Its first op
+  // depends on that backward's first op (recomputation one layer ahead, which bounds the
+  // live activations to two layers) and, by a sequence edge, on that backward's last op (the
+  // order of separately launched graphs). The backward of layer l reads the recomputed
+  // activations and the output gradient: both are data edges.
+  void recompute_block(int l) {
+    const Vertex grad = last;  // produces this layer's output gradient
+    const bool ahead = have_bwd_first;
+    if (ahead) last = bwd_first;
+    size_t first = t.order.size();
+    block_forward(l, true);
+    mark_recompute(first);
+    if (ahead) t.depend(grad, t.order[first], true);
+    chain(ew("residual2_bwd", Phase::Backward, l, m.hidden_size, 1, models::Engine::Vector));
+    if (ahead) t.depend(grad, last);
+  }
+
   void block_backward(int l, Checkpointing ckpt) {
     const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
-    if (ckpt == Checkpointing::Full) {
-      size_t first = t.order.size();
-      block_forward(l, true);
-      mark_recompute(first);
-    }
-    chain(ew("residual2_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
+    if (ckpt == Checkpointing::Full) recompute_block(l);
+    else chain(ew("residual2_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
+    bwd_first = last;
+    have_bwd_first = true;
     if (m.is_moe()) {
       const double f = m.moe_intermediate_size, e = m.num_experts, topk = m.experts_per_token;
       const double routed = tokens * topk / e;

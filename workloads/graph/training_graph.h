@@ -78,7 +78,15 @@ struct GraphOp {
   bool prefetchable = false;    // compiled mode may issue it ahead of its consumers
 };
 
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, GraphOp>;
+/// An edge u -> v: v reads u's output (a data edge), or, with `sequence`, v only runs after u
+/// when the two are in separately launched graphs (eager ops, TorchNeuron regions), not inside
+/// one compiled graph, whose scheduler orders by data alone (the recomputed forward of a
+/// checkpointed layer and the backward of the layer above; docs/model.md 11.4).
+struct GraphEdge {
+  bool sequence = false;
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, GraphOp, GraphEdge>;
 using Vertex = Graph::vertex_descriptor;
 
 struct TrainingGraph {
@@ -90,6 +98,8 @@ struct TrainingGraph {
   double stage_params = 0;     // parameters held by this stage (unsharded)
 
   Vertex add(GraphOp op, const std::vector<Vertex>& deps);
+  /// Adds the edge u -> v (a data edge, or a sequence edge: see GraphEdge).
+  void depend(Vertex u, Vertex v, bool sequence = false);
   /// Inserts `op` after `v`: v -> op, and op -> every former successor of v.
   Vertex insert_after(Vertex v, GraphOp op);
   /// Adds `op` as a side branch after `v` (v -> op) that nothing but the optimizer update
@@ -100,6 +110,8 @@ struct TrainingGraph {
   Vertex insert_branch(Vertex v, GraphOp op);
   /// Inserts `op` before `v`: op -> v (op has no other inputs). Placed before v in order.
   Vertex insert_before(Vertex v, GraphOp op);
+  /// Inserts `op` before `v` as an op that reads v's inputs: op has v's in-edges, op -> v.
+  Vertex insert_before_reading(Vertex v, GraphOp op);
 };
 
 /// Builds the graph of one pipeline stage (layers [first, last)) for one micro-batch of

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "models/cost/engine_cost.h"
@@ -37,6 +38,11 @@ struct Ctx {
   const std::vector<char>* simulated = nullptr;  // per rank: has a program (empty: all)
   int32_t prev_device = -1;   // last device op in program order (eager serialisation)
   int32_t last_host = -1;
+  // Compiled with the xla frontend: each segment is one graph (torch-xla cuts at mark_step),
+  // list-scheduled by the compiler and launched once (docs/model.md 11.1).
+  bool whole_graph = false;
+  // Emission order per segment kind (backward, last micro-batch), computed once.
+  std::shared_ptr<std::map<int, std::vector<Vertex>>> orders = std::make_shared<std::map<int, std::vector<Vertex>>>();
 
   int32_t group_id(const std::vector<int>& members, const GraphOp& g);
 };
@@ -177,7 +183,7 @@ const models::StreamEngineSpec& engine_spec(const Ctx& c, Engine e) {
 }
 
 // Fills duration, bytes and flops of an attention op (one kernel over heads and sequences).
-void attention_op(Ctx& c, const GraphOp& g, Op& op) {
+void attention_op(const Ctx& c, const GraphOp& g, Op& op) {
   const double b = 2.0;  // bf16
   op.engine = Engine::Tensor;
   op.tensor_busy = true;
@@ -212,7 +218,7 @@ void attention_op(Ctx& c, const GraphOp& g, Op& op) {
 }
 
 // Fills duration, bytes and flops of a compute op from a graph op.
-Op compute_op(Ctx& c, const GraphOp& g) {
+Op compute_op(const Ctx& c, const GraphOp& g) {
   Op op;
   op.name = g.name;
   const double b = 2.0;  // bf16
@@ -317,17 +323,48 @@ int32_t Ctx::group_id(const std::vector<int>& members, const GraphOp& g) {
   return id;
 }
 
-// Emits one segment (forward or backward ops of one micro-batch).
-// Emission order: the graph's program order; in compiled mode each prefetchable collective
-// (an FSDP gather) moves up to just after the previous one of the same phase, so that it
-// runs during the previous layer's compute (the compiler's prefetch).
-std::vector<Vertex> emission_order(const Ctx& c, const TrainingGraph& t) {
-  if (c.eager) return t.order;
+// Which ops a segment holds: its phase's, and the once-per-step ones only on the last
+// micro-batch.
+bool emitted(const GraphOp& g, bool backward, bool last_micro) {
+  return (g.phase != Phase::Forward) == backward && (last_micro || !g.once_per_step);
+}
+
+// Whether edge `e` orders its two ops here: a sequence edge orders separately launched graphs
+// only, not two ops of one whole graph (GraphEdge).
+bool honoured(const Ctx& c, const Graph& g, const Graph::edge_descriptor& e) { return !(c.whole_graph && g[e].sequence); }
+
+// The compiler's estimate of a collective's duration, used for list scheduling only (the
+// fabric simulates the real transfer): ring traffic over the group at the per-rank share of the
+// slowest tier it crosses (NeuronLink within an instance, the instance's EFA across instances),
+// plus one link latency per ring step.
+double collective_estimate(const Ctx& c, const GraphOp& g) {
+  const std::vector<int> m = members_of(c.layout, c.rank, g);
+  const double n = static_cast<double>(m.size());
+  if (m.size() <= 1) return 0;
+  const models::SystemSpec& sys = c.s.system;
+  const int per_chip = std::max(1, c.chip.cores.physical / c.lnc);
+  const int per_instance = sys.chips * per_chip;
+  double bw = c.chip.neuronlink.bandwidth_per_chip.v / per_chip;
+  bool cross = false;
+  for (int r : m) cross = cross || r / per_instance != m[0] / per_instance;
+  if (cross) bw = std::min(bw, sys.efa.nics * sys.efa.bandwidth_per_nic.v / per_instance);
+  double traffic = (n - 1) / n;  // all-gather, reduce-scatter, all-to-all
+  if (g.coll == models::CollectiveOp::AllReduce) traffic *= 2;
+  if (g.coll == models::CollectiveOp::SendRecv) traffic = 1;
+  return sys.topology.link_latency.v * (n - 1) + traffic * g.coll_bytes / bw;
+}
+
+// A segment's ops (forward or backward of one micro-batch) in the graph's program order; in
+// compiled mode each prefetchable collective (an FSDP gather) moves up to just after the
+// previous one of the same phase, so that it runs during the previous layer's compute (the
+// compiler's prefetch).
+std::vector<Vertex> graph_order(const Ctx& c, const TrainingGraph& t, bool backward, bool last) {
   std::vector<Vertex> out;
   std::map<Phase, size_t> last_prefetch;  // position in `out` after the last prefetched gather
   for (Vertex v : t.order) {
     const GraphOp& g = t.g[v];
-    if (g.kind == OpKind::Collective && g.prefetchable && last_prefetch.count(g.phase)) {
+    if (!emitted(g, backward, last)) continue;
+    if (!c.eager && g.kind == OpKind::Collective && g.prefetchable && last_prefetch.count(g.phase)) {
       size_t pos = last_prefetch[g.phase];
       out.insert(out.begin() + static_cast<std::ptrdiff_t>(pos), v);
       last_prefetch[g.phase] = pos + 1;
@@ -339,14 +376,99 @@ std::vector<Vertex> emission_order(const Ctx& c, const TrainingGraph& t) {
   return out;
 }
 
+// The compiler's list schedule of one whole graph (docs/model.md 11.1): the engines and
+// collective streams run their instructions in order, so the order is the schedule. Ops are
+// placed one at a time, each time the one that can start earliest (its inputs done and its
+// engine or stream free, by the estimated durations: the cost models for compute,
+// collective_estimate for collectives), ties in program order. Independent work (a weight
+// gradient, the recomputed forward of the next layer down) thus fills the time an engine would
+// wait for a collective, and a collective waits for its inputs only. `order` must be a
+// topological order of the segment; the result is one too.
+std::vector<Vertex> list_schedule(const Ctx& c, const TrainingGraph& t, const std::vector<Vertex>& order) {
+  const size_t n = order.size();
+  std::map<Vertex, size_t> index;
+  for (size_t i = 0; i < n; ++i) index[order[i]] = i;
+  std::vector<std::vector<size_t>> succ(n);
+  std::vector<int> waiting(n, 0);
+  std::vector<int> lane(n, 0);
+  std::vector<double> dur(n, 0), ready_at(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const GraphOp& g = t.g[order[i]];
+    for (auto e : boost::make_iterator_range(boost::in_edges(order[i], t.g))) {
+      auto it = index.find(boost::source(e, t.g));
+      if (it == index.end() || !honoured(c, t.g, e)) continue;
+      succ[it->second].push_back(i);
+      ++waiting[i];
+    }
+    if (g.kind == OpKind::Collective) {
+      lane[i] = 100 + static_cast<int>(collective_stream(g));
+      dur[i] = collective_estimate(c, g);
+    } else {
+      const Op op = compute_op(c, g);
+      lane[i] = static_cast<int>(op.engine);
+      dur[i] = op.duration_s;
+    }
+  }
+  std::map<int, double> lane_free;
+  std::vector<size_t> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (waiting[i] == 0) ready.push_back(i);
+  std::vector<Vertex> out;
+  out.reserve(n);
+  while (!ready.empty()) {
+    size_t best = 0;
+    double best_start = 0;
+    for (size_t r = 0; r < ready.size(); ++r) {
+      const size_t i = ready[r];
+      const double start = std::max(ready_at[i], lane_free[lane[i]]);
+      if (r == 0 || start < best_start || (start == best_start && i < ready[best])) best = r, best_start = start;
+    }
+    const size_t i = ready[best];
+    ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(best));
+    const double finish = best_start + dur[i];
+    lane_free[lane[i]] = finish;
+    out.push_back(order[i]);
+    for (size_t j : succ[i]) {
+      ready_at[j] = std::max(ready_at[j], finish);
+      if (--waiting[j] == 0) ready.push_back(j);
+    }
+  }
+  return out;
+}
+
+// The emission order of a segment: the graph's order, list-scheduled when the segment is one
+// whole graph; computed once per kind of segment.
+const std::vector<Vertex>& emission_order(const Ctx& c, const TrainingGraph& t, bool backward, bool last) {
+  const int key = (backward ? 1 : 0) | (last ? 2 : 0);
+  auto it = c.orders->find(key);
+  if (it != c.orders->end()) return it->second;
+  std::vector<Vertex> order = graph_order(c, t, backward, last);
+  if (c.whole_graph) order = list_schedule(c, t, order);
+  return (*c.orders)[key] = std::move(order);
+}
+
+// The launch region of an op: a layer's forward or backward (TorchNeuron regions, eager), or
+// the whole segment (one graph per segment).
+int region_of(const Ctx& c, const GraphOp& g) {
+  if (!c.whole_graph) return g.layer;
+  return g.phase == Phase::Update ? -3 : -1;  // the optimizer step is a graph of its own
+}
+
+// Lazy tensors: before the launch of the optimizer's graph the host traces it (the backward's
+// graph was traced and launched before, so its execution overlaps this trace). Each graph op
+// is one traced op (runtime.lazy_trace), the optimizer update too.
+void trace_update(Ctx& c, const TrainingGraph& t, const std::vector<Vertex>& order, bool backward, bool last) {
+  if (!c.lazy_trace) return;
+  double n = 0;
+  for (Vertex v : order)
+    if (emitted(t.g[v], backward, last) && t.g[v].phase == Phase::Update) ++n;
+  host_op(c, "trace", n * c.s.runtime.lazy_trace.v);
+}
+
 // Which ops a call emits: all of a segment's (in program order), only its host ops (the trace
 // and launches of compiled mode, which depend on host ops only), or only the others (after its
 // host pass; `launches` then holds the region launches that pass emitted, in order).
 enum class Pass { All, Host, Device };
-
-bool emitted(const GraphOp& g, bool backward, bool last_micro) {
-  return (g.phase != Phase::Forward) == backward && (last_micro || !g.once_per_step);
-}
 
 int32_t add_device_op(Ctx& c, const GraphOp& g, Op op, int& region, std::vector<int32_t>& launches,
                       size_t& next_launch, Pass pass);
@@ -355,27 +477,30 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
           std::vector<int32_t>& launches, Pass pass = Pass::All) {
   int region = -2;
   size_t next_launch = 0;
-  const std::vector<Vertex> order = emission_order(c, t);
+  const std::vector<Vertex>& order = emission_order(c, t, backward, last_micro);
   if (c.lazy_trace && pass != Pass::Device) {
     // Lazy-tensor tracing (torch-xla): the host traces every op of the segment before the
     // compiled graph can run, every micro-batch; tracing the next segment overlaps the device
     // running this one (asynchronous execution), so the host paces the step when it is slower.
-    int n = 0;
+    double n = 0;
     for (Vertex v : order)
-      if (emitted(t.g[v], backward, last_micro)) ++n;
+      if (emitted(t.g[v], backward, last_micro) && t.g[v].phase != Phase::Update) ++n;
     host_op(c, "trace", n * c.s.runtime.lazy_trace.v);
   }
   for (Vertex v : order) {
     const GraphOp& g = t.g[v];
     if (!emitted(g, backward, last_micro)) continue;
     if (pass == Pass::Host) {  // compiled mode: the launches only
-      if (g.layer != region || !c.any_launch) {
-        region = g.layer;
+      if (region_of(c, g) != region || !c.any_launch) {
+        if (g.phase == Phase::Update && c.whole_graph) trace_update(c, t, order, backward, last_micro);
+        region = region_of(c, g);
         c.any_launch = true;
         launches.push_back(host_op(c, "launch", c.s.runtime.compiled_launch.v));
       }
       continue;
     }
+    if (pass == Pass::All && c.whole_graph && g.phase == Phase::Update && region_of(c, g) != region)
+      trace_update(c, t, order, backward, last_micro);
     // An FP8 GEMM's casts run first, on their own engines, with the GEMM's inputs; the GEMM
     // waits for the last of them.
     std::vector<Op> casts = g.kind == OpKind::Collective ? std::vector<Op>{} : fp8_cast_ops(c, g);
@@ -396,7 +521,7 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     std::vector<int32_t> inputs;
     for (auto e : boost::make_iterator_range(boost::in_edges(v, t.g))) {
       auto it = ids.find(boost::source(e, t.g));
-      if (it != ids.end()) inputs.push_back(it->second);
+      if (it != ids.end() && honoured(c, t.g, e)) inputs.push_back(it->second);
     }
     for (Op& cast : casts) {
       cast.deps = inputs;
@@ -421,15 +546,15 @@ int32_t add_device_op(Ctx& c, const GraphOp& g, Op op, int& region, std::vector<
     op.deps.push_back(host_op(c, "dispatch", c.s.runtime.eager_dispatch.v, c.prev_device));
   } else if (pass == Pass::All) {
     // One launch per region (a layer's forward or backward, or the rest of the step).
-    if (g.layer != region || !c.any_launch) {
-      region = g.layer;
+    if (region_of(c, g) != region || !c.any_launch) {
+      region = region_of(c, g);
       c.any_launch = true;
       c.cur_launch = host_op(c, "launch", c.s.runtime.compiled_launch.v);
     }
     if (!(g.kind == OpKind::Collective && g.prefetchable)) op.deps.push_back(c.cur_launch);
   } else {  // Pass::Device: the launches of this segment's host pass, in the same order
-    if (g.layer != region || !c.any_launch_dev) {
-      region = g.layer;
+    if (region_of(c, g) != region || !c.any_launch_dev) {
+      region = region_of(c, g);
       c.any_launch_dev = true;
       c.cur_launch_dev = launches.at(next_launch++);
     }
@@ -493,7 +618,7 @@ class RankStream : public models::ProgramSource {
   int kind(int micro, bool bwd) const { return (bwd ? 1 : 0) | (micro == m_ - 1 ? 2 : 0); }
   // The queues of a segment of kind (backward, last micro-batch) and its op count.
   void summarise(bool bwd, bool last, models::SegmentLanes& out, int64_t& n) const {
-    const std::vector<Vertex> order = emission_order(c_, t_);
+    const std::vector<Vertex>& order = emission_order(c_, t_, bwd, last);
     std::set<Vertex> in_segment;
     for (Vertex v : order)
       if (emitted(t_.g[v], bwd, last)) in_segment.insert(v);
@@ -522,7 +647,7 @@ class RankStream : public models::ProgramSource {
       // launches come from the host ops handed out ahead (not part of the segment here).
       bool root = !c_.eager;
       for (auto e : boost::make_iterator_range(boost::in_edges(v, t_.g)))
-        if (in_segment.count(boost::source(e, t_.g))) root = false;
+        if (in_segment.count(boost::source(e, t_.g)) && honoured(c_, t_.g, e)) root = false;
       if (!split_ && !c_.eager && !(g.kind == OpKind::Collective && g.prefetchable)) root = false;  // its launch
       for (size_t i = 0; i < keys.size(); ++i) {
         if (!seen.insert(keys[i]).second) continue;
@@ -566,6 +691,7 @@ Ctx make_ctx(const ScenarioSpec& s, const Layout& layout, int rank, const std::v
         s.mode == ExecMode::Compiled && s.compile.frontend == Frontend::Xla && s.runtime.lazy_trace.v > 0, {}, nullptr, 0,
         false, false, -1, -1, {}, {}};
   c.simulated = &simulated;
+  c.whole_graph = s.mode == ExecMode::Compiled && s.compile.frontend == Frontend::Xla;
   return c;
 }
 }  // namespace

@@ -83,7 +83,8 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
     }
     for (Vertex v : cols) {
       const GraphOp o = t.g[v];
-      t.insert_before(v, collective("tp_ag_" + o.name, OpRole::TpGather, models::CollectiveOp::AllGather, GroupKind::Tp,
+      // The gather reads the sequence-split activation the matmul would have read.
+      t.insert_before_reading(v, collective("tp_ag_" + o.name, OpRole::TpGather, models::CollectiveOp::AllGather, GroupKind::Tp,
                                     o.tokens * o.k * kAct, o.layer, o.phase));
     }
   }
