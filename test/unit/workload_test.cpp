@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "sim/base/config_loader.h"
 
@@ -286,4 +287,50 @@ TEST_CASE("FP8 precision needs the chip's published rate and lists the accepted 
   CHECK(bytes({"precision.compute=fp8"}, "weights") > bytes({}, "weights"));
   CHECK(bytes({"precision.compute=fp8"}, "optimizer") == bytes({}, "optimizer"));
   CHECK(bytes({"precision.compute=fp8"}, "gradients") == bytes({}, "gradients"));
+}
+
+TEST_CASE("xla whole graphs: one launch per graph, a list schedule, recomputation beside the backward above",
+          "[workload][schedule]") {
+  // A fully checkpointed pipeline stage with sequence parallelism, as torch-xla (one graph per
+  // segment, list-scheduled) and as TorchNeuron regions (graph order, one launch per layer).
+  auto lower = [](const char* frontend) {
+    ScenarioSpec s = load_scenario("llama2-70b-trn1-pp",
+                                   {"model.num_layers=8", "checkpointing=full", "parallel.sequence_parallel=true",
+                                    "parallel.fsdp=1", "parallel.dp=4", "parallel.microbatches=4",
+                                    "batch.global_batch=16", std::string("compile.frontend=") + frontend});
+    Layout layout(s.parallel);
+    const int per = s.model.num_layers / s.parallel.pp;
+    TrainingGraph t = build_training_graph(s.model, 0, per, 1, double(s.batch.seq_len), s.checkpointing);
+    apply_parallel_passes(t, s, 0);
+    return std::make_pair(s, lower_rank(s, layout, t, 0));
+  };
+  auto [sx, xla] = lower("xla");
+  auto [st, tn] = lower("torchneuron");
+  auto stats = [](const trn::models::Program& p) {
+    int launches = 0, switches = 0, device = 0;
+    bool prev_recompute = false;
+    for (size_t i = 0; i < p.ops.size(); ++i) {
+      const auto& op = p.ops[i];
+      for (int32_t d : op.deps) CHECK(d < static_cast<int32_t>(i));  // program order is topological
+      if (op.engine == trn::models::Engine::Host) {
+        launches += op.name == "launch";
+        continue;
+      }
+      ++device;
+      const bool r = op.name.find("recompute_") != std::string::npos;
+      switches += r != prev_recompute;
+      prev_recompute = r;
+    }
+    return std::make_tuple(launches, switches, device);
+  };
+  auto [xla_launches, xla_switches, xla_device] = stats(xla);
+  auto [tn_launches, tn_switches, tn_device] = stats(tn);
+  const int m = sx.parallel.microbatches;
+  CHECK(xla_launches == 2 * m + 1);  // each forward and backward graph, and the optimizer step
+  CHECK(tn_launches > xla_launches);  // a region per layer
+  // TorchNeuron: each layer's recomputation is one block before its backward (two switches a
+  // layer); xla: the next layer down's recomputation is interleaved with the backward above.
+  CHECK(tn_switches == 2 * (sx.model.num_layers / sx.parallel.pp) * m);
+  CHECK(xla_switches > 2 * tn_switches);
+  CHECK(xla_device == tn_device);  // the same device ops, in another order
 }
