@@ -41,7 +41,7 @@ while IFS= read -r line; do
   esac
 done <<<"$results"
 expect_error "mxfp8 on trn2 names the chip" "precision.compute" "chip trn2 publishes no dense MXFP8 rate" \
-  "accepted on this chip: bf16, fp16, fp8" -- run qwen3-32b-trn2 --set precision.compute=mxfp8
+  "accepted on this chip: bf16, fp16, fp32, fp8" -- run qwen3-32b-trn2 --set precision.compute=mxfp8
 expect_error "unknown precision lists the accepted values" "precision.compute" "mxfp8" \
   -- run qwen3-32b-trn2 --set precision.compute=fp4
 M=$SRC/test/data/hf/mistral-7b-v0.1.json

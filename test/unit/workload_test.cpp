@@ -66,7 +66,7 @@ TEST_CASE("MoE layouts check experts against ep", "[workload]") {
 
 TEST_CASE("tensor and FSDP passes shard shapes and insert the collectives of each layer", "[workload]") {
   ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"checkpointing=none"});
-  TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, trn::workloads::Checkpointing::None);
+  TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, trn::workloads::Checkpointing::None, s.precision.element_bytes());
   double qkv_n = 0;
   for (Vertex v : t.order)
     if (t.g[v].name == "qkv") qkv_n = t.g[v].n;
@@ -83,7 +83,7 @@ TEST_CASE("tensor and FSDP passes shard shapes and insert the collectives of eac
 
 TEST_CASE("sequence parallelism replaces all-reduces by reduce-scatter and all-gather", "[workload]") {
   ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"parallel.sequence_parallel=true"});
-  TrainingGraph t = build_training_graph(s.model, 0, 1, 1, 4096, trn::workloads::Checkpointing::None);
+  TrainingGraph t = build_training_graph(s.model, 0, 1, 1, 4096, trn::workloads::Checkpointing::None, s.precision.element_bytes());
   apply_parallel_passes(t, s, 0);
   int rs = 0, ag = 0, ar = 0;
   for (Vertex v : t.order) {
@@ -102,7 +102,7 @@ TEST_CASE("eager dispatches every op and fuses nothing; compiled launches region
   for (const char* mode : {"eager", "compiled"}) {
     ScenarioSpec s = load_scenario("qwen3-32b-trn2", {std::string("mode=") + mode});
     Layout layout(s.parallel);
-    TrainingGraph t = build_training_graph(s.model, 0, s.model.num_layers, 1, 4096, s.checkpointing);
+    TrainingGraph t = build_training_graph(s.model, 0, s.model.num_layers, 1, 4096, s.checkpointing, s.precision.element_bytes());
     apply_parallel_passes(t, s, 0);
     trn::models::Program p = lower_rank(s, layout, t, 0);
     int host = 0, device = 0;
@@ -141,7 +141,7 @@ TEST_CASE("passes and lowering select ops by role, not by name", "[workload]") {
     const int per = s.model.num_layers / s.parallel.pp;
     auto lower = [&](bool rename) {
       TrainingGraph t = build_training_graph(s.model, stage * per, (stage + 1) * per, 1, double(s.batch.seq_len),
-                                             s.checkpointing);
+                                             s.checkpointing, s.precision.element_bytes());
       auto rename_all = [&] {
         for (Vertex v : t.order) t.g[v].name = "op";
       };
@@ -232,7 +232,7 @@ TEST_CASE("FP8 and MXFP8: GEMMs at the FP8 rate, casts and scales on VectorE and
   auto lower = [](const std::vector<std::string>& sets) {
     ScenarioSpec s = load_scenario("qwen3-32b-trn3-gen2", sets);
     Layout layout(s.parallel);
-    TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, s.checkpointing);
+    TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, s.checkpointing, s.precision.element_bytes());
     apply_parallel_passes(t, s, 0);
     trn::models::Program p = lower_rank(s, layout, t, 0);
     p.check();
@@ -272,7 +272,7 @@ TEST_CASE("FP8 and MXFP8: GEMMs at the FP8 rate, casts and scales on VectorE and
 
 TEST_CASE("FP8 precision needs the chip's published rate and lists the accepted values", "[workload][fp8]") {
   CHECK_THAT(error_of({"precision.compute=mxfp8"}), Catch::Contains("chip trn2 publishes no dense MXFP8 rate"));
-  CHECK_THAT(error_of({"precision.compute=mxfp8"}), Catch::Contains("accepted on this chip: bf16, fp16, fp8"));
+  CHECK_THAT(error_of({"precision.compute=mxfp8"}), Catch::Contains("accepted on this chip: bf16, fp16, fp32, fp8"));
   CHECK_THAT(error_of({"precision.compute=fp4"}), Catch::Contains("mxfp8"));
   CHECK_THAT(error_of({"precision.compute=fp8", "system.chip.peak.fp8=0 TFLOPS"}),
              Catch::Contains("chip trn2 publishes no dense FP8 rate"));

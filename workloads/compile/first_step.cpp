@@ -41,7 +41,7 @@ bool is_remainder(const GraphOp& o) {
 
 }  // namespace
 
-double op_units(const GraphOp& o, const models::CompileParams& p, double optimizer_passes) {
+double op_units(const GraphOp& o, const models::CompileParams& p, double optimizer_passes, double element_bytes) {
   switch (o.kind) {
     case OpKind::Matmul:
       return cdiv(o.tokens, 128) * cdiv(o.n, 512) * cdiv(o.k, 128) * std::max(1, o.experts);
@@ -55,7 +55,8 @@ double op_units(const GraphOp& o, const models::CompileParams& p, double optimiz
     }
     case OpKind::Collective:
       // MoE dispatch/combine: an indirect DMA descriptor per routed token row.
-      if (o.group == GroupKind::Ep) return kCollectiveUnits + p.moe_row_units * o.coll_bytes / 2.0 / std::max(1.0, o.width);
+      if (o.group == GroupKind::Ep)
+        return kCollectiveUnits + p.moe_row_units * o.coll_bytes / element_bytes / std::max(1.0, o.width);
       return kCollectiveUnits;
     case OpKind::Optimizer: return cdiv(o.width, 128 * 512.0) * optimizer_passes;
     default: return cdiv(o.tokens, 128) * cdiv(o.width, 512) * std::max(1, o.inputs);
@@ -77,7 +78,7 @@ void add_kernel_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph&
     if (!seen.insert(signature(o)).second) continue;
     models::CompileJob j;
     j.name = "kernel:" + (o.kind == OpKind::Optimizer ? s.precision.optimizer : o.kernel);
-    j.units = op_units(o, p, opt_passes);
+    j.units = op_units(o, p, opt_passes, s.precision.element_bytes());
     j.kernel = true;
     j.hit = hit;
     inv.jobs.push_back(j);
@@ -97,7 +98,7 @@ void add_regional_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGrap
     sig[o.layer] += signature(o) + ";";
     auto& u = units[o.layer];
     auto& n = ops[o.layer];
-    (o.phase == Phase::Forward ? u.first : u.second) += op_units(o, p, opt_passes);
+    (o.phase == Phase::Forward ? u.first : u.second) += op_units(o, p, opt_passes, s.precision.element_bytes());
     (o.phase == Phase::Forward ? n.first : n.second) += 1;
   }
   std::map<std::string, int> blocks;
@@ -125,7 +126,8 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGr
   double fwd_bwd = 0, update = 0, n_ops = 0;
   for (Vertex v : g.order) {
     const GraphOp& o = g.g[v];
-    (o.phase == Phase::Update || o.once_per_step ? update : fwd_bwd) += op_units(o, p, opt_passes);
+    (o.phase == Phase::Update || o.once_per_step ? update : fwd_bwd) +=
+        op_units(o, p, opt_passes, s.precision.element_bytes());
     n_ops += 1;
   }
   struct Graph {
@@ -176,7 +178,7 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, Exec
   f.steady = steady_step_s;
   const double seqs_micro = double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
   TrainingGraph g = build_training_graph(s.model, 0, s.model.num_layers / s.parallel.pp, seqs_micro,
-                                         double(s.batch.seq_len), s.checkpointing);
+                                         double(s.batch.seq_len), s.checkpointing, s.precision.element_bytes());
   apply_parallel_passes(g, s, 0);
   f.inventory = build_inventory(s, g, mode, p);
   // Host-bound parts use one host server: its vCPUs and memory (compile workers, contention,
@@ -194,9 +196,10 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, Exec
   double per_rank = 0;
   for (const auto& c : mem.categories)
     if (c.name == "weights") per_rank += c.bytes;
-    else if (c.name == "optimizer" && s.precision.master_weights == "fp32")
+    else if (c.name == "optimizer" && s.precision.fp32_master_copy())
       per_rank += c.bytes * 4.0 / 12.0;  // the fp32 master copy (4 of 12 B per parameter); m and v start at zero
-  // With bf16 master weights the bf16 weights are the master: nothing more to load.
+  // With bf16 master weights the bf16 weights are the master, and an FP32 model's weights (4 B
+  // per parameter in `weights`) are its master: nothing more to load.
   double load = 0;
   for (const auto& j : f.inventory.jobs) load += p.l0.v + j.units * p.t_load_unit.v;
   const double world = double(s.parallel.world());

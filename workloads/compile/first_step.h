@@ -24,8 +24,10 @@
 
 namespace trn::workloads {
 
-/// Instruction units of one graph op (MoE dispatch/combine add moe_row_units per routed row).
-double op_units(const GraphOp& op, const models::CompileParams& p, double optimizer_passes = 12);
+/// Instruction units of one graph op (MoE dispatch/combine add moe_row_units per routed row;
+/// `element_bytes`, PrecisionSpec::element_bytes, turns their bytes into rows).
+double op_units(const GraphOp& op, const models::CompileParams& p, double optimizer_passes = 12,
+                double element_bytes = 2);
 
 struct Inventory {
   std::string kind;                       // "eager kernels", "regional", "whole step"

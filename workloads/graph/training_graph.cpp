@@ -85,6 +85,7 @@ struct Builder {
   TrainingGraph& t;
   const ModelSpec& m;
   double tokens, seq, seqs;
+  double elem_bytes;  // bytes per activation element (PrecisionSpec::element_bytes)
   Vertex last{};
   bool have_last = false;
   Vertex bwd_first{};  // the first op of the last block backward built (not its recomputation)
@@ -183,7 +184,7 @@ struct Builder {
       a2a.coll = models::CollectiveOp::AllToAll;
       a2a.group = GroupKind::Ep;
       a2a.layer = l;
-      a2a.coll_bytes = tokens * topk * h * 2;  // bf16 activations, each token to top-k experts
+      a2a.coll_bytes = tokens * topk * h * elem_bytes;  // the activations, each token to top-k experts
       a2a.width = h;
       chain(a2a);
       const double routed = tokens * topk / e;  // tokens per expert (balanced routing)
@@ -250,7 +251,7 @@ struct Builder {
       a2a.group = GroupKind::Ep;
       a2a.layer = l;
       a2a.phase = Phase::Backward;
-      a2a.coll_bytes = tokens * topk * h * 2;
+      a2a.coll_bytes = tokens * topk * h * elem_bytes;
       a2a.width = h;
       a2a.name = "ep_combine_bwd";
       chain(a2a);
@@ -292,14 +293,14 @@ struct Builder {
 }  // namespace
 
 TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last_layer, double sequences,
-                                   double seq_len, Checkpointing ckpt) {
+                                   double seq_len, Checkpointing ckpt, double element_bytes) {
   TrainingGraph t;
   t.first_layer = first_layer;
   t.last_layer = last_layer;
   t.has_embedding = first_layer == 0;
   t.has_head = last_layer == m.num_layers;
   t.micro_tokens = sequences * seq_len;
-  Builder b{t, m, sequences * seq_len, seq_len, sequences};
+  Builder b{t, m, sequences * seq_len, seq_len, sequences, element_bytes};
   const double h = m.hidden_size, v = m.vocab_size;
   if (t.has_embedding) {
     GraphOp e;

@@ -116,8 +116,10 @@ struct TrainingGraph {
 
 /// Builds the graph of one pipeline stage (layers [first, last)) for one micro-batch of
 /// `sequences` sequences of `seq_len` tokens, with activation checkpointing `ckpt` (the
-/// backward recomputes attention or the whole forward).
+/// backward recomputes attention or the whole forward). `element_bytes` is the size of an
+/// activation element (PrecisionSpec::element_bytes: 2 for 16-bit models, 4 for fp32); it sets
+/// the bytes of the MoE all-to-alls the builder places.
 TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last_layer, double sequences,
-                                   double seq_len, Checkpointing ckpt);
+                                   double seq_len, Checkpointing ckpt, double element_bytes);
 
 }  // namespace trn::workloads

@@ -85,9 +85,27 @@ bool fp8_gemm(const Ctx& c, const GraphOp& g) {
          g.name.find("router") == std::string::npos;
 }
 
+// An FP32 model compiled with neuronx-cc's default auto-cast (compile.auto_cast matmult, F29):
+// every tensor-engine GEMM (linear layers, router, LM head, attention's matmuls) runs on BF16
+// casts of its FP32 operands; everything else stays FP32 (docs/model.md, "FP32 and the
+// compiler's auto-cast").
+bool auto_cast_gemms(const Ctx& c) {
+  return c.s.precision.fp32() && c.s.compile.auto_cast == AutoCast::Matmult;
+}
+
+// The tensor engine's input dtype for op `g`'s matmuls (a GEMM or attention): FP8 / MXFP8 for
+// the FP8 GEMMs; for an FP32 model BF16 with auto-cast and FP32 (at the tiling model's
+// fp32_slowdown) without; BF16 otherwise.
 models::DType gemm_dtype(const Ctx& c, const GraphOp& g) {
+  if (c.s.precision.fp32()) return auto_cast_gemms(c) ? models::DType::BF16 : models::DType::FP32;
   if (!fp8_gemm(c, g)) return models::DType::BF16;
   return c.s.precision.compute == "mxfp8" ? models::DType::MXFP8 : models::DType::FP8;
+}
+
+// The dtype the model's tensors are stored in (HBM and the kernels' SBUF tiles): FP32 for an
+// FP32 model, BF16 otherwise (the FP8 path keeps BF16 tensors and casts copies).
+models::DType storage_dtype(const Ctx& c) {
+  return c.s.precision.fp32() ? models::DType::FP32 : models::DType::BF16;
 }
 
 bool ends_with(const std::string& s, const char* suffix) {
@@ -111,10 +129,10 @@ double fp8_cast_elements(const GraphOp& g) {
 double fp8_operand_bytes(const Ctx& c) { return c.s.precision.compute == "mxfp8" ? 1.0 + 1.0 / 32 : 1.0; }
 
 // SBUF working set of a matmul on the logical core: the tiled kernel's (resident B block and
-// double-buffered A tile) on each of its physical cores.
-double matmul_sbuf(const Ctx& c, double m, double n, double k) {
+// double-buffered A tile, of `dtype` elements) on each of its physical cores.
+double matmul_sbuf(const Ctx& c, double m, double n, double k, models::DType dtype = models::DType::BF16) {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
-  return std::ceil(c.lnc * models::matmul_sbuf_bytes(c.chip, per_core_shape(c, m, n, k)));
+  return std::ceil(c.lnc * models::matmul_sbuf_bytes(c.chip, per_core_shape(c, m, n, k, dtype)));
 }
 
 // SBUF working set of a streaming op on the logical core: each physical core double-buffers
@@ -148,7 +166,7 @@ std::vector<Op> fp8_cast_ops(const Ctx& c, const GraphOp& g) {
   std::vector<Op> ops;
   const double n = fp8_cast_elements(g);
   if (!fp8_gemm(c, g) || n <= 0) return ops;
-  const double b = 2.0;  // bf16 source
+  const double b = c.s.precision.element_bytes();  // the bf16 source (2 B)
   if (c.s.precision.compute == "mxfp8") {
     Op q;
     q.engine = Engine::Vector;
@@ -176,6 +194,61 @@ std::vector<Op> fp8_cast_ops(const Ctx& c, const GraphOp& g) {
   return ops;
 }
 
+// Keys per query of an attention op: `useful` are not masked (the model FLOPs), `computed` are
+// what the kernel computes. A flash kernel skips the masked half of a causal square; unfused
+// attention computes the full square and masks it.
+struct AttentionKeys {
+  double useful, computed;
+};
+AttentionKeys attention_keys(const Ctx& c, const GraphOp& g) {
+  const double s = g.seq;
+  const bool unfused = c.s.compile.attention == AttentionKernel::Unfused;
+  auto windowed = [&](double keys) { return g.window > 0 ? std::min(keys, g.window) : keys; };
+  const double useful = windowed(g.causal ? (s + 1) / 2 : s);
+  return AttentionKeys{useful, unfused ? windowed(s) : useful};
+}
+
+// Elements the auto-cast converts from FP32 to BF16 before tensor-engine op `g`: each operand
+// its matmuls read, once per op. A GEMM casts both inputs, [tokens x k] and [k x n] per expert
+// (no BF16 copy is kept between ops: the weight-gradient GEMM casts again). Attention casts Q,
+// K and V (forward) or Q, K, V and dO (backward), and, when unfused, the probabilities P
+// (forward) or P and dS (backward) that come back from HBM; a flash kernel makes P and dS on
+// chip, where the engine that computes them writes BF16 directly.
+double auto_cast_elements(const Ctx& c, const GraphOp& g) {
+  if (g.kind == OpKind::Matmul) return (g.tokens * g.k + g.k * g.n) * std::max(1, g.experts);
+  if (g.kind != OpKind::Attention) return 0;
+  const bool bwd = g.phase == Phase::Backward && !g.recompute;
+  const double q = double(g.heads) * g.head_dim, kv = double(g.kv_heads) * g.head_dim;
+  const double scores = g.seq * attention_keys(c, g).computed * g.heads * g.sequences;
+  const bool unfused = c.s.compile.attention == AttentionKernel::Unfused;
+  return g.tokens * ((bwd ? 2 : 1) * q + 2 * kv) + (unfused ? (bwd ? 2 : 1) * scores : 0.0);
+}
+
+// The auto-cast of an FP32 model's tensor-engine op (fp32 + matmult): one ScalarE pass
+// (ACTIVATE with a BF16 output, as the FP8 path's cast) over the operand tiles the op loads, in
+// SBUF: it reads 4 B and writes 2 B per element there and adds no HBM bytes (the op itself
+// streams the FP32 operands). The op waits for it.
+std::vector<Op> auto_cast_ops(const Ctx& c, const GraphOp& g) {
+  std::vector<Op> ops;
+  const double n = auto_cast_gemms(c) ? auto_cast_elements(c, g) : 0.0;
+  if (n <= 0) return ops;
+  Op cast;
+  cast.engine = Engine::Scalar;
+  cast.name = "auto_cast_" + g.name;
+  cast.duration_s = stream_time(c, c.chip.scalar, n, 1);
+  cast.sbuf_bytes = stream_sbuf(c, n, c.s.precision.element_bytes() + 2.0);
+  ops.push_back(std::move(cast));
+  return ops;
+}
+
+// The casts that run before op `g`, in order: the FP8 casts and scales of an FP8 GEMM, or the
+// BF16 auto-cast of an FP32 model's GEMM or attention.
+std::vector<Op> cast_ops(const Ctx& c, const GraphOp& g) {
+  if (g.kind == OpKind::Collective) return {};
+  if (c.s.precision.fp32()) return auto_cast_ops(c, g);
+  return fp8_cast_ops(c, g);
+}
+
 const models::StreamEngineSpec& engine_spec(const Ctx& c, Engine e) {
   if (e == Engine::Scalar) return c.chip.scalar;
   if (e == Engine::GpSimd) return c.chip.gpsimd;
@@ -184,22 +257,21 @@ const models::StreamEngineSpec& engine_spec(const Ctx& c, Engine e) {
 
 // Fills duration, bytes and flops of an attention op (one kernel over heads and sequences).
 void attention_op(const Ctx& c, const GraphOp& g, Op& op) {
-  const double b = 2.0;  // bf16
+  const double b = c.s.precision.element_bytes();  // bf16, or fp32 for an FP32 model
   op.engine = Engine::Tensor;
   op.tensor_busy = true;
   const double s = g.seq;
-  // A flash kernel skips the masked half of a causal square; unfused attention computes the
-  // full square and masks it.
   const bool unfused = c.s.compile.attention == AttentionKernel::Unfused;
-  auto windowed = [&](double keys) { return g.window > 0 ? std::min(keys, g.window) : keys; };
-  const double s_useful = windowed(g.causal ? (s + 1) / 2 : s);  // keys per query not masked
-  const double s_eff = unfused ? windowed(s) : s_useful;          // keys per query computed
+  const AttentionKeys keys = attention_keys(c, g);
+  const double s_useful = keys.useful;  // keys per query not masked
+  const double s_eff = keys.computed;   // keys per query computed
   const bool bwd = g.phase == Phase::Backward && !g.recompute;
   const double mult = bwd ? 2.5 : 1.0;  // dQ, dK, dV, dP + recomputed P
   // Per head and sequence: S = Q K^T (s x s_eff, contracting head_dim), then O = P V
   // (s x head_dim, contracting s_eff).
-  const double mm = (matmul_time(c, s, s_eff, g.head_dim) + matmul_time(c, s, g.head_dim, s_eff)) * g.heads *
-                    g.sequences * mult;
+  const models::DType dt = gemm_dtype(c, g);
+  const double mm = (matmul_time(c, s, s_eff, g.head_dim, dt) + matmul_time(c, s, g.head_dim, s_eff, dt)) *
+                    g.heads * g.sequences * mult;
   const double exps = s * s_eff * g.heads * g.sequences;
   const double scalar = stream_time(c, c.chip.scalar, exps, 1);
   const double vector = stream_time(c, c.chip.vector, exps, 1);
@@ -212,16 +284,16 @@ void attention_op(const Ctx& c, const GraphOp& g, Op& op) {
   // Unfused: the score tensor goes through HBM. Forward: S written, read and P written by
   // the softmax (masking and scaling fused into it), P read by PV: 4 passes. Backward: P
   // read for dV, dP written, P and dP read and dS written by the softmax backward, dS read
-  // for dQ and for dK: 7 passes. bf16 elements.
+  // for dQ and for dK: 7 passes. Elements of the model's dtype.
   if (unfused) op.bytes += exps * b * (bwd ? 7 : 4);
-  op.sbuf_bytes = matmul_sbuf(c, s, s_eff, g.head_dim);  // one head's QK^T tiles
+  op.sbuf_bytes = matmul_sbuf(c, s, s_eff, g.head_dim, storage_dtype(c));  // one head's QK^T tiles
 }
 
 // Fills duration, bytes and flops of a compute op from a graph op.
 Op compute_op(const Ctx& c, const GraphOp& g) {
   Op op;
   op.name = g.name;
-  const double b = 2.0;  // bf16
+  const double b = c.s.precision.element_bytes();  // bf16, or fp32 for an FP32 model
   switch (g.kind) {
     case OpKind::Matmul: {
       op.engine = Engine::Tensor;
@@ -230,9 +302,11 @@ Op compute_op(const Ctx& c, const GraphOp& g) {
       const models::DType dt = gemm_dtype(c, g);
       op.duration_s = matmul_time(c, g.tokens, g.n, g.k, dt) * e;
       op.flops = 2.0 * g.tokens * g.n * g.k * e;
-      if (dt == models::DType::BF16) {
+      if (dt == models::DType::BF16 || dt == models::DType::FP32) {
+        // Operands and output in the model's dtype (an FP32 model's GEMM streams FP32 whether
+        // the tensor engine runs it in FP32 or on BF16 casts; PSUM accumulates in FP32 either way).
         op.bytes = (g.tokens * g.k + g.k * g.n + g.tokens * g.n) * b * e;
-        op.sbuf_bytes = matmul_sbuf(c, g.tokens, g.n, g.k);  // experts run one after another
+        op.sbuf_bytes = matmul_sbuf(c, g.tokens, g.n, g.k, storage_dtype(c));  // experts run one after another
       } else {  // FP8 operands, BF16 output
         op.bytes = ((g.tokens * g.k + g.k * g.n) * fp8_operand_bytes(c) + g.tokens * g.n * b) * e;
         op.sbuf_bytes = std::ceil(c.lnc * models::matmul_sbuf_bytes(c.chip, per_core_shape(c, g.tokens, g.n, g.k, dt)));
@@ -501,9 +575,9 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     }
     if (pass == Pass::All && c.whole_graph && g.phase == Phase::Update && region_of(c, g) != region)
       trace_update(c, t, order, backward, last_micro);
-    // An FP8 GEMM's casts run first, on their own engines, with the GEMM's inputs; the GEMM
-    // waits for the last of them.
-    std::vector<Op> casts = g.kind == OpKind::Collective ? std::vector<Op>{} : fp8_cast_ops(c, g);
+    // An FP8 GEMM's casts (or an FP32 model's auto-cast) run first, on their own engines, with
+    // the op's inputs; the op waits for the last of them.
+    std::vector<Op> casts = cast_ops(c, g);
     int32_t last_cast = -1;
     Op op;
     if (g.kind == OpKind::Collective) {
@@ -632,14 +706,14 @@ class RankStream : public models::ProgramSource {
       const GraphOp& g = t_.g[v];
       if (!in_segment.count(v)) continue;
       ++n;
-      // The op's queue, after those of the FP8 casts emitted before it (each cast after the
+      // The op's queue, after those of the casts emitted before it (each cast after the
       // previous one, the first with the op's graph inputs).
       std::vector<std::pair<Engine, int>> keys;
       if (g.kind == OpKind::Collective) {
         keys.push_back({Engine::Collective, static_cast<int>(collective_stream(g))});
       } else {
         Ctx probe = c_;
-        for (const Op& cast : fp8_cast_ops(probe, g)) keys.push_back({cast.engine, 0});
+        for (const Op& cast : cast_ops(probe, g)) keys.push_back({cast.engine, 0});
         n += static_cast<int64_t>(keys.size());
         keys.push_back({compute_op(probe, g).engine, 0});
       }

@@ -25,11 +25,9 @@ GraphOp pipe(const std::string& name, OpRole role, double bytes, Phase ph) {
   return collective(name, role, models::CollectiveOp::SendRecv, GroupKind::Pp, bytes, -1, ph);
 }
 
-constexpr double kAct = 2.0;  // bytes per activation / weight element (bf16)
-
 }  // namespace
 
-void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
+void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp, double elem_bytes) {
   std::vector<Vertex> row_split;
   for (Vertex v : t.order) {
     GraphOp& o = t.g[v];
@@ -54,7 +52,7 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
   if (tp <= 1) return;
   for (Vertex v : row_split) {
     const GraphOp o = t.g[v];
-    const double bytes = o.tokens * o.n * kAct * std::max(1, o.experts);  // every local expert's partial output
+    const double bytes = o.tokens * o.n * elem_bytes * std::max(1, o.experts);  // every local expert's partial output
     auto op = sp ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
     GraphOp c = collective("tp_" + std::string(sp ? "rs_" : "ar_") + o.name, OpRole::TpReduce, op, GroupKind::Tp, bytes,
                            o.layer, o.phase);
@@ -85,7 +83,7 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp) {
       const GraphOp o = t.g[v];
       // The gather reads the sequence-split activation the matmul would have read.
       t.insert_before_reading(v, collective("tp_ag_" + o.name, OpRole::TpGather, models::CollectiveOp::AllGather, GroupKind::Tp,
-                                    o.tokens * o.k * kAct, o.layer, o.phase));
+                                    o.tokens * o.k * elem_bytes, o.layer, o.phase));
     }
   }
 }
@@ -106,7 +104,7 @@ void expert_parallel_pass(TrainingGraph& t, int ep) {
   }
 }
 
-void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep) {
+void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep, double elem_bytes) {
   if (fsdp <= 1) return;
   for (Vertex v : t.order)
     if (t.g[v].kind == OpKind::Optimizer) t.g[v].width /= fsdp;
@@ -123,7 +121,7 @@ void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep) {
   }
   for (const auto& [layer, params] : layer_params) {
     if (params <= 0) continue;
-    const double bytes = params * kAct;  // gathered bf16 weights of this rank's TP shard
+    const double bytes = params * elem_bytes;  // gathered weights of this rank's TP shard
     if (first_fwd.count(layer)) {
       Vertex c = t.insert_before(first_fwd[layer], collective("fsdp_ag_fwd", OpRole::FsdpGather, models::CollectiveOp::AllGather,
                                                               GroupKind::Fsdp, bytes, layer, Phase::Forward));
@@ -144,7 +142,7 @@ void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep) {
   (void)ep;
 }
 
-void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, int ep) {
+void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, int ep, double elem_bytes) {
   if (dp <= 1) return;
   std::map<int, double> layer_params;
   std::map<int, Vertex> last_bwd;
@@ -160,7 +158,7 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
   }
   for (const auto& [layer, params] : layer_params) {
     if (params <= 0 || !last_bwd.count(layer)) continue;
-    const double bytes = params / fsdp * kAct;
+    const double bytes = params / fsdp * elem_bytes;
     // ZeRO (any stage) reduce-scatters the gradients: each replica updates only its shard
     // (torch-xla / NxD ZeroRedundancyOptimizer.step); plain data parallelism all-reduces them.
     auto op = zero >= 1 ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
@@ -174,7 +172,7 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     for (const auto& [layer, p] : layer_params) params += p;
     Vertex opt = t.order.back();
     GraphOp ag = collective("dp_param_gather", OpRole::DpParamGather, models::CollectiveOp::AllGather, GroupKind::Dp,
-                            params / fsdp * kAct, -1, Phase::Update);
+                            params / fsdp * elem_bytes, -1, Phase::Update);
     ag.once_per_step = true;
     t.insert_after(opt, ag);
   }
@@ -182,11 +180,11 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
   (void)ep;
 }
 
-void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden, int tp, bool sp) {
+void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden, int tp, bool sp, double elem_bytes) {
   if (stages <= 1) return;
   // With sequence parallelism each TP rank holds 1/tp of the boundary activation and sends
   // only that (NxD, Megatron-LM); without it every TP rank sends the whole activation.
-  const double bytes = t.micro_tokens * hidden * kAct / (sp ? std::max(1, tp) : 1);
+  const double bytes = t.micro_tokens * hidden * elem_bytes / (sp ? std::max(1, tp) : 1);
   Vertex first_fwd = t.order.front(), last_fwd = t.order.front(), first_bwd = t.order.front(), last_bwd = t.order.front();
   bool have_bwd = false;
   for (Vertex v : t.order) {
@@ -213,11 +211,12 @@ void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden, int t
 
 void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage) {
   const auto& p = s.parallel;
+  const double eb = s.precision.element_bytes();  // activations, weights and gradients: 2 B, or 4 B for fp32
   if (s.model.is_moe()) expert_parallel_pass(g, p.ep);  // first: TP reductions then see the local experts
-  tensor_parallel_pass(g, p.tp, p.sequence_parallel);
-  fsdp_pass(g, p.tp, p.fsdp, p.ep);
-  data_parallel_pass(g, p.tp, p.fsdp, p.dp, p.zero, p.ep);
-  pipeline_pass(g, stage, p.pp, s.model.hidden_size, p.tp, p.sequence_parallel);
+  tensor_parallel_pass(g, p.tp, p.sequence_parallel, eb);
+  fsdp_pass(g, p.tp, p.fsdp, p.ep, eb);
+  data_parallel_pass(g, p.tp, p.fsdp, p.dp, p.zero, p.ep, eb);
+  pipeline_pass(g, stage, p.pp, s.model.hidden_size, p.tp, p.sequence_parallel, eb);
 }
 
 }  // namespace trn::workloads

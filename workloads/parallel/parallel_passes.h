@@ -16,10 +16,12 @@
 
 namespace trn::workloads {
 
-void tensor_parallel_pass(TrainingGraph& g, int tp, bool sequence_parallel);
-void fsdp_pass(TrainingGraph& g, int tp, int fsdp, int ep);
-void data_parallel_pass(TrainingGraph& g, int tp, int fsdp, int dp, int zero, int ep);
-void pipeline_pass(TrainingGraph& g, int stage, int stages, double hidden, int tp = 1, bool sp = false);
+// `elem_bytes`: bytes per element of the activations, weights and gradients the collectives
+// move (PrecisionSpec::element_bytes: 2, or 4 for an fp32 model).
+void tensor_parallel_pass(TrainingGraph& g, int tp, bool sequence_parallel, double elem_bytes);
+void fsdp_pass(TrainingGraph& g, int tp, int fsdp, int ep, double elem_bytes);
+void data_parallel_pass(TrainingGraph& g, int tp, int fsdp, int dp, int zero, int ep, double elem_bytes);
+void pipeline_pass(TrainingGraph& g, int stage, int stages, double hidden, int tp, bool sp, double elem_bytes);
 void expert_parallel_pass(TrainingGraph& g, int ep);
 
 /// Applies all passes for one stage of a scenario.

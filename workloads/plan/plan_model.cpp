@@ -96,8 +96,8 @@ double step_time_lower_bound(const ScenarioSpec& s, double model_flops) {
 }
 
 double checkpoint_bytes(const ScenarioSpec& s) {
-  const double master = s.precision.master_weights == "fp32" ? 4.0 : 0.0;
-  return s.model.parameters() * (2.0 + master + 8.0);
+  const double master = s.precision.fp32_master_copy() ? 4.0 : 0.0;
+  return s.model.parameters() * (s.precision.element_bytes() + master + 8.0);
 }
 
 double young_daly_interval(double write_s, double mtbf_s) { return std::sqrt(2.0 * write_s * mtbf_s); }

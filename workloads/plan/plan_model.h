@@ -60,8 +60,9 @@ double step_time_lower_bound(const ScenarioSpec& s, double model_flops);
 constexpr double kBoundSlack = 0.8;
 
 /// Bytes of one full checkpoint (weights, master weights and the optimizer's m and v), with the
-/// memory model's per-parameter sizes (workloads/memory): 2 (bf16 weights) + 4 (fp32 master,
-/// 0 with bf16 master weights) + 8 (m and v in fp32) per parameter.
+/// memory model's per-parameter sizes (workloads/memory): 2 (bf16 weights; 4 for an FP32 model)
+/// + 4 (fp32 master; 0 with bf16 master weights or an FP32 model, whose weights are the master)
+/// + 8 (m and v in fp32) per parameter.
 double checkpoint_bytes(const ScenarioSpec& s);
 
 /// Restart and checkpoint parameters (defaults and sources in docs/plan.md section 4).

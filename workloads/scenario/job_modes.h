@@ -17,6 +17,9 @@ enum class Checkpointing { None, Selective, Full };
 enum class Frontend { TorchNeuron, Xla };
 /// Attention kernel: flash (fused, no score tensor in HBM) or unfused (scores through HBM).
 enum class AttentionKernel { Flash, Unfused };
+/// The compiler's automatic cast of an FP32 model (neuronx-cc --auto-cast; docs/model.md 11.11,
+/// F29): matmult (the default) casts every FP32 matrix multiplication to BF16, none leaves it FP32.
+enum class AutoCast { Matmult, None };
 
 inline const std::vector<std::string>& enum_words(ExecMode) {
   static const std::vector<std::string> w{"eager", "compiled"};
@@ -32,6 +35,10 @@ inline const std::vector<std::string>& enum_words(Frontend) {
 }
 inline const std::vector<std::string>& enum_words(AttentionKernel) {
   static const std::vector<std::string> w{"flash", "unfused"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(AutoCast) {
+  static const std::vector<std::string> w{"matmult", "none"};
   return w;
 }
 

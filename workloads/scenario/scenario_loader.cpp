@@ -38,10 +38,11 @@ void inline_reference(ConfigNode& root, const char* key, const char* subdir, Loa
   throw ConfigError(sim::locate(root, key), key, msg);  // the deepest existing node of the key
 }
 
-/// precision.compute fp8 / mxfp8 needs the chip's published rate for that format.
+/// precision.compute fp8 / mxfp8 needs the chip's published rate for that format; bf16, fp16 and
+/// fp32 run on every chip (fp32 through the tensor engine's fp32 mode or the compiler's auto-cast).
 void check_precision(const ScenarioSpec& s, const ConfigNode& root) {
   const auto& pk = s.system.chip.peak;
-  std::string ok = "bf16, fp16";
+  std::string ok = "bf16, fp16, fp32";
   if (pk.fp8.v > 0) ok += ", fp8";
   if (pk.mxfp8.v > 0) ok += ", mxfp8";
   const std::string& c = s.precision.compute;

@@ -65,23 +65,52 @@ struct PrecisionSpec {
   std::string master_weights = "fp32";
   std::string optimizer = "adamw";
   template <class V> void visit(V& v) {
-    v.field("compute", compute, F("matmul dtype: fp8 (per-tensor scales) and mxfp8 (32-element block "
-                                  "scales) need the chip's published rate (system.chip.peak)")
-                                    .one_of({"bf16", "fp16", "fp8", "mxfp8"}));
-    v.field("master_weights", master_weights, F("master weight dtype").one_of({"fp32", "bf16"}));
+    v.field("compute", compute,
+            F("model dtype: fp32 keeps every tensor in FP32 (4 B; the GEMMs' rate follows compile.auto_cast); fp8 "
+              "(per-tensor scales) and mxfp8 (32-element block scales) cast the blocks' GEMMs and need the chip's "
+              "published rate (system.chip.peak)")
+                .one_of({"bf16", "fp16", "fp32", "fp8", "mxfp8"}));
+    v.field("master_weights", master_weights,
+            F("master weight dtype; with compute fp32 the FP32 weights are the master copy (no separate master, "
+              "whatever this says)")
+                .one_of({"fp32", "bf16"}));
     v.field("optimizer", optimizer, F("optimizer (both keep fp32 m and v)").one_of({"adamw", "lamb"}));
   }
-  /// AdamW: ~12 vector passes; reads master, m, v (fp32) and the bf16 gradient, writes master,
-  /// m, v and the bf16 weights: 28 bytes. LAMB (You et al. 2019, arXiv:1904.00962, Algorithm 2)
-  /// is the Adam update r followed by a per-layer trust ratio ||x|| / ||r|| and x -= lr * ratio * r.
-  /// Assumed as two streaming passes: the first is AdamW's but writes r (fp32) instead of the
-  /// weights and accumulates the two squared norms (+2 vector passes); the second reads master
-  /// and r and writes master and bf16 weights (+1 pass for the scaled update). That is 15 passes
-  /// and 14 + 12 + 8 + 6 = 40 bytes per parameter. The all-reduce of the per-layer norms across
-  /// shards is not modelled (its bytes are per layer, not per parameter).
+  /// An FP32 model (docs/model.md, "FP32 and the compiler's auto-cast").
+  bool fp32() const { return compute == "fp32"; }
+  /// Bytes per element of the model's tensors: weights, activations, gradients, elementwise
+  /// traffic, attention operands, every collective and the memory model. 4 for fp32, 2 otherwise
+  /// (bf16, fp16, and fp8 / mxfp8, whose activations, weights and collectives stay BF16).
+  double element_bytes() const { return fp32() ? 4.0 : 2.0; }
+  /// A separate FP32 master copy of the weights: master_weights fp32 with 16-bit weights. With
+  /// compute fp32 the weights are the master.
+  bool fp32_master_copy() const { return !fp32() && master_weights == "fp32"; }
   /// FP8 or MXFP8 GEMMs (docs/model.md, "FP8 and MXFP8").
   bool fp8() const { return compute == "fp8" || compute == "mxfp8"; }
-  OptimizerCost optimizer_cost() const { return optimizer == "lamb" ? OptimizerCost{15, 40} : OptimizerCost{12, 28}; }
+  /// Per parameter and update, bytes read + written (m and v are FP32 in every case):
+  /// AdamW with 16-bit weights: reads master, m, v (fp32) and the bf16 gradient, writes master,
+  /// m, v and the bf16 weights: (4 + 4 + 4 + 2) + (4 + 4 + 4 + 2) = 28 bytes, ~12 vector passes.
+  /// LAMB (You et al. 2019, arXiv:1904.00962, Algorithm 2) is the Adam update r followed by a
+  /// per-layer trust ratio ||x|| / ||r|| and x -= lr * ratio * r. Assumed as two streaming
+  /// passes: the first is AdamW's but writes r (fp32) instead of the weights and accumulates the
+  /// two squared norms (+2 vector passes); the second reads master and r and writes master and
+  /// bf16 weights (+1 pass for the scaled update). That is 15 passes and 14 + 12 + 8 + 6 = 40
+  /// bytes per parameter. The all-reduce of the per-layer norms across shards is not modelled
+  /// (its bytes are per layer, not per parameter).
+  /// FP32 compute: the FP32 weights are the master and the gradient is FP32. AdamW reads w, m,
+  /// v, g (4 B each) and writes w, m, v: 16 + 12 = 28 bytes; LAMB: first pass reads w, m, v, g
+  /// and writes m, v, r (16 + 12), second reads w, r and writes w (8 + 4): 40 bytes. The FP32
+  /// gradient (+2 B) cancels the BF16 weight copy that is no longer written (-2 B). The passes
+  /// (an assumption) stay 12 and 15: none of them is attributed to the BF16 copy.
+  OptimizerCost optimizer_cost() const {
+    const double w = 4.0;                    // the fp32 master (fp32 weights with compute fp32), read / written
+    const double copy = fp32() ? 0.0 : 2.0;  // the bf16 weights written after the update (16-bit compute)
+    const double g = element_bytes();        // the gradient, read
+    const double mv = 8.0;                   // m and v (fp32), read / written
+    const double r = 4.0;                    // LAMB: the fp32 update r, written then read
+    if (optimizer == "lamb") return OptimizerCost{15, (w + mv + g) + (mv + r) + (w + r) + (w + copy)};
+    return OptimizerCost{12, (w + mv + g) + (mv + w + copy)};
+  }
 };
 
 /// Runtime parameters with physical meaning; values and provenance in
@@ -120,11 +149,16 @@ struct CompileSpec {
   bool shared_cache = true;               // one compile per graph per host (file locks) or per rank
   sim::Time budget{0};                    // per-graph compile budget (0 = none)
   double speedup = 1.0;                   // a compiler this many times faster
+  AutoCast auto_cast = AutoCast::Matmult;  // neuronx-cc --auto-cast: FP32 matmuls to BF16 (F29)
   template <class V> void visit(V& v) {
     v.field("frontend", frontend, F("compile frontend").optional());
     v.field("attention", attention,
             F("attention kernel: flash (fused, no score tensor in HBM) or unfused (softmax(QK^T)V as separate ops, "
               "full square, scores through HBM)").optional());
+    v.field("auto_cast", auto_cast,
+            F("the compiler's cast of FP32 matmuls (precision.compute fp32; no effect otherwise): matmult runs "
+              "every GEMM at the BF16 rate on BF16 casts of its FP32 operands (the compiler's default), none in "
+              "FP32 (F29)").optional());
     v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
     v.field("cache", cache, F("persistent cache state").one_of({"cold", "warm", "partial"}).optional());
     v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());

@@ -75,7 +75,8 @@ workloads::TrainingGraph stage_graph(const workloads::ScenarioSpec& s, int p) {
   const double seqs_micro =
       double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
   workloads::TrainingGraph g = workloads::build_training_graph(s.model, p * per_stage, (p + 1) * per_stage, seqs_micro,
-                                                               double(s.batch.seq_len), s.checkpointing);
+                                                               double(s.batch.seq_len), s.checkpointing,
+                                                               s.precision.element_bytes());
   workloads::apply_parallel_passes(g, s, p);
   return g;
 }
