@@ -115,16 +115,16 @@ notes = {
           "replica, same model) on 16 nodes with SDK 2.12; one node can only be faster per node than 16 (no EFA "
           "gradient all-reduce), yet AWS's figures put it 7 % slower per node: at least that much of T8's error is "
           "release-to-release change, which no mechanism of the job represents.",
-    "T6": "GPT3-46B with NeMo-Megatron, TP 8 x PP 8, the only row with full activation checkpointing. AWS's figure "
-          "implies 28 % MFU (37 % counting the recomputed forward). Candidate causes, not modelled: NeMo "
-          "checkpointing settings other than full-every-layer (partial recomputation), pipeline stage balancing (the "
-          "last stage carries the 50,257-wide head). Examined and rejected: that the recomputation vanishes. The "
-          "checkpoint function of NeMo's Neuron fork of apex (apex/transformer/tensor_parallel/random.py in "
-          "aws-neuron/neuronx-nemo-megatron) has no XLA optimization barrier, which torch_xla's own checkpoint adds "
-          "so that the compiler cannot merge the recomputed forward with the original (torch_xla/utils/checkpoint.py); "
-          "but the same fork's pipeline messages call xm.mark_step() before and after every send and receive "
-          "(apex/transformer/pipeline_parallel/p2p_communication.py), so a micro-batch's forward and its backward are "
-          "separate graphs and the recomputation is real at PP 8.",
+    "T6": "GPT3-46B with NeMo-Megatron, TP 8 x PP 8, the only calibration row with full activation checkpointing "
+          "(gpt_46b.sh). Its layers are T5's (GPT3-23B, TP 8, 7 layers per stage in both), so AWS's two figures fix "
+          "what full recomputation costs on this stack: T6's step is 2.22 x T5's where 1F1B with textbook full "
+          "recomputation predicts about 2.6 x (2.03 x from the micro-batch counts alone), i.e. the published "
+          "recomputation costs about a third of a forward. The model recomputes a whole forward, since the code says "
+          "so: NeMo's Neuron fork cuts the graph between every micro-batch's forward and backward precisely so that "
+          "the compiler cannot merge the recomputation with the original forward, and torch-xla's all-reduce token "
+          "keeps the dead last matmul of the recomputation alive (docs/model.md 11.4, F30, F31). Whole-graph list "
+          "scheduling now hides most of the recomputation's TP collectives behind the backward above it (11.1); the "
+          "rest of the gap has no mechanism with a source.",
     "T4": "Llama-2-70B NxD at PP 4 is 24 % faster than the same job at PP 8 (T3, a later SDK) in AWS's tables. "
           "Textbook 1F1B makes them nearly equal (bubbles of 2.3 % and 2.7 % at 128 and 256 micro-batches), and so "
           "does the model.",
@@ -138,11 +138,21 @@ for r in worst:
 lines += ["", "History of this fit (leave-one-out median / maximum): 4.7 % / 18.8 % with lazy-tensor tracing and the "
           "per-path efficiency alone; 8.05 % / 22.8 % after the corrections of docs/model.md 11.1-11.3 and 11.6 (TP "
           "reductions beside the wgrad, ZeRO-1 reduce-scatter, pipeline messages of 1/tp with sequence parallelism, "
-          "the gradient send after its backward, the PV matmul's own shape); the figures above with unfused attention "
-          "for the frameworks that ran it (T7, T8, E1, E2; docs/model.md 11.6). The corrections were kept although "
-          "they made the figures worse: each fixes a modelling error that a framework's source or paper shows, and a "
-          "mechanism kept because it happens to offset other errors on these 11 rows would not carry to published "
-          "rows outside them.", "",
+          "the gradient send after its backward, the PV matmul's own shape); 4.67 % / 20.5 % with unfused attention "
+          "for Megatron-LM and HF BERT (T7, T8, E1, E2; docs/model.md 11.6); the figures above after the second round "
+          "(whole-graph list scheduling of xla segments with one launch per graph, recomputation one layer ahead, SP "
+          "gathers that wait for their operand, unfused core attention for NeMo-Megatron as its Neuron fork runs it: "
+          "T5 and T6 lose about 5 % from the attention alone). The corrections were kept although several made the "
+          "figures worse: each fixes a modelling error that a framework's source or paper shows, and a mechanism kept "
+          "because it happens to offset other errors on these 11 rows would not carry to published rows outside them "
+          "(the held-out table below is that test).", "",
+          "Why the 15 % maximum is not reachable by mechanism on these rows: three pairs of AWS's own figures "
+          "describe the same per-rank job and disagree by more than any job parameter allows. T8 against T7 (one "
+          "node against sixteen, the same TP 8 job of 16 micro-batches per replica): 7 % slower per node on one node, "
+          "which has no EFA traffic. X1 against held-out H2 (Llama-3-70B at TP 32 x PP 8, DP 2 against DP 4): 24 % "
+          "apart per node, the other way from the bubble. T4 against T3 (PP 4 against PP 8): 24 % apart, where 1F1B "
+          "puts the bubbles at 2.3 % and 2.7 %. A single physical model leaves one of each pair outside 15 % unless "
+          "it is fitted to the pair.", "",
           "### AWS's published trn1 tables, row by row", "",
           "`make validate` simulates every row of `workloads/validation/trn1-training.yaml` (one scenario each under "
           "`workloads/scenarios/validation/`) with the shipped calibration: the *in-sample* column is the fit, the "

@@ -300,7 +300,8 @@ TEST_CASE("xla whole graphs: one launch per graph, a list schedule, recomputatio
                                     "batch.global_batch=16", std::string("compile.frontend=") + frontend});
     Layout layout(s.parallel);
     const int per = s.model.num_layers / s.parallel.pp;
-    TrainingGraph t = build_training_graph(s.model, 0, per, 1, double(s.batch.seq_len), s.checkpointing);
+    TrainingGraph t = build_training_graph(s.model, 0, per, 1, double(s.batch.seq_len), s.checkpointing,
+                                           s.precision.element_bytes());
     apply_parallel_passes(t, s, 0);
     return std::make_pair(s, lower_rank(s, layout, t, 0));
   };

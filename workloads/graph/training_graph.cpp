@@ -173,7 +173,9 @@ struct Builder {
     const bool own = !recompute;
     if (m.is_moe()) {
       const double f = m.moe_intermediate_size, e = m.num_experts, topk = m.experts_per_token;
-      chain(mm("router", Phase::Forward, l, e, h, Split::None, own ? h * e : 0));
+      GraphOp router = mm("router", Phase::Forward, l, e, h, Split::None, own ? h * e : 0);
+      router.role = OpRole::Router;
+      chain(router);
       GraphOp topk_op = ew("topk", Phase::Forward, l, e, 1, models::Engine::GpSimd);
       topk_op.fusable = false;
       chain(topk_op);
@@ -262,7 +264,9 @@ struct Builder {
       chain(wgrad("experts_up_wgrad", l, up_mats * f, routed, Split::Column, static_cast<int>(e), h));
       a2a.name = "ep_dispatch_bwd";
       chain(a2a);
-      chain(mm("router_bwd", Phase::Backward, l, h, e, Split::None, 0));
+      GraphOp router = mm("router_bwd", Phase::Backward, l, h, e, Split::None, 0);
+      router.role = OpRole::Router;
+      chain(router);
     } else {
       const double f = m.intermediate_size;
       const int up_mats = m.mlp == "swiglu" ? 2 : 1;

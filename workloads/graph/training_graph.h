@@ -32,6 +32,7 @@ const char* group_kind_name(GroupKind g);
 enum class OpRole {
   Compute,          // forward, input-gradient and elementwise work, the optimizer update
   WeightGrad,       // a matmul that computes a weight gradient (dW = X^T dY)
+  Router,           // MoE: the router's matmul and its backward (kept in BF16 under FP8)
   ExpertExchange,   // MoE all-to-all: tokens to their experts and back
   TpReduce,         // TP reduction of a row-split matmul's partial sums
   TpGather,         // sequence parallel: all-gather before a column-split matmul

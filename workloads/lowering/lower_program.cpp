@@ -82,7 +82,7 @@ double matmul_time(const Ctx& c, double m, double n, double k, models::DType dty
 // backward; attention's matmuls, the router and the LM head stay in BF16.
 bool fp8_gemm(const Ctx& c, const GraphOp& g) {
   return c.s.precision.fp8() && g.kind == OpKind::Matmul && g.layer >= 0 &&
-         g.name.find("router") == std::string::npos;
+         g.role != OpRole::Router;
 }
 
 // An FP32 model compiled with neuronx-cc's default auto-cast (compile.auto_cast matmult, F29):
@@ -108,10 +108,6 @@ models::DType storage_dtype(const Ctx& c) {
   return c.s.precision.fp32() ? models::DType::FP32 : models::DType::BF16;
 }
 
-bool ends_with(const std::string& s, const char* suffix) {
-  const std::string x(suffix);
-  return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
-}
 
 // Elements an FP8 GEMM casts from BF16 before it runs: a forward GEMM (and its recomputation)
 // casts its input activation [tokens x k] and its weight [k x n]; a data-gradient GEMM casts
@@ -119,8 +115,8 @@ bool ends_with(const std::string& s, const char* suffix) {
 // reuses the FP8 activation and output gradient (F24).
 double fp8_cast_elements(const GraphOp& g) {
   const double e = std::max(1, g.experts);
-  if (ends_with(g.name, "_wgrad")) return 0;
-  if (ends_with(g.name, "_dgrad")) return g.tokens * g.k * e;
+  if (g.role == OpRole::WeightGrad) return 0;
+  if (g.phase == Phase::Backward && !g.recompute) return g.tokens * g.k * e;  // a data gradient
   return (g.tokens * g.k + g.k * g.n) * e;
 }
 

@@ -7,10 +7,11 @@
 
 namespace trn::workloads::plan {
 
-std::string PlanLayout::text() const {
+std::string PlanLayout::text(bool with_checkpointing) const {
   std::string s = "tp" + std::to_string(tp) + " pp" + std::to_string(pp) + " mb" + std::to_string(microbatches) +
                   " fsdp" + std::to_string(fsdp) + " dp" + std::to_string(dp) + " zero" + std::to_string(zero) + " ep" +
-                  std::to_string(ep) + " ckpt=" + checkpointing + " lnc" + std::to_string(lnc);
+                  std::to_string(ep) + " ckpt=" + (with_checkpointing ? enum_word(checkpointing) : "") + " lnc" +
+                  std::to_string(lnc);
   return s;
 }
 
@@ -26,7 +27,7 @@ std::vector<std::string> PlanPoint::sets() const {
           "parallel.fsdp=" + std::to_string(l.fsdp),
           "parallel.zero=" + std::to_string(l.zero),
           "parallel.ep=" + std::to_string(l.ep),
-          "checkpointing=" + l.checkpointing,
+          "checkpointing=" + enum_word(l.checkpointing),
           "batch.global_batch=" + std::to_string(global_batch),
           "batch.seq_len=" + std::to_string(seq_len)};
 }

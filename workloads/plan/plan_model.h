@@ -15,9 +15,10 @@ namespace trn::workloads::plan {
 /// One parallel layout of a job (the `parallel` section, checkpointing and LNC of a scenario).
 struct PlanLayout {
   int tp = 1, pp = 1, microbatches = 1, dp = 1, fsdp = 1, zero = 0, ep = 1, lnc = 1;
-  std::string checkpointing = "none";
-  /// "tp4 pp1 mb1 fsdp16 dp1 zero0 ep1 ckpt=full lnc2": a stable, readable key.
-  std::string text() const;
+  Checkpointing checkpointing = Checkpointing::None;
+  /// "tp4 pp1 mb1 fsdp16 dp1 zero0 ep1 ckpt=full lnc2": a stable, readable key; without the
+  /// checkpointing mode when `with_checkpointing` is false (the layouts it is a mode of).
+  std::string text(bool with_checkpointing = true) const;
 };
 
 /// One point of the search: a system, how many of its instances, a global batch and a layout.
@@ -38,7 +39,7 @@ struct SearchSpace {
   std::vector<int> pp = {1, 2, 4, 8, 16};           // kept when they divide the layers
   int max_fsdp = 64;                                // FSDP degrees: powers of two up to this
   std::vector<int> microbatch_sequences = {1, 2};   // sequences per micro-batch per replica
-  std::vector<std::string> checkpointing = {"none", "selective", "full"};
+  std::vector<Checkpointing> checkpointing = {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full};
 };
 
 /// Every layout of `ranks` ranks (`ranks_per_instance` per instance) for `sequences` per step:

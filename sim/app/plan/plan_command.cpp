@@ -1,10 +1,11 @@
-// `trnsim plan`: options, the text and JSON writers, default prices (docs/plan.md).
+// `trnsim plan`: the text and JSON writers and the default prices (docs/plan.md); the options are
+// parsed in sim/app/cli/plan_cli.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 
-#include "sim/app/cli/commands.h"
+#include "sim/app/commands/common.h"
 #include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
 #include "sim/base/output_file.h"
@@ -14,47 +15,6 @@ namespace trn::app {
 namespace {
 
 using sim::ConfigError;
-
-double number(const std::string& text, const std::string& option, double lo) {
-  char* end = nullptr;
-  const double x = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(x) || !(x >= lo))
-    throw ConfigError(sim::Location{option, 0, 0}, "",
-                      "expected a number >= " + sim::format_double_exact(lo) + ", got '" + text + "'");
-  return x;
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::vector<int64_t> int_list(const std::string& text, const std::string& option) {
-  std::vector<int64_t> out;
-  for (const auto& item : split(text)) {
-    const double x = number(item, option, 1);
-    if (x != std::floor(x) || x > 1e12)
-      throw ConfigError(sim::Location{option, 0, 0}, "", "expected whole numbers, got '" + item + "'");
-    out.push_back(static_cast<int64_t>(x));
-  }
-  return out;
-}
-
-double quantity(const std::string& text, sim::Dim dim, const std::string& option) {
-  std::string why;
-  auto v = sim::parse_quantity(text, dim, &why);
-  if (!v || !(*v > 0))
-    throw ConfigError(sim::Location{option, 0, 0}, "",
-                      (v ? "must be positive" : why) + "; expected " + sim::dim_expectation(dim));
-  return *v;
-}
 
 std::string days(double s) {
   char buf[32];
@@ -166,7 +126,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
     j["instances"] = c.point.instances;
     j["chips"] = c.point.chips;
     j["layout"] = {{"tp", l.tp}, {"pp", l.pp}, {"microbatches", l.microbatches}, {"dp", l.dp}, {"fsdp", l.fsdp},
-                   {"zero", l.zero}, {"ep", l.ep}, {"checkpointing", l.checkpointing}, {"lnc", l.lnc},
+                   {"zero", l.zero}, {"ep", l.ep}, {"checkpointing", workloads::enum_word(l.checkpointing)}, {"lnc", l.lnc},
                    {"text", l.text()}};
     j["global_batch"] = c.point.global_batch;
     j["seq_len"] = c.point.seq_len;
@@ -197,100 +157,6 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
   }
   js["candidates"] = cands;
   return js;
-}
-
-std::function<int()> add_plan(CLI::App* app) {
-  struct Opts {
-    std::string model, tokens, systems, deadline, budget, cache = "cold", global_batch, tokens_per_step, db, json,
-        rank_by = "time", rate, write_bw, read_bw, interval;
-    std::vector<std::string> prices, sets;
-    int min_chips = 1, max_chips = 1024, jobs = 1;
-    int64_t seq_len = 4096;
-    bool exhaustive = false;
-  };
-  auto o = std::make_shared<Opts>();
-  auto* c = app->add_subcommand(
-      "plan", "Search systems, chip counts and layouts for the fastest or cheapest way to train a model on a token budget");
-  c->add_option("--model", o->model, "Model: zoo name (workloads/models), YAML path or Hugging Face config.json")->required();
-  c->add_option("--tokens", o->tokens, "Training tokens, e.g. 1e12")->required();
-  c->add_option("--systems", o->systems, "Comma-separated systems of hw/configs/systems, e.g. trn2.48xlarge,trn2-ultraserver")
-      ->required();
-  c->add_option("--min-chips", o->min_chips, "Smallest job in chips")->capture_default_str();
-  c->add_option("--max-chips", o->max_chips, "Largest job in chips (whole instances, powers of two of them)")
-      ->capture_default_str();
-  c->add_option("--deadline", o->deadline, "Longest acceptable time to train, a time with unit, e.g. 30d or 720h (default: none)");
-  c->add_option("--budget", o->budget, "Largest acceptable cost in USD (default: none)");
-  c->add_option("--price", o->prices,
-                "SYSTEM=USD per instance-hour (repeatable; default: the public on-demand prices of docs/plan.md, where known)");
-  c->add_option("--cache", o->cache, "Compile cache at the first start-up: cold | warm")
-      ->check(CLI::IsMember({"cold", "warm"}))
-      ->capture_default_str();
-  c->add_option("--global-batch", o->global_batch, "Global batches to consider, sequences per step, comma-separated");
-  c->add_option("--tokens-per-step", o->tokens_per_step,
-                "Tokens per step to consider, comma-separated (default: 4194304, the Llama 2 batch; docs/plan.md)");
-  c->add_option("--seq-len", o->seq_len, "Sequence length, tokens")->capture_default_str();
-  c->add_option("-j,--jobs", o->jobs, "Points simulated at once (forked processes)")->capture_default_str();
-  c->add_option("--db", o->db, "Sweep database (SQLite) to store and reuse evaluated points (default: none)");
-  c->add_option("--json", o->json, "Write the plan as JSON to FILE (default: none)");
-  c->add_option("--rank-by", o->rank_by, "Rank by time to train or by cost: time | cost")
-      ->check(CLI::IsMember({"time", "cost"}))
-      ->capture_default_str();
-  c->add_option("--interruption-rate", o->rate,
-                "Interruptions per chip-hour (default: 1.97e-05, Llama 3's 419 in 54 days on 16,384 accelerators; docs/plan.md)");
-  c->add_option("--checkpoint-write-bw", o->write_bw, "Checkpoint write bandwidth per host, e.g. \"2.9 GB/s\" (default: 2.9 GB/s)");
-  c->add_option("--checkpoint-read-bw", o->read_bw, "Checkpoint read bandwidth per host (default: 2.9 GB/s)");
-  c->add_option("--checkpoint-interval", o->interval, "Checkpoint interval, a time with unit (default: Young/Daly optimum)");
-  c->add_flag("--exhaustive", o->exhaustive, "Simulate every layout that fits in memory: no bound or dominance pruning");
-  c->add_option("--set", o->sets, "Override a key of every point's scenario, e.g. --set model.num_layers=8 (repeatable)");
-  return [o]() -> int {
-    if (!o->json.empty()) sim::check_writable(o->json, "--json");
-    PlanOptions p;
-    p.model = o->model;
-    p.tokens = number(o->tokens, "--tokens", 1);
-    for (const auto& s : split(o->systems)) {
-      if (s.empty()) throw ConfigError(sim::Location{"--systems", 0, 0}, "", "empty system name in '" + o->systems + "'");
-      if (std::find(p.systems.begin(), p.systems.end(), s) == p.systems.end()) p.systems.push_back(s);
-    }
-    if (o->min_chips < 1 || o->max_chips < o->min_chips || o->max_chips > 65536)
-      throw ConfigError(sim::Location{"--max-chips", 0, 0}, "", "expected 1 <= --min-chips <= --max-chips <= 65536");
-    p.min_chips = o->min_chips;
-    p.max_chips = o->max_chips;
-    if (!o->deadline.empty()) p.deadline_s = quantity(o->deadline, sim::Dim::Time, "--deadline");
-    if (!o->budget.empty()) p.budget_usd = number(o->budget, "--budget", 0);
-    for (const auto& pr : o->prices) {
-      auto eq = pr.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw ConfigError(sim::Location{"--price", 0, 0}, "", "expected SYSTEM=USD_PER_INSTANCE_HOUR, got '" + pr + "'");
-      p.prices[pr.substr(0, eq)] = number(pr.substr(eq + 1), "--price " + pr.substr(0, eq), 0);
-    }
-    p.cache = o->cache;
-    if (o->seq_len < 1 || o->seq_len > 10000000)
-      throw ConfigError(sim::Location{"--seq-len", 0, 0}, "", "expected 1 to 10,000,000 tokens");
-    p.seq_len = o->seq_len;
-    if (!o->global_batch.empty() && !o->tokens_per_step.empty())
-      throw ConfigError(sim::Location{"--global-batch", 0, 0}, "", "give --global-batch or --tokens-per-step, not both");
-    if (!o->global_batch.empty()) p.global_batches = int_list(o->global_batch, "--global-batch");
-    else p.tokens_per_step = o->tokens_per_step.empty() ? std::vector<int64_t>{4194304}
-                                                        : int_list(o->tokens_per_step, "--tokens-per-step");
-    for (int64_t t : p.tokens_per_step)
-      if (t % p.seq_len != 0)
-        throw ConfigError(sim::Location{"--tokens-per-step", 0, 0}, "",
-                          std::to_string(t) + " tokens per step is not a multiple of --seq-len " + std::to_string(p.seq_len));
-    if (o->jobs < 1 || o->jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
-    p.jobs = o->jobs;
-    p.db = o->db;
-    p.rank_by = o->rank_by;
-    p.exhaustive = o->exhaustive;
-    p.sets = o->sets;
-    if (!o->rate.empty()) p.restart.interruptions_per_chip_hour = number(o->rate, "--interruption-rate", 0);
-    if (!o->write_bw.empty()) p.restart.write_bandwidth = quantity(o->write_bw, sim::Dim::Bandwidth, "--checkpoint-write-bw");
-    if (!o->read_bw.empty()) p.restart.read_bandwidth = quantity(o->read_bw, sim::Dim::Bandwidth, "--checkpoint-read-bw");
-    if (!o->interval.empty()) p.restart.interval_s = quantity(o->interval, sim::Dim::Time, "--checkpoint-interval");
-    PlanResult r = run_plan(p);
-    std::fputs(plan_text(r).c_str(), stdout);
-    if (!o->json.empty()) sim::write_files_atomic({{o->json, plan_json(r).dump(2) + "\n"}}, {"--json"});
-    return 0;
-  };
 }
 
 }  // namespace trn::app

@@ -11,9 +11,89 @@ bool is_plan_json(const nlohmann::json& j) {
   return j.is_object() && j.contains("plan") && j.contains("candidates") && j["candidates"].is_array();
 }
 
+namespace {
+
+using report::esc;
+using report::num;
+
+// The Pareto plot: every candidate, the front as a line.
+std::string pareto_plot(const nlohmann::json& cands, int pi) {
+  std::string h;
+  report::XYPlot xy;
+  xy.id = "pareto" + std::to_string(pi);
+  xy.x_label = "time to train (days)";
+  xy.y_label = "cost (USD)";
+  xy.x_zero = xy.y_zero = false;
+  report::Series all, front;
+  all.name = "candidates";
+  all.line = false;
+  front.name = "Pareto front";
+  front.colour = 1;
+  for (const auto& c : cands) {
+    if (c["time_to_train_s"].is_null() || c["cost_usd"].is_null()) continue;
+    const double d = c["time_to_train_s"].get<double>() / 86400, usd = c["cost_usd"].get<double>();
+    const std::string tip = c["system"].get<std::string>() + " x" + std::to_string(c["instances"].get<int>()) + " " +
+                            c["layout"]["text"].get<std::string>();
+    (c["pareto"].get<bool>() ? front : all).pts.push_back({d, usd});
+    (c["pareto"].get<bool>() ? front : all).tips.push_back(tip);
+  }
+  if (!all.pts.empty()) xy.series.push_back(all);
+  xy.series.push_back(front);
+  xy.labels.push_back({cands[0]["time_to_train_s"].get<double>() / 86400, cands[0]["cost_usd"].get<double>(), "winner"});
+  h += "<h3>Time against cost</h3>\n" + report::xy_plot(xy) + "\n";
+  return h;
+}
+
+// The time-to-train breakdown of the top candidates.
+std::string breakdown_plot(const nlohmann::json& cands, int pi) {
+  std::string h;
+  report::BarPlot bp;
+  bp.id = "breakdown" + std::to_string(pi);
+  bp.x_label = "time to train (days)";
+  bp.categories = {"steady", "first start-up", "restarts", "lost work", "checkpoint writes"};
+  const char* keys[] = {"steady", "first_startup", "restarts", "lost_work", "checkpoint_writes"};
+  for (size_t i = 0; i < cands.size() && i < 8; ++i) {
+    const auto& c = cands[i];
+    report::BarRow row;
+    row.label = std::to_string(i + 1) + ". " + c["system"].get<std::string>() + " " + std::to_string(c["chips"].get<int>()) +
+                " chips";
+    double t = 0;
+    for (int k = 0; k < 5; ++k) {
+      const double v = c["breakdown_s"][keys[k]].get<double>() / 86400;
+      row.segments.push_back({k, t, v, bp.categories[size_t(k)] + ": " + num(v, 3) + " d"});
+      t += v;
+    }
+    row.end_text = num(t, 3) + " d";
+    bp.rows.push_back(row);
+  }
+  h += "<h3>Where the time goes</h3>\n" + report::bar_plot(bp) + "\n";
+  return h;
+}
+
+// The table a manager can read: the candidates, best first.
+std::string candidate_table(const nlohmann::json& cands) {
+  std::string h;
+  h += "<h3>Candidates, best first</h3>\n<table>\n<tr><th>#</th><th class=\"l\">system</th><th>chips</th>"
+       "<th class=\"l\">layout</th><th>step (s)</th><th>MFU</th><th>start-up (min)</th><th>time to train (days)</th>"
+       "<th>cost (USD)</th><th>goodput</th><th class=\"l\">why it lost</th></tr>\n";
+  for (size_t i = 0; i < cands.size(); ++i) {
+    const auto& c = cands[i];
+    h += std::string("<tr") + (i == 0 ? " class=\"win\"" : "") + "><td>" + std::to_string(i + 1) + (c["pareto"].get<bool>() ? "*" : "") +
+         "</td><td class=\"l\">" + esc(c["system"].get<std::string>()) + "</td><td>" +
+         std::to_string(c["chips"].get<int>()) + "</td><td class=\"l\">" + esc(c["layout"]["text"].get<std::string>()) +
+         "</td><td>" + num(c["step_time_s"].get<double>(), 4) + "</td><td>" + num(100 * c["mfu"].get<double>(), 3) +
+         "%</td><td>" + num(c["startup_s"].get<double>() / 60, 3) + "</td><td>" +
+         num(c["time_to_train_s"].get<double>() / 86400, 4) + "</td><td>" + num(c["cost_usd"].get<double>(), 4) +
+         "</td><td>" + num(100 * c["goodput"].get<double>(), 3) + "%</td><td class=\"l\">" +
+         esc(i == 0 ? std::string("winner") : c["why_lost"].get<std::string>()) + "</td></tr>\n";
+  }
+  h += "</table>\n<p>* on the Pareto front (no other candidate is both faster and cheaper).</p>\n";
+  return h;
+}
+
+}  // namespace
+
 std::string render_plan_html(const std::vector<nlohmann::json>& plans) {
-  using report::esc;
-  using report::num;
   std::string h =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>trnsim plan</title>\n<style>\n"
       "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
@@ -30,66 +110,7 @@ std::string render_plan_html(const std::vector<nlohmann::json>& plans) {
       h += "<p>No feasible candidate.</p>\n";
       continue;
     }
-    // Pareto plot: every candidate, the front as a line.
-    report::XYPlot xy;
-    xy.id = "pareto" + std::to_string(pi);
-    xy.x_label = "time to train (days)";
-    xy.y_label = "cost (USD)";
-    xy.x_zero = xy.y_zero = false;
-    report::Series all, front;
-    all.name = "candidates";
-    all.line = false;
-    front.name = "Pareto front";
-    front.colour = 1;
-    for (const auto& c : cands) {
-      if (c["time_to_train_s"].is_null() || c["cost_usd"].is_null()) continue;
-      const double d = c["time_to_train_s"].get<double>() / 86400, usd = c["cost_usd"].get<double>();
-      const std::string tip = c["system"].get<std::string>() + " x" + std::to_string(c["instances"].get<int>()) + " " +
-                              c["layout"]["text"].get<std::string>();
-      (c["pareto"].get<bool>() ? front : all).pts.push_back({d, usd});
-      (c["pareto"].get<bool>() ? front : all).tips.push_back(tip);
-    }
-    if (!all.pts.empty()) xy.series.push_back(all);
-    xy.series.push_back(front);
-    xy.labels.push_back({cands[0]["time_to_train_s"].get<double>() / 86400, cands[0]["cost_usd"].get<double>(), "winner"});
-    h += "<h3>Time against cost</h3>\n" + report::xy_plot(xy) + "\n";
-    // Breakdown of the top candidates.
-    report::BarPlot bp;
-    bp.id = "breakdown" + std::to_string(pi);
-    bp.x_label = "time to train (days)";
-    bp.categories = {"steady", "first start-up", "restarts", "lost work", "checkpoint writes"};
-    const char* keys[] = {"steady", "first_startup", "restarts", "lost_work", "checkpoint_writes"};
-    for (size_t i = 0; i < cands.size() && i < 8; ++i) {
-      const auto& c = cands[i];
-      report::BarRow row;
-      row.label = std::to_string(i + 1) + ". " + c["system"].get<std::string>() + " " + std::to_string(c["chips"].get<int>()) +
-                  " chips";
-      double t = 0;
-      for (int k = 0; k < 5; ++k) {
-        const double v = c["breakdown_s"][keys[k]].get<double>() / 86400;
-        row.segments.push_back({k, t, v, bp.categories[size_t(k)] + ": " + num(v, 3) + " d"});
-        t += v;
-      }
-      row.end_text = num(t, 3) + " d";
-      bp.rows.push_back(row);
-    }
-    h += "<h3>Where the time goes</h3>\n" + report::bar_plot(bp) + "\n";
-    // The table.
-    h += "<h3>Candidates, best first</h3>\n<table>\n<tr><th>#</th><th class=\"l\">system</th><th>chips</th>"
-         "<th class=\"l\">layout</th><th>step (s)</th><th>MFU</th><th>start-up (min)</th><th>time to train (days)</th>"
-         "<th>cost (USD)</th><th>goodput</th><th class=\"l\">why it lost</th></tr>\n";
-    for (size_t i = 0; i < cands.size(); ++i) {
-      const auto& c = cands[i];
-      h += std::string("<tr") + (i == 0 ? " class=\"win\"" : "") + "><td>" + std::to_string(i + 1) + (c["pareto"].get<bool>() ? "*" : "") +
-           "</td><td class=\"l\">" + esc(c["system"].get<std::string>()) + "</td><td>" +
-           std::to_string(c["chips"].get<int>()) + "</td><td class=\"l\">" + esc(c["layout"]["text"].get<std::string>()) +
-           "</td><td>" + num(c["step_time_s"].get<double>(), 4) + "</td><td>" + num(100 * c["mfu"].get<double>(), 3) +
-           "%</td><td>" + num(c["startup_s"].get<double>() / 60, 3) + "</td><td>" +
-           num(c["time_to_train_s"].get<double>() / 86400, 4) + "</td><td>" + num(c["cost_usd"].get<double>(), 4) +
-           "</td><td>" + num(100 * c["goodput"].get<double>(), 3) + "%</td><td class=\"l\">" +
-           esc(i == 0 ? std::string("winner") : c["why_lost"].get<std::string>()) + "</td></tr>\n";
-    }
-    h += "</table>\n<p>* on the Pareto front (no other candidate is both faster and cheaper).</p>\n";
+    h += pareto_plot(cands, pi) + breakdown_plot(cands, pi) + candidate_table(cands);
     ++pi;
   }
   h += "</body>\n</html>\n";

@@ -215,8 +215,10 @@ std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, const std::
                   100 * share(c, best_k), 100 * share(w, best_k));
     return buf;
   }
-  if (c.point.layout.checkpointing != "none" && c.point.layout.checkpointing != w.point.layout.checkpointing)
-    return head + ": recompute (" + c.point.layout.checkpointing + " checkpointing, needed to fit memory)";
+  if (c.point.layout.checkpointing != workloads::Checkpointing::None &&
+      c.point.layout.checkpointing != w.point.layout.checkpointing)
+    return head + ": recompute (" + workloads::enum_word(c.point.layout.checkpointing) +
+           " checkpointing, needed to fit memory)";
   if (rank_by == "time" && c.point.chips < w.point.chips)
     return head + ": fewer chips (" + std::to_string(c.point.chips) + " vs " + std::to_string(w.point.chips) + ")";
   if (rank_by == "cost" && c.mfu < w.mfu) {
@@ -234,98 +236,155 @@ std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, const std::
 
 }  // namespace
 
-PlanResult run_plan(const PlanOptions& o) {
-  PlanResult res;
-  res.tokens = o.tokens;
-  res.rank_by = o.rank_by;
-  res.cache = o.cache;
-  res.systems = o.systems;
-  res.restart = o.restart;
-  PointsDb db(o.db);
-  std::vector<std::string> model_sets;
-  for (const auto& s : o.sets)
-    if (s.rfind("model.", 0) == 0) model_sets.push_back(s.substr(6));
-  const workloads::ModelSpec model = workloads::load_model(o.model, model_sets);
-  res.model = model.name;
+namespace {
 
-  // 1. Enumerate and prune without simulating.
+// The price per instance-hour of `sys`: --price, else the public figure; records its source.
+double system_price(const PlanOptions& o, const models::SystemSpec& sys, PlanResult& res) {
+  auto known = default_price(sys.name);
+  double price = -1;
+  std::string source;
+  if (auto it = o.prices.find(sys.name); it != o.prices.end()) price = it->second, source = "--price";
+  else if (known.first > 0) price = known.first, source = known.second;
+  if (price < 0)
+    throw ConfigError(sim::Location{"--systems", 0, 0}, sys.name,
+                      "no public price is known for " + sys.name + ": give one with --price " + sys.name + "=USD_PER_HOUR");
+  res.prices[sys.name] = {price, source};
+  return price;
+}
+
+// Where the enumeration of one system stands: its price, the layouts (without their
+// checkpointing mode) that already fit with a lighter mode, the smallest out-of-memory point.
+struct Pruning {
+  double price = 0;
+  std::set<std::string> fitted;
+  double smallest_oom = std::numeric_limits<double>::infinity();
+};
+
+// Prunes one layout of `n` instances of `sys` at `seqs` sequences per step without simulating
+// (invalid layout, memory, checkpointing dominance, deadline, budget); true if it survives.
+bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_t seqs, const wp::PlanLayout& l,
+              Pruning& pr, PlanResult& res, Survivor& sv) {
+  ++res.counts.enumerated;
+  const std::string key = l.text(false);
+  if (!o.exhaustive && pr.fitted.count(key)) {
+    ++res.counts.pruned_checkpointing;
+    return false;
+  }
+  sv.point.system = sys.name;
+  sv.point.instances = n;
+  sv.point.chips = sys.chips * n;
+  sv.point.global_batch = seqs;
+  sv.point.seq_len = o.seq_len;
+  sv.point.layout = l;
+  sv.sets = sv.point.sets();
+  sv.sets.insert(sv.sets.end(), o.sets.begin(), o.sets.end());
+  try {
+    sv.spec = workloads::load_scenario(base_scenario(), sv.sets, o.model);
+  } catch (const ConfigError&) {
+    ++res.counts.invalid;
+    return false;
+  }
+  sv.memory = workloads::memory_per_rank(sv.spec);
+  if (!sv.memory.fits()) {
+    ++res.counts.pruned_memory;
+    if (sv.memory.total < pr.smallest_oom) {
+      pr.smallest_oom = sv.memory.total;
+      res.memory_example = sys.name + " x" + std::to_string(n) + " " + l.text() + ": " + gib(sv.memory.total) +
+                           " per rank > " + gib(sv.memory.capacity);
+    }
+    return false;
+  }
+  pr.fitted.insert(key);
+  sv.id = std::string(kSweep) + ":" + res.model + ";" + join(sv.sets, ";");
+  sv.price = pr.price;
+  sv.hosts = sys.hosts * n;
+  sv.steps = static_cast<int64_t>(std::ceil(o.tokens / double(sv.spec.batch.tokens())));
+  sv.step_lb = wp::step_time_lower_bound(sv.spec, model_flops_per_step(sv.spec));
+  sv.time_lb = double(sv.steps) * sv.step_lb;
+  sv.cost_lb = sv.time_lb * pr.price * n / 3600.0;
+  if (!o.exhaustive && o.deadline_s > 0 && sv.time_lb > o.deadline_s) {
+    ++res.counts.pruned_deadline;
+    return false;
+  }
+  if (!o.exhaustive && o.budget_usd > 0 && sv.cost_lb > o.budget_usd) {
+    ++res.counts.pruned_budget;
+    return false;
+  }
+  return true;
+}
+
+// 1. Enumerates every point of the search and prunes without simulating.
+std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads::ModelSpec& model, PlanResult& res) {
   std::vector<Survivor> survivors;
   double smallest_oom = std::numeric_limits<double>::infinity();
   for (const auto& sys_name : o.systems) {
     const models::SystemSpec sys = models::load_system(sys_name, {});
-    auto known = default_price(sys.name);
-    double price = -1;
-    std::string source;
-    if (auto it = o.prices.find(sys.name); it != o.prices.end()) price = it->second, source = "--price";
-    else if (known.first > 0) price = known.first, source = known.second;
-    if (price < 0)
-      throw ConfigError(sim::Location{"--systems", 0, 0}, sys.name,
-                        "no public price is known for " + sys.name + ": give one with --price " + sys.name + "=USD_PER_HOUR");
-    res.prices[sys.name] = {price, source};
+    const double price = system_price(o, sys, res);
     const int lnc = sys.chip.cores.default_lnc;
-    const int ranks_per_chip = sys.chip.cores.physical / lnc;
-    const int ranks_per_instance = sys.chips * ranks_per_chip;
+    const int ranks_per_instance = sys.chips * (sys.chip.cores.physical / lnc);
     std::vector<int64_t> batches = o.global_batches;
     for (int64_t t : o.tokens_per_step) batches.push_back(t / o.seq_len);
     for (int n : wp::instance_counts(sys.chips, o.min_chips, o.max_chips))
       for (int64_t seqs : batches) {
-        const auto layouts = wp::enumerate_layouts(model, o.space, ranks_per_instance * n, ranks_per_instance, seqs, lnc);
-        std::set<std::string> fitted;  // layouts (without checkpointing) that fit with a lighter mode
-        for (const auto& l : layouts) {
-          ++res.counts.enumerated;
-          wp::PlanLayout key = l;
-          key.checkpointing = "";
-          if (!o.exhaustive && fitted.count(key.text())) {
-            ++res.counts.pruned_checkpointing;
-            continue;
-          }
+        Pruning pr;
+        pr.price = price;
+        pr.smallest_oom = smallest_oom;
+        for (const auto& l : wp::enumerate_layouts(model, o.space, ranks_per_instance * n, ranks_per_instance, seqs, lnc)) {
           Survivor sv;
-          sv.point.system = sys.name;
-          sv.point.instances = n;
-          sv.point.chips = sys.chips * n;
-          sv.point.global_batch = seqs;
-          sv.point.seq_len = o.seq_len;
-          sv.point.layout = l;
-          sv.sets = sv.point.sets();
-          sv.sets.insert(sv.sets.end(), o.sets.begin(), o.sets.end());
-          try {
-            sv.spec = workloads::load_scenario(base_scenario(), sv.sets, o.model);
-          } catch (const ConfigError&) {
-            ++res.counts.invalid;
-            continue;
-          }
-          sv.memory = workloads::memory_per_rank(sv.spec);
-          if (!sv.memory.fits()) {
-            ++res.counts.pruned_memory;
-            if (sv.memory.total < smallest_oom) {
-              smallest_oom = sv.memory.total;
-              res.memory_example = sys.name + " x" + std::to_string(n) + " " + l.text() + ": " + gib(sv.memory.total) +
-                                   " per rank > " + gib(sv.memory.capacity);
-            }
-            continue;
-          }
-          fitted.insert(key.text());
-          sv.id = std::string(kSweep) + ":" + res.model + ";" + join(sv.sets, ";");
-          sv.price = price;
-          sv.hosts = sys.hosts * n;
-          const double tps = double(sv.spec.batch.tokens());
-          sv.steps = static_cast<int64_t>(std::ceil(o.tokens / tps));
-          sv.step_lb = wp::step_time_lower_bound(sv.spec, model_flops_per_step(sv.spec));
-          sv.time_lb = double(sv.steps) * sv.step_lb;
-          sv.cost_lb = sv.time_lb * price * n / 3600.0;
-          if (!o.exhaustive && o.deadline_s > 0 && sv.time_lb > o.deadline_s) {
-            ++res.counts.pruned_deadline;
-            continue;
-          }
-          if (!o.exhaustive && o.budget_usd > 0 && sv.cost_lb > o.budget_usd) {
-            ++res.counts.pruned_budget;
-            continue;
-          }
-          survivors.push_back(std::move(sv));
+          if (survives(o, sys, n, seqs, l, pr, res, sv)) survivors.push_back(std::move(sv));
         }
+        smallest_oom = pr.smallest_oom;
       }
   }
-  // 2. Best bound first; evaluate in waves, pruning what cannot beat the best so far.
+  return survivors;
+}
+
+// Simulates the points of one wave not yet in the database (forked, -j at a time) and stores
+// them; returns each point's result JSON (empty when its simulation failed).
+std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const Survivor*>& wave, PointsDb& db,
+                                  PlanResult& res, int& idx) {
+  std::vector<std::string> results(wave.size());
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < wave.size(); ++i)
+    if (db.get(wave[i]->id, results[i])) ++res.counts.reused;
+    else todo.push_back(i);
+  if (todo.empty()) return results;
+  std::vector<std::function<std::string()>> bodies;
+  for (size_t i : todo) {
+    const Survivor* s = wave[i];
+    const std::string model_arg = o.model;
+    bodies.push_back([s, model_arg]() { return evaluate(s->spec, s->sets, model_arg); });
+  }
+  std::vector<std::string> out;
+  try {
+    out = run_in_children(bodies, "plan point", o.jobs);
+  } catch (const std::runtime_error&) {  // one failed: run them one by one to know which
+    out.clear();
+    for (auto& b : bodies) {
+      try {
+        out.push_back(run_in_children({b}, "plan point", 1)[0]);
+      } catch (const std::runtime_error& e) {
+        out.push_back(std::string("!") + e.what());
+      }
+    }
+  }
+  for (size_t k = 0; k < todo.size(); ++k) {
+    const size_t i = todo[k];
+    ++res.counts.simulated_now;
+    if (!out[k].empty() && out[k][0] == '!') {
+      db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "error", "", out[k].substr(1));
+      results[i].clear();
+      continue;
+    }
+    results[i] = out[k];
+    db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "ok", out[k], "");
+  }
+  return results;
+}
+
+// 2. Best bound first; evaluates in waves, pruning what cannot beat the best so far.
+std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<Survivor>& survivors, PointsDb& db,
+                                              PlanResult& res) {
   auto lb = [&](const Survivor& s) { return o.rank_by == "cost" ? s.cost_lb : s.time_lb; };
   std::stable_sort(survivors.begin(), survivors.end(), [&](const Survivor& a, const Survivor& b) {
     return lb(a) != lb(b) ? lb(a) < lb(b) : a.id < b.id;
@@ -345,43 +404,7 @@ PlanResult run_plan(const PlanOptions& o) {
       wave.push_back(&s);
     }
     if (wave.empty()) break;
-    std::vector<std::string> results(wave.size());
-    std::vector<size_t> todo;
-    for (size_t i = 0; i < wave.size(); ++i)
-      if (db.get(wave[i]->id, results[i])) ++res.counts.reused;
-      else todo.push_back(i);
-    if (!todo.empty()) {
-      std::vector<std::function<std::string()>> bodies;
-      for (size_t i : todo) {
-        const Survivor* s = wave[i];
-        const std::string model_arg = o.model;
-        bodies.push_back([s, model_arg]() { return evaluate(s->spec, s->sets, model_arg); });
-      }
-      std::vector<std::string> out;
-      try {
-        out = run_in_children(bodies, "plan point", o.jobs);
-      } catch (const std::runtime_error&) {  // one failed: run them one by one to know which
-        out.clear();
-        for (auto& b : bodies) {
-          try {
-            out.push_back(run_in_children({b}, "plan point", 1)[0]);
-          } catch (const std::runtime_error& e) {
-            out.push_back(std::string("!") + e.what());
-          }
-        }
-      }
-      for (size_t k = 0; k < todo.size(); ++k) {
-        const size_t i = todo[k];
-        ++res.counts.simulated_now;
-        if (!out[k].empty() && out[k][0] == '!') {
-          db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "error", "", out[k].substr(1));
-          results[i].clear();
-          continue;
-        }
-        results[i] = out[k];
-        db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "ok", out[k], "");
-      }
-    }
+    const std::vector<std::string> results = run_wave(o, wave, db, res, idx);
     for (size_t i = 0; i < wave.size(); ++i) {
       if (results[i].empty()) {
         ++res.counts.failed;
@@ -393,7 +416,11 @@ PlanResult run_plan(const PlanOptions& o) {
       evaluated.push_back(std::move(c));
     }
   }
-  // 3. Feasible candidates, best first; Pareto front; reasons.
+  return evaluated;
+}
+
+// 3. Feasible candidates, best first; the Pareto front; why each runner-up lost.
+void rank_candidates(const PlanOptions& o, std::vector<PlanCandidate> evaluated, PlanResult& res) {
   for (auto& c : evaluated)
     if (c.meets_constraints) res.candidates.push_back(std::move(c));
     else ++res.counts.over_constraints;
@@ -407,6 +434,25 @@ PlanResult run_plan(const PlanOptions& o) {
   for (size_t i : wp::pareto_front(tc)) res.candidates[i].pareto = true;
   for (size_t i = 1; i < res.candidates.size(); ++i)
     res.candidates[i].why = why_lost(res.candidates[i], res.candidates[0], o.rank_by);
+}
+
+}  // namespace
+
+PlanResult run_plan(const PlanOptions& o) {
+  PlanResult res;
+  res.tokens = o.tokens;
+  res.rank_by = o.rank_by;
+  res.cache = o.cache;
+  res.systems = o.systems;
+  res.restart = o.restart;
+  PointsDb db(o.db);
+  std::vector<std::string> model_sets;
+  for (const auto& s : o.sets)
+    if (s.rfind("model.", 0) == 0) model_sets.push_back(s.substr(6));
+  const workloads::ModelSpec model = workloads::load_model(o.model, model_sets);
+  res.model = model.name;
+  std::vector<Survivor> survivors = enumerate_survivors(o, model, res);
+  rank_candidates(o, evaluate_survivors(o, survivors, db, res), res);
   return res;
 }
 
