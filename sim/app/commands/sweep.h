@@ -19,6 +19,7 @@ struct SweepOptions {
   std::string db;     // the SQLite database (created or resumed)
   std::string shard;  // "K/N" (1-based) or empty: all
   int jobs = 1;       // worker processes
+  std::string exe;    // the trnsim executable the workers run; empty: this process's own
 };
 
 struct SweepResult {

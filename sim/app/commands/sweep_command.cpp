@@ -197,7 +197,7 @@ SweepResult run_sweep(const SweepOptions& o, const std::function<void(const Swee
   for (size_t i = 0; i < pts.size(); ++i)
     if (static_cast<int>(i % static_cast<size_t>(n)) == k - 1 && !db.has(s.name + ":" + join(pts[i], ";")))
       to_run.push_back(i);
-  const std::string self = self_exe();
+  const std::string self = o.exe.empty() ? self_exe() : o.exe;
   const std::string dir = make_workdir();
   const pid_t parent = getpid();
   size_t done = 0;

@@ -1,0 +1,216 @@
+"""trnsim from Python (docs/python.md).
+
+Each function runs one trnsim command in a forked child process (SystemC elaborates once per
+process) and returns its result as plain Python data: exactly the JSON document that the CLI
+writes with --json, parsed. Bad input raises trnsim.Error with the one-line message the CLI
+prints (file:line:col: key: what). Options are the CLI's long options with underscores; an
+option left at None takes the CLI's default.
+
+    import trnsim
+    r = trnsim.run("qwen3-32b-trn2", set={"parallel.tp": 8, "parallel.fsdp": 8}, mode="eager")
+    print(r["steady"]["tokens_per_s"])
+
+Built by `make build` into build/python (use it with PYTHONPATH=build/python) for Debian's
+/usr/bin/python3; any CPython 3.11 on the same machine can import it.
+"""
+import json as _json
+import sqlite3 as _sqlite3
+import urllib.parse as _urlparse
+
+from . import _trnsim
+
+__all__ = ["Error", "run", "startup", "bench_collective", "sweep", "load_sweep", "executable"]
+
+#: The trnsim executable that sweep() runs its points with (the one built beside the module).
+executable = _trnsim.executable
+
+
+class Error(Exception):
+    """A trnsim command failed as the CLI would have.
+
+    message: the line the CLI prints after "trnsim: error: " (for a configuration error
+             "file:line:col: key.path: what was expected"); also str(error).
+    status:  the CLI's exit status: 2 for bad input, 3 for an internal error.
+    kind:    "error" (status 2) or "internal error" (status 3), as in the CLI's prefix.
+    detail:  the lines the CLI prints after the message (the memory table of a run that does
+             not fit in HBM), else "".
+    """
+
+    def __init__(self, message, status=2, detail=""):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.kind = "error" if status == 2 else "internal error"
+        self.detail = detail
+
+    def cli_line(self):
+        """The line `trnsim` prints on stderr for this error (without the CLI's help hint)."""
+        return "trnsim: %s: %s" % (self.kind, self.message)
+
+
+def _set_value(v):
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (dict, list, tuple)):
+        return _json.dumps(v)  # JSON is YAML flow syntax
+    return str(v)
+
+
+def _sets(assignments):
+    """--set assignments from a dict {key: value}, or from a list of "key=value" strings or
+    (key, value) pairs; applied in order, as repeated --set options."""
+    if assignments is None:
+        return None
+    items = assignments.items() if isinstance(assignments, dict) else assignments
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            out.append(item)
+        else:
+            key, value = item
+            out.append("%s=%s" % (key, _set_value(value)))
+    return out
+
+
+def _choice(option, value, words):
+    if value is not None and value not in words:
+        raise Error("--%s: %s not in {%s}" % (option, value, ",".join(words)))
+
+
+def _text(value):
+    return None if value is None else str(value)
+
+
+def _int(value):
+    return None if value is None else int(value)
+
+
+def _call(command, **options):
+    status, text, detail = command({k: v for k, v in options.items() if v is not None})
+    text = text.decode("utf-8", "replace")
+    if status != 0:
+        raise Error(text, status, detail.decode("utf-8", "replace"))
+    return _json.loads(text)
+
+
+def run(scenario, set=None, mode=None, model=None, max_memory=None, allow_oom=False, all_ranks=False,
+        all_microbatches=False, exact=False, trace=None, trace_categories=None, trace_window=None,
+        quiet=False, json=None, resolved=None):
+    """`trnsim run SCENARIO`: one steady training step. Returns the --json document (dict):
+    scenario, mode, system, model, precision, steady (step_time_s, tokens_per_s, mfu,
+    breakdown...), memory, roofline, sim.
+
+    scenario: name (workloads/scenarios) or YAML path; set: {key: value} overrides (--set);
+    mode: "eager" | "compiled" (default: the scenario's); model: zoo name, YAML or config.json;
+    max_memory: size with unit, e.g. "8GiB"; trace: Perfetto JSON file to write; json,
+    resolved: files to write as the CLI's --json and --resolved. Raises Error.
+    """
+    _choice("mode", mode, ("eager", "compiled"))
+    return _call(_trnsim.run, scenario=str(scenario), set=_sets(set), mode=mode, model=_text(model),
+                 max_memory=_text(max_memory), allow_oom=bool(allow_oom), all_ranks=bool(all_ranks),
+                 all_microbatches=bool(all_microbatches), exact=bool(exact), trace=_text(trace),
+                 trace_categories=_text(trace_categories), trace_window=_text(trace_window),
+                 quiet=bool(quiet), json=_text(json), resolved=_text(resolved))
+
+
+def startup(scenario, set=None, cache=None, budget=None, price_per_hour=None, model=None, sensitivity=False,
+            allow_oom=False, trace=None, json=None, resolved=None):
+    """`trnsim startup SCENARIO`: the first step in eager and compiled mode against the steady
+    step. Returns the --json document (dict): scenario, model, verdict, tokens_per_step,
+    eager, compiled, break_even, cost.
+
+    cache: "cold" | "warm" (default: the scenario's); budget: per-graph compile budget, a time
+    with unit ("600s"); price_per_hour: money per instance-hour (number or text). Raises Error.
+    """
+    _choice("cache", cache, ("cold", "warm"))
+    return _call(_trnsim.startup, scenario=str(scenario), set=_sets(set), cache=cache, budget=_text(budget),
+                 price_per_hour=_text(price_per_hour), model=_text(model), sensitivity=bool(sensitivity),
+                 allow_oom=bool(allow_oom), trace=_text(trace), json=_text(json), resolved=_text(resolved))
+
+
+def bench_collective(system=None, instances=None, ranks=None, sizes=None, op=None, dtype=None, algorithm=None,
+                     lnc=None, exact=False, set=None, json=None, resolved=None):
+    """`trnsim bench collective`: a collective over a range of sizes. Returns the --json
+    document: a list with one dict per size (size_bytes, time_s, algbw_GBps, busbw_GBps,
+    algorithm, op, ranks, transfers).
+
+    Defaults as the CLI's: system "trn2.48xlarge", instances 0 (the system file's), ranks 0
+    (all), sizes "1KiB,1MiB,64MiB,512MiB" (text or a list of sizes with units), op
+    "all-reduce", dtype "fp32", algorithm "auto", lnc 0 (the chip's). Raises Error.
+    """
+    if sizes is not None and not isinstance(sizes, str):
+        sizes = ",".join(str(s) for s in sizes)
+    return _call(_trnsim.bench_collective, system=_text(system), instances=_int(instances), ranks=_int(ranks), sizes=sizes,
+                 op=_text(op), dtype=_text(dtype), algorithm=_text(algorithm), lnc=_int(lnc), exact=bool(exact),
+                 set=_sets(set), json=_text(json), resolved=_text(resolved))
+
+
+def sweep(sweep, db, jobs=1, shard=None):
+    """`trnsim sweep SWEEP --db DB -j JOBS [--shard K/N]`: runs the points of the sweep file not
+    yet in the database (each as a `trnsim run` or `startup` process of `trnsim.executable`).
+    Returns {sweep, points, run, shard, shards, db}; read the rows with load_sweep(db).
+    Raises Error.
+    """
+    return _call(_trnsim.sweep, sweep=str(sweep), db=str(db), jobs=int(jobs), shard=_text(shard),
+                 executable=executable)
+
+
+def _scalar(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _flatten(value, prefix, out):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(v, prefix + "." + k if prefix else k, out)
+    else:
+        out[prefix] = value
+
+
+def _sweep_row(idx, rid, name, sets, status, result, reason):
+    row = {"id": rid, "idx": idx, "sweep": name, "sets": sets, "status": status, "reason": reason}
+    for assignment in sets.split(";") if sets else []:
+        key, _, value = assignment.partition("=")
+        row["set." + key] = _scalar(value)
+    if result:
+        _flatten(_json.loads(result), "", row)
+    return row
+
+
+def load_sweep(db, as_frame=None):
+    """The rows of a sweep database, ordered by sweep, idx and id. Each row has id, idx, sweep,
+    sets, status (ok | infeasible | error) and reason, one "set.KEY" column per --set of the
+    point (numbers as numbers), and the point's result JSON flattened to dotted keys
+    ("steady.tokens_per_s"; lists are kept as lists).
+
+    Returns a pandas DataFrame when pandas is importable (as_frame=None) or asked for
+    (as_frame=True), else (or with as_frame=False) a list of dicts. Raises Error for a file that
+    is not a sweep database.
+    """
+    uri = "file:%s?mode=ro" % _urlparse.quote(str(db))
+    try:
+        con = _sqlite3.connect(uri, uri=True)
+        try:
+            rows = con.execute("SELECT idx, id, sweep, sets, status, result, reason FROM points "
+                               "ORDER BY sweep, idx, id").fetchall()
+        finally:
+            con.close()
+    except _sqlite3.Error as e:
+        raise Error("%s: not a trnsim sweep database (%s)" % (db, e)) from None
+    rows = [_sweep_row(*r) for r in rows]
+    if as_frame is False:
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        if as_frame:
+            raise
+        return rows
+    return pandas.DataFrame(rows)

@@ -1,0 +1,223 @@
+// The Python extension trnsim._trnsim (docs/python.md). Each call runs one trnsim command in a
+// forked child (SystemC elaborates once per process, docs/adr/0002; sim/base/fork_pool): the
+// child calls the command's run_X (sim/app/commands) and sends back its JSON document, exactly
+// what `trnsim X --json FILE` writes, or the exit status and the one-line message the CLI
+// would print. The Python package (sim/python/trnsim/__init__.py) turns that into a dict or a
+// trnsim.Error. The parent never starts SystemC.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "sim/app/cli/commands.h"
+#include "sim/app/commands/bench_collective.h"
+#include "sim/app/commands/run.h"
+#include "sim/app/commands/startup.h"
+#include "sim/app/commands/sweep.h"
+#include "sim/base/config_node.h"
+#include "sim/base/fork_pool.h"
+#include "sim/base/output_file.h"
+
+namespace py = pybind11;
+
+// libsystemc's own main() calls sc_main, so the shared library refers to it and the module must
+// define it to load (Python resolves every symbol at dlopen). Nothing calls it: the children run
+// the simulations without sc_elab_and_sim, like the forked children of the CLI.
+extern "C" __attribute__((visibility("default"))) int sc_main(int, char**) { return 1; }
+
+namespace trn::app {
+namespace {
+
+/// An error with the CLI's exit status (2 bad input, 3 internal); `detail` holds the lines
+/// the CLI prints after the message (the memory table of a run that does not fit).
+struct CommandError : std::runtime_error {
+  CommandError(int status_, const std::string& message, std::string detail_)
+      : std::runtime_error(message), status(status_), detail(std::move(detail_)) {}
+  int status;
+  std::string detail;
+};
+
+/// The options a wrapper of trnsim/__init__.py passed (only those the caller gave, already
+/// of the field's Python type): each field is read by name, and finish() rejects the rest.
+class Args {
+ public:
+  explicit Args(py::dict d) : d_(std::move(d)) {}
+  template <class T>
+  Args& operator()(const char* key, T& out) {
+    if (d_.contains(key)) out = d_[key].cast<T>();
+    used_.insert(key);
+    return *this;
+  }
+  void finish() const {
+    for (const auto& item : d_) {
+      std::string key = py::str(item.first);
+      if (!used_.count(key)) throw py::type_error("unexpected option '" + key + "'");
+    }
+  }
+
+ private:
+  py::dict d_;
+  std::set<std::string> used_;
+};
+
+/// What `write` prints, as a string.
+std::string captured(const std::function<void(FILE*)>& write) {
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* f = open_memstream(&buf, &len);
+  if (!f) throw std::runtime_error("open_memstream failed");
+  write(f);
+  std::fclose(f);
+  std::string text(buf, len);
+  std::free(buf);
+  return text;
+}
+
+/// The CLI's "does not fit in HBM" report as an error: its first line (without "trnsim: error: ")
+/// is the message, the memory table the detail.
+CommandError oom_error(const RunResult& r) {
+  std::string text = captured([&](FILE* f) { write_run_oom(r, f); });
+  const std::string prefix = "trnsim: error: ";
+  const size_t nl = text.find('\n');
+  std::string first = text.substr(0, nl);
+  if (first.compare(0, prefix.size(), prefix) == 0) first.erase(0, prefix.size());
+  return CommandError(2, first, nl == std::string::npos ? "" : text.substr(nl + 1));
+}
+
+/// In the child: '0' and the command's JSON, or the CLI's exit status digit, the message, a
+/// NUL and the detail. The statuses are those of run_cli (sim/app/cli/cli.cpp).
+std::string child_reply(const std::function<std::string()>& command) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  sim::install_signal_cleanup();  // as in main(): SIGINT/SIGTERM remove partial output files
+  try {
+    return "0" + command();
+  } catch (const CommandError& e) {
+    return std::to_string(e.status) + e.what() + '\0' + e.detail;
+  } catch (const sim::ConfigError& e) {
+    return std::string("2") + e.what() + '\0';
+  } catch (const MemoryGuardError& e) {
+    return std::string("2") + e.what() + '\0';
+  } catch (const std::exception& e) {
+    return std::string("3") + e.what() + '\0';
+  }
+}
+
+std::string how_it_ended(const sim::ChildOutcome& c) {
+  if (WIFSIGNALED(c.status)) return "the simulation process was killed by signal " + std::to_string(WTERMSIG(c.status));
+  return "the simulation process exited with status " + std::to_string(c.exit_code()) + " and no result";
+}
+
+/// Runs `command` in a forked child, with the GIL released while it runs, and returns
+/// (status, text, detail) as bytes: status 0 and the JSON, or the exit status and the message.
+/// A SIGINT that arrived meanwhile raises KeyboardInterrupt (the child has exited by then).
+py::tuple in_child(const std::function<std::string()>& command) {
+  sim::ChildOutcome out;
+  try {
+    py::gil_scoped_release nogil;
+    sim::run_forked(
+        1, [&](size_t) { return child_reply(command); }, 1,
+        [&](size_t, sim::ChildOutcome&& c) { out = std::move(c); }, "trnsim");
+  } catch (const std::exception& e) {
+    return py::make_tuple(3, py::bytes(e.what()), py::bytes(""));
+  }
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  if (out.exit_code() != 0 || out.output.empty()) return py::make_tuple(3, py::bytes(how_it_ended(out)), py::bytes(""));
+  const int status = out.output[0] - '0';
+  const std::string text = out.output.substr(1);
+  if (status == 0) return py::make_tuple(0, py::bytes(text), py::bytes(""));
+  const size_t nul = text.find('\0');
+  return py::make_tuple(status, py::bytes(text.substr(0, nul)),
+                        py::bytes(nul == std::string::npos ? "" : text.substr(nul + 1)));
+}
+
+// ---- the commands, as their *_cli.cpp run them (without the text on stdout) ----
+
+std::string run_command(const RunOptions& o, const CommonOptions& c) {
+  check_outputs(c);
+  if (!o.trace.empty()) sim::check_writable(o.trace, "--trace");
+  RunResult r = run_run(o);
+  if (!r.fits) throw oom_error(r);
+  std::string json = run_json(r).dump(2) + "\n";
+  const auto& s = r.scenario;
+  write_outputs(c, json, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
+  return json;
+}
+
+std::string startup_command(const StartupOptions& o, const CommonOptions& c) {
+  check_outputs(c);
+  if (!o.trace.empty()) sim::check_writable(o.trace, "--trace");
+  StartupResult r = run_startup(o);
+  std::string json = startup_json(r).dump(2) + "\n";
+  const auto& s = r.compiled_scenario;
+  write_outputs(c, json, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
+  return json;
+}
+
+std::string bench_collective_command(const BenchCollectiveOptions& o, const CommonOptions& c) {
+  parse_bench_collective(o);  // bad options first, then unwritable outputs
+  check_outputs(c);
+  BenchCollectiveResult r = run_bench_collective(o);
+  std::string json = bench_collective_json(r).dump(2) + "\n";
+  write_outputs(c, json, models::resolved_yaml(r.spec, "# trnsim resolved configuration (system " + r.spec.name + ")\n"));
+  return json;
+}
+
+py::tuple py_run(py::dict d) {
+  RunOptions o;
+  CommonOptions c;
+  bool quiet = false;
+  Args(std::move(d))("scenario", o.scenario)("set", o.sets)("mode", o.mode)("model", o.model)("trace", o.trace)(
+      "trace_categories", o.categories)("trace_window", o.window)("max_memory", o.max_memory)("allow_oom", o.allow_oom)(
+      "all_ranks", o.all_ranks)("all_microbatches", o.all_microbatches)("exact", o.exact)("quiet", quiet)(
+      "json", c.json)("resolved", c.resolved)
+      .finish();
+  o.progress = !quiet;
+  c.sets = o.sets;
+  return in_child([o, c] { return run_command(o, c); });
+}
+
+py::tuple py_startup(py::dict d) {
+  StartupOptions o;
+  CommonOptions c;
+  Args(std::move(d))("scenario", o.scenario)("set", o.sets)("cache", o.cache)("budget", o.budget)(
+      "price_per_hour", o.price)("model", o.model)("trace", o.trace)("sensitivity", o.sensitivity)(
+      "allow_oom", o.allow_oom)("json", c.json)("resolved", c.resolved)
+      .finish();
+  c.sets = o.sets;
+  return in_child([o, c] { return startup_command(o, c); });
+}
+
+py::tuple py_bench_collective(py::dict d) {
+  BenchCollectiveOptions o;
+  CommonOptions c;
+  Args(std::move(d))("system", o.system)("instances", o.instances)("lnc", o.lnc)("op", o.op)("ranks", o.ranks)(
+      "exact", o.exact)("sizes", o.sizes)("dtype", o.dtype)("algorithm", o.algorithm)("set", o.sets)("json", c.json)(
+      "resolved", c.resolved)
+      .finish();
+  c.sets = o.sets;
+  return in_child([o, c] { return bench_collective_command(o, c); });
+}
+
+py::tuple py_sweep(py::dict d) {
+  SweepOptions o;
+  o.exe = TRNSIM_EXE;
+  Args(std::move(d))("sweep", o.file)("db", o.db)("jobs", o.jobs)("shard", o.shard)("executable", o.exe).finish();
+  return in_child([o] { return sweep_json(run_sweep(o)).dump(2) + "\n"; });
+}
+
+}  // namespace
+}  // namespace trn::app
+
+PYBIND11_MODULE(_trnsim, m) {
+  m.doc() = "trnsim commands in forked children (use the package trnsim, docs/python.md)";
+  m.attr("executable") = TRNSIM_EXE;  // the trnsim the sweep's workers run
+  m.def("run", &trn::app::py_run, "trnsim run: (status, JSON or message, detail)");
+  m.def("startup", &trn::app::py_startup, "trnsim startup: (status, JSON or message, detail)");
+  m.def("bench_collective", &trn::app::py_bench_collective, "trnsim bench collective: (status, JSON or message, detail)");
+  m.def("sweep", &trn::app::py_sweep, "trnsim sweep: (status, JSON or message, detail)");
+}

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""The Python module against the CLI (ctest "python: module", run with /usr/bin/python3 and
+PYTHONPATH=BUILD/python).
+
+- the worked example, the error example and the pandas example of docs/python.md, taken from
+  the page and run, print what the page quotes;
+- the done-when command (`python3 -c "import trnsim; print(trnsim.run(...)[...])"`) prints
+  the figure of `trnsim run qwen3-32b-trn2 --json`, and the dicts returned by run, startup and
+  bench_collective equal the CLI's --json documents apart from sim.wall_s;
+- errors arrive as trnsim.Error with the CLI's message and exit status; Ctrl-C raises
+  KeyboardInterrupt; no child process is left behind.
+
+Usage: test_trnsim.py PATH/TO/trnsim SOURCE_DIR
+"""
+import contextlib
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import trnsim
+
+TRNSIM, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+DONE_WHEN = "import trnsim; print(trnsim.run('qwen3-32b-trn2')['steady']['tokens_per_s'])"
+failures = []
+
+
+def check(desc, ok, *detail):
+    print(("ok - " if ok else "FAIL - ") + desc)
+    if not ok:
+        failures.append(desc)
+        for line in detail:
+            print("    " + str(line))
+
+
+def doc_blocks():
+    """{name: (code, quoted output)} of the blocks marked python-test / python-test-output."""
+    text = open(os.path.join(SRC, "docs/python.md"), encoding="utf-8").read()
+    found = {}
+    for m in re.finditer(r"<!-- python-test(-output)?: ([\w-]+) -->\n```[a-z]*\n(.*?)```", text, re.S):
+        code, out = found.get(m.group(2), ("", ""))
+        found[m.group(2)] = (code, m.group(3)) if m.group(1) else (m.group(3), out)
+    return found
+
+
+def run_block(name, blocks, ns):
+    """Runs a block of the page in `ns` and compares what it prints with the quoted output."""
+    code, quoted = blocks[name]
+    out = io.StringIO()
+    t0 = time.time()
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "docs/python.md:" + name, "exec"), ns)
+    except Exception as e:  # reported as a failure, the other checks still run
+        check("docs/python.md %s runs" % name, False, repr(e))
+        return
+    got = out.getvalue()
+    diff = [l for l in zip(got.splitlines(), quoted.splitlines()) if l[0] != l[1]]
+    check("docs/python.md %s prints its quoted output (%.1f s)" % (name, time.time() - t0), got == quoted,
+          *["got:    %r\n    quoted: %r" % d for d in diff[:5]], "got %d lines, quoted %d" % (
+              len(got.splitlines()), len(quoted.splitlines())))
+
+
+def cli(*args):
+    """Runs the CLI with --json; returns (exit status, stdout, stderr, the JSON or None)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        p = subprocess.run([TRNSIM, *args, "--json", path], capture_output=True, text=True)
+        doc = json.load(open(path)) if os.path.exists(path) else None
+    return p.returncode, p.stdout, p.stderr, doc
+
+
+def no_wall(doc):
+    if isinstance(doc, dict):
+        return {k: no_wall(v) for k, v in doc.items() if k != "wall_s"}
+    if isinstance(doc, list):
+        return [no_wall(v) for v in doc]
+    return doc
+
+
+def same_as_cli(desc, got, cli_args):
+    rc, _, err, doc = cli(*cli_args)
+    check(desc + " == trnsim " + " ".join(cli_args) + " --json", rc == 0 and no_wall(got) == no_wall(doc),
+          "exit %d, %s" % (rc, err.strip()))
+
+
+def test_done_when(ns):
+    t0 = time.time()
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(trnsim.__file__)))
+    p = subprocess.run([sys.executable, "-c", DONE_WHEN], capture_output=True, text=True, env=env)
+    rc, out, err, doc = cli("run", "qwen3-32b-trn2")
+    figure = doc["steady"]["tokens_per_s"] if doc else None
+    check("done-when command prints the CLI's tokens_per_s (%s, %.1f s)" % (p.stdout.strip(), time.time() - t0),
+          p.returncode == 0 and p.stdout.strip() == repr(figure), p.stderr, err)
+    check("the CLI's text report rounds the same figure",
+          figure is not None and re.search(r"throughput\s+%.0f tokens/s" % figure, out) is not None, out)
+    if "compiled" in ns and doc:
+        check("example's run(mode='compiled') == trnsim run qwen3-32b-trn2 --json",
+              no_wall(ns["compiled"]) == no_wall(doc))
+    if "eager" in ns:
+        same_as_cli("example's run(mode='eager')", ns["eager"], ["run", "qwen3-32b-trn2", "--mode", "eager"])
+
+
+def test_commands(work):
+    sets = {"model.num_layers": 2, "parallel.tp": 8, "parallel.fsdp": 8, "system.chip.hbm.bandwidth": "3 TB/s"}
+    cli_sets = sum((["--set", "%s=%s" % kv] for kv in sets.items()), [])
+    path = os.path.join(work, "run.json")
+    r = trnsim.run("qwen3-32b-trn2", set=sets, mode="eager", json=path)
+    same_as_cli("run(set={...}, mode='eager')", r, ["run", "qwen3-32b-trn2", "--mode", "eager", *cli_sets])
+    check("run(json=FILE) writes the returned document", json.load(open(path)) == r)
+    check("run() has the JSON's keys", list(r) == ["scenario", "mode", "system", "model", "precision", "steady",
+                                                 "memory", "roofline", "sim"], list(r))
+    s = trnsim.startup("qwen3-32b-trn2", set={"model.num_layers": 2}, cache="warm", price_per_hour=40)
+    same_as_cli("startup(...)", s, ["startup", "qwen3-32b-trn2", "--set", "model.num_layers=2", "--cache", "warm",
+                                    "--price-per-hour", "40"])
+    check("startup() has the JSON's keys", {"verdict", "eager", "compiled", "break_even", "cost"} <= set(s), list(s))
+    b = trnsim.bench_collective(system="trn1.32xlarge", instances=2, ranks=64, op="all-gather",
+                                sizes=["1MiB", "16MiB"], dtype="bf16", set={"chip.hbm.bandwidth": "3 TB/s"})
+    same_as_cli("bench_collective(...)", b, ["bench", "collective", "--system", "trn1.32xlarge", "--instances", "2",
+                                             "--ranks", "64", "--op", "all-gather", "--sizes", "1MiB,16MiB",
+                                             "--dtype", "bf16", "--set", "chip.hbm.bandwidth=3 TB/s"])
+    check("bench_collective() rows have size_bytes, time_s, busbw_GBps",
+          len(b) == 2 and all({"size_bytes", "time_s", "busbw_GBps"} <= set(row) for row in b), b)
+
+
+def expect_cli_error(desc, call, cli_args, strip_hint=False):
+    """call() raises trnsim.Error whose cli_line() and detail are the CLI's stderr."""
+    rc, _, err, _ = cli(*cli_args)
+    if strip_hint:
+        err = err.replace(" (see trnsim --help)", "")
+    try:
+        call()
+    except trnsim.Error as e:
+        got = e.cli_line() + "\n" + e.detail
+        check(desc + ": the CLI's message and status", got == err and e.status == rc == 2,
+              "python: %r (status %d)" % (got, e.status), "cli:    %r (status %d)" % (err, rc))
+        return
+    check(desc + ": raises trnsim.Error", False)
+
+
+def test_errors(work):
+    os.chdir(work)  # bad.yaml, written by the page's error example
+    expect_cli_error("bad key in a file", lambda: trnsim.run("bad.yaml"), ["run", "bad.yaml"])
+    expect_cli_error("bad --set key", lambda: trnsim.run("qwen3-32b-trn2", set={"parallel.tpp": 8}),
+                     ["run", "qwen3-32b-trn2", "--set", "parallel.tpp=8"])
+    expect_cli_error("does not fit in HBM",
+                     lambda: trnsim.run("qwen3-32b-trn2", set={"parallel.fsdp": 1, "parallel.dp": 16}),
+                     ["run", "qwen3-32b-trn2", "--set", "parallel.fsdp=1", "--set", "parallel.dp=16"])
+    expect_cli_error("bad --mode", lambda: trnsim.run("qwen3-32b-trn2", mode="fast"),
+                     ["run", "qwen3-32b-trn2", "--mode", "fast"], strip_hint=True)
+    expect_cli_error("bad --sizes", lambda: trnsim.bench_collective(sizes="1MB,2"),
+                     ["bench", "collective", "--sizes", "1MB,2"])
+    try:
+        trnsim.load_sweep("bad.yaml")
+        check("load_sweep of a YAML file raises trnsim.Error", False)
+    except trnsim.Error as e:
+        check("load_sweep of a YAML file raises trnsim.Error (%s)" % e, e.status == 2)
+
+
+def children():
+    pids = []
+    for tid in os.listdir("/proc/self/task"):
+        with open("/proc/self/task/%s/children" % tid) as f:
+            pids += [int(p) for p in f.read().split()]
+    return pids
+
+
+def signal_child(sig, to_self):
+    """Sends `sig` to the call's child once it runs (and SIGINT to this process when
+    `to_self`, as Ctrl-C reaches the whole process group)."""
+    for _ in range(200):
+        time.sleep(0.05)
+        kids = children()
+        if kids:
+            time.sleep(0.2)
+            if to_self:  # first, so that the flag is set when the child's end wakes the call
+                os.kill(os.getpid(), signal.SIGINT)
+            for pid in kids:
+                os.kill(pid, sig)
+            return
+
+
+def run_signalled(sig, to_self):
+    t = threading.Thread(target=signal_child, args=(sig, to_self))
+    t.start()
+    try:
+        trnsim.run("qwen3-32b-trn2", mode="eager", quiet=True)
+        outcome = "returned"
+    except KeyboardInterrupt:
+        outcome = "KeyboardInterrupt"
+    except trnsim.Error as e:
+        outcome = "Error %d: %s" % (e.status, e)
+    t.join()
+    return outcome
+
+
+def test_interrupt():
+    """Ctrl-C during a run raises KeyboardInterrupt; a child killed otherwise, trnsim.Error."""
+    t0 = time.time()
+    outcome = run_signalled(signal.SIGINT, True)
+    check("SIGINT during run() raises KeyboardInterrupt (%s after %.1f s)" % (outcome, time.time() - t0),
+          outcome == "KeyboardInterrupt")
+    outcome = run_signalled(signal.SIGKILL, False)
+    check("a killed child raises trnsim.Error (%s)" % outcome,
+          outcome == "Error 3: the simulation process was killed by signal 9")
+
+
+def test_pandas(blocks, ns):
+    try:
+        import pandas
+    except ImportError:
+        print("skip - pandas is not installed: docs/python.md pandas example")
+        check("load_sweep() without pandas is a list", isinstance(trnsim.load_sweep("tiny.sqlite"), list))
+        return
+    run_block("pandas", blocks, ns)
+    check("load_sweep() is a DataFrame", isinstance(trnsim.load_sweep("tiny.sqlite"), pandas.DataFrame))
+    rows = trnsim.load_sweep("tiny.sqlite", as_frame=False)
+    check("load_sweep(as_frame=False) is a list of 4 rows", isinstance(rows, list) and len(rows) == 4)
+
+
+def main():
+    t0 = time.time()
+    blocks = doc_blocks()
+    check("docs/python.md has the marked examples", {"worked-example", "errors", "pandas"} <= set(blocks)
+          and all(code and out for code, out in blocks.values()), sorted(blocks))
+    check("trnsim.executable is the trnsim under test", os.path.samefile(trnsim.executable, TRNSIM))
+    with tempfile.TemporaryDirectory() as work:
+        os.chdir(work)
+        ns = {}
+        run_block("worked-example", blocks, ns)
+        test_pandas(blocks, ns)
+        run_block("errors", blocks, {})
+        test_done_when(ns)
+        test_commands(work)
+        test_errors(work)
+        test_interrupt()
+        os.chdir(SRC)
+    try:
+        pid, _ = os.waitpid(-1, os.WNOHANG)
+        check("no child process left", False, "child %d" % pid)
+    except ChildProcessError:
+        check("no child process left", True)
+    print("%d failures, %.1f s" % (len(failures), time.time() - t0))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
