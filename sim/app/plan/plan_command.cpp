@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sim/app/cli/commands.h"
+#include "sim/app/commands/documents.h"
 #include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
 #include "sim/base/output_file.h"
@@ -196,19 +197,72 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
     cands.push_back(j);
   }
   js["candidates"] = cands;
-  return js;
+  return stamped(Document::Plan, r.inputs_hash, js);
 }
 
+namespace {
+
+// The options as given on the command line.
+struct PlanCli {
+  std::string model, tokens, systems, deadline, budget, cache = "cold", global_batch, tokens_per_step, db, json,
+      rank_by = "time", rate, write_bw, read_bw, interval;
+  std::vector<std::string> prices, sets;
+  int min_chips = 1, max_chips = 1024, jobs = 1;
+  int64_t seq_len = 4096;
+  bool exhaustive = false;
+};
+
+// The command line's options checked and converted (errors name the option).
+PlanOptions plan_options(const PlanCli& o) {
+  PlanOptions p;
+  p.model = o.model;
+  p.tokens = number(o.tokens, "--tokens", 1);
+  for (const auto& s : split(o.systems)) {
+    if (s.empty()) throw ConfigError(sim::Location{"--systems", 0, 0}, "", "empty system name in '" + o.systems + "'");
+    if (std::find(p.systems.begin(), p.systems.end(), s) == p.systems.end()) p.systems.push_back(s);
+  }
+  if (o.min_chips < 1 || o.max_chips < o.min_chips || o.max_chips > 65536)
+    throw ConfigError(sim::Location{"--max-chips", 0, 0}, "", "expected 1 <= --min-chips <= --max-chips <= 65536");
+  p.min_chips = o.min_chips;
+  p.max_chips = o.max_chips;
+  if (!o.deadline.empty()) p.deadline_s = quantity(o.deadline, sim::Dim::Time, "--deadline");
+  if (!o.budget.empty()) p.budget_usd = number(o.budget, "--budget", 0);
+  for (const auto& pr : o.prices) {
+    auto eq = pr.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError(sim::Location{"--price", 0, 0}, "", "expected SYSTEM=USD_PER_INSTANCE_HOUR, got '" + pr + "'");
+    p.prices[pr.substr(0, eq)] = number(pr.substr(eq + 1), "--price " + pr.substr(0, eq), 0);
+  }
+  p.cache = o.cache;
+  if (o.seq_len < 1 || o.seq_len > 10000000)
+    throw ConfigError(sim::Location{"--seq-len", 0, 0}, "", "expected 1 to 10,000,000 tokens");
+  p.seq_len = o.seq_len;
+  if (!o.global_batch.empty() && !o.tokens_per_step.empty())
+    throw ConfigError(sim::Location{"--global-batch", 0, 0}, "", "give --global-batch or --tokens-per-step, not both");
+  if (!o.global_batch.empty()) p.global_batches = int_list(o.global_batch, "--global-batch");
+  else p.tokens_per_step = o.tokens_per_step.empty() ? std::vector<int64_t>{4194304}
+                                                      : int_list(o.tokens_per_step, "--tokens-per-step");
+  for (int64_t t : p.tokens_per_step)
+    if (t % p.seq_len != 0)
+      throw ConfigError(sim::Location{"--tokens-per-step", 0, 0}, "",
+                        std::to_string(t) + " tokens per step is not a multiple of --seq-len " + std::to_string(p.seq_len));
+  if (o.jobs < 1 || o.jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
+  p.jobs = o.jobs;
+  p.db = o.db;
+  p.rank_by = o.rank_by;
+  p.exhaustive = o.exhaustive;
+  p.sets = o.sets;
+  if (!o.rate.empty()) p.restart.interruptions_per_chip_hour = number(o.rate, "--interruption-rate", 0);
+  if (!o.write_bw.empty()) p.restart.write_bandwidth = quantity(o.write_bw, sim::Dim::Bandwidth, "--checkpoint-write-bw");
+  if (!o.read_bw.empty()) p.restart.read_bandwidth = quantity(o.read_bw, sim::Dim::Bandwidth, "--checkpoint-read-bw");
+  if (!o.interval.empty()) p.restart.interval_s = quantity(o.interval, sim::Dim::Time, "--checkpoint-interval");
+  return p;
+}
+
+}  // namespace
+
 std::function<int()> add_plan(CLI::App* app) {
-  struct Opts {
-    std::string model, tokens, systems, deadline, budget, cache = "cold", global_batch, tokens_per_step, db, json,
-        rank_by = "time", rate, write_bw, read_bw, interval;
-    std::vector<std::string> prices, sets;
-    int min_chips = 1, max_chips = 1024, jobs = 1;
-    int64_t seq_len = 4096;
-    bool exhaustive = false;
-  };
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<PlanCli>();
   auto* c = app->add_subcommand(
       "plan", "Search systems, chip counts and layouts for the fastest or cheapest way to train a model on a token budget");
   c->add_option("--model", o->model, "Model: zoo name (workloads/models), YAML path or Hugging Face config.json")->required();
@@ -231,7 +285,7 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--seq-len", o->seq_len, "Sequence length, tokens")->capture_default_str();
   c->add_option("-j,--jobs", o->jobs, "Points simulated at once (forked processes)")->capture_default_str();
   c->add_option("--db", o->db, "Sweep database (SQLite) to store and reuse evaluated points (default: none)");
-  c->add_option("--json", o->json, "Write the plan as JSON to FILE (default: none)");
+  c->add_option("--json", o->json, "Write the plan as JSON to FILE, or to standard output for '-' (default: none)");
   c->add_option("--rank-by", o->rank_by, "Rank by time to train or by cost: time | cost")
       ->check(CLI::IsMember({"time", "cost"}))
       ->capture_default_str();
@@ -243,52 +297,11 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_flag("--exhaustive", o->exhaustive, "Simulate every layout that fits in memory: no bound or dominance pruning");
   c->add_option("--set", o->sets, "Override a key of every point's scenario, e.g. --set model.num_layers=8 (repeatable)");
   return [o]() -> int {
-    if (!o->json.empty()) sim::check_writable(o->json, "--json");
-    PlanOptions p;
-    p.model = o->model;
-    p.tokens = number(o->tokens, "--tokens", 1);
-    for (const auto& s : split(o->systems)) {
-      if (s.empty()) throw ConfigError(sim::Location{"--systems", 0, 0}, "", "empty system name in '" + o->systems + "'");
-      if (std::find(p.systems.begin(), p.systems.end(), s) == p.systems.end()) p.systems.push_back(s);
-    }
-    if (o->min_chips < 1 || o->max_chips < o->min_chips || o->max_chips > 65536)
-      throw ConfigError(sim::Location{"--max-chips", 0, 0}, "", "expected 1 <= --min-chips <= --max-chips <= 65536");
-    p.min_chips = o->min_chips;
-    p.max_chips = o->max_chips;
-    if (!o->deadline.empty()) p.deadline_s = quantity(o->deadline, sim::Dim::Time, "--deadline");
-    if (!o->budget.empty()) p.budget_usd = number(o->budget, "--budget", 0);
-    for (const auto& pr : o->prices) {
-      auto eq = pr.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw ConfigError(sim::Location{"--price", 0, 0}, "", "expected SYSTEM=USD_PER_INSTANCE_HOUR, got '" + pr + "'");
-      p.prices[pr.substr(0, eq)] = number(pr.substr(eq + 1), "--price " + pr.substr(0, eq), 0);
-    }
-    p.cache = o->cache;
-    if (o->seq_len < 1 || o->seq_len > 10000000)
-      throw ConfigError(sim::Location{"--seq-len", 0, 0}, "", "expected 1 to 10,000,000 tokens");
-    p.seq_len = o->seq_len;
-    if (!o->global_batch.empty() && !o->tokens_per_step.empty())
-      throw ConfigError(sim::Location{"--global-batch", 0, 0}, "", "give --global-batch or --tokens-per-step, not both");
-    if (!o->global_batch.empty()) p.global_batches = int_list(o->global_batch, "--global-batch");
-    else p.tokens_per_step = o->tokens_per_step.empty() ? std::vector<int64_t>{4194304}
-                                                        : int_list(o->tokens_per_step, "--tokens-per-step");
-    for (int64_t t : p.tokens_per_step)
-      if (t % p.seq_len != 0)
-        throw ConfigError(sim::Location{"--tokens-per-step", 0, 0}, "",
-                          std::to_string(t) + " tokens per step is not a multiple of --seq-len " + std::to_string(p.seq_len));
-    if (o->jobs < 1 || o->jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
-    p.jobs = o->jobs;
-    p.db = o->db;
-    p.rank_by = o->rank_by;
-    p.exhaustive = o->exhaustive;
-    p.sets = o->sets;
-    if (!o->rate.empty()) p.restart.interruptions_per_chip_hour = number(o->rate, "--interruption-rate", 0);
-    if (!o->write_bw.empty()) p.restart.write_bandwidth = quantity(o->write_bw, sim::Dim::Bandwidth, "--checkpoint-write-bw");
-    if (!o->read_bw.empty()) p.restart.read_bandwidth = quantity(o->read_bw, sim::Dim::Bandwidth, "--checkpoint-read-bw");
-    if (!o->interval.empty()) p.restart.interval_s = quantity(o->interval, sim::Dim::Time, "--checkpoint-interval");
-    PlanResult r = run_plan(p);
-    std::fputs(plan_text(r).c_str(), stdout);
-    if (!o->json.empty()) sim::write_files_atomic({{o->json, plan_json(r).dump(2) + "\n"}}, {"--json"});
+    if (!o->json.empty() && !is_stdout(o->json)) sim::check_writable(o->json, "--json");
+    const PlanResult r = run_plan(plan_options(*o));
+    std::fputs(plan_text(r).c_str(), is_stdout(o->json) ? stderr : stdout);
+    if (is_stdout(o->json)) write_output(o->json, plan_json(r).dump(2) + "\n");
+    else if (!o->json.empty()) sim::write_files_atomic({{o->json, plan_json(r).dump(2) + "\n"}}, {"--json"});
     return 0;
   };
 }
