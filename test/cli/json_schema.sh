@@ -36,6 +36,15 @@ axes:
     values: [compiled]
 YAML
 expect_ok "sweep (ok, invalid-layout and oom points)" -- sweep "$D/sweep.yaml" --db "$D/sweep.sqlite" -j 2
+cat >"$D/sweep-startup.yaml" <<'YAML'
+name: schema-sweep-startup
+command: startup
+scenario: qwen3-32b-trn2
+axes:
+  - key: model.num_layers
+    values: [2]
+YAML
+expect_ok "sweep of startup (one point) into the same database" -- sweep "$D/sweep-startup.yaml" --db "$D/sweep.sqlite"
 expect_ok "trnsim --version" -- --version
 version=$(sed 's/^trnsim //' "$OUT")
 
@@ -82,9 +91,10 @@ def load(name):
     with open(os.path.join(d_dir, name)) as f:
         return json.load(f)
 
-def sweep_results():
+def sweep_results(sweep="schema-sweep"):
     c = sqlite3.connect(os.path.join(d_dir, "sweep.sqlite"))
-    return {r[0]: (r[1], json.loads(r[2])) for r in c.execute("select id, status, result from points")}
+    q = "select id, status, result from points where sweep = ?"
+    return {r[0]: (r[1], json.loads(r[2])) for r in c.execute(q, (sweep,))}
 
 DOCS = [("run", "run.json"), ("run", "run-stdout.json"), ("run", "run-eager.json"), ("startup", "startup.json"),
         ("bench-collective", "coll.json"), ("bench-collective", "ag.json"), ("bench-matmul", "mm.json"),
@@ -137,6 +147,13 @@ def sweep_rows():
             validator("run").validate(r)
         else:
             assert r["infeasible"]["message"], id_
+
+@check("sweep rows: a startup sweep's ok row holds a startup document")
+def sweep_startup_row():
+    rows = list(sweep_results("schema-sweep-startup").values())
+    assert [status for status, _ in rows] == ["ok"], rows
+    validator("sweep-row").validate(rows[0][1])
+    validator("startup").validate(rows[0][1])
 
 @check("sweep rows: an error row's document (synthetic) validates and loses fields like the others")
 def sweep_error_row():
