@@ -26,9 +26,10 @@ std::string one_line(const std::string& text) {
 }
 
 ConfigError::ConfigError(const Location& loc, const std::string& key_path,
-                         const std::string& message)
+                         const std::string& message, std::string kind)
     : std::runtime_error(
-          one_line(loc.str() + ": " + (key_path.empty() ? "" : key_path + ": ") + message)) {}
+          one_line(loc.str() + ": " + (key_path.empty() ? "" : key_path + ": ") + message)),
+      kind_(std::move(kind)) {}
 
 ConfigError::ConfigError(const std::string& message) : std::runtime_error(one_line(message)) {}
 

@@ -23,10 +23,17 @@ std::string one_line(const std::string& text);
 
 /// A user-input error: names where (file:line:col), which key (dotted path) and what was
 /// expected. The CLI prints `what()` on one line (see one_line) and exits with status 2.
+/// `kind` says what sort of bad input it is, for machines (a sweep stores it with an infeasible
+/// point): "invalid-config" unless the thrower knows better ("invalid-layout", "oom", ...).
 class ConfigError : public std::runtime_error {
  public:
-  ConfigError(const Location& loc, const std::string& key_path, const std::string& message);
+  ConfigError(const Location& loc, const std::string& key_path, const std::string& message,
+              std::string kind = "invalid-config");
   explicit ConfigError(const std::string& message);
+  const std::string& kind() const { return kind_; }
+
+ private:
+  std::string kind_ = "invalid-config";
 };
 
 class ConfigNode {

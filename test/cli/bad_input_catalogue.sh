@@ -244,8 +244,15 @@ axes:
     values: [2, 4]
 EOF
 edit_copy "$D/sweep_ok.yaml" "$D/sw_key.yaml" 's/^axes:/axis:/'
-bad "sweep: unknown key" "$D/sw_key.yaml:4:1: axis: unknown key 'axis' (expected name, command, scenario, axes)" \
+bad "sweep: unknown key" "$D/sw_key.yaml:4:1: axis: unknown key 'axis' (did you mean 'axes'? expected name, command, scenario, axes)" \
   -- sweep "$D/sw_key.yaml" --db "$O/out.sqlite"
+edit_copy "$D/sweep_ok.yaml" "$D/sw_axis_key.yaml" 's/key: parallel.tp/key: parallel.tpp/'
+bad "sweep: misspelt axis key (before the database is created)" \
+  "$D/sw_axis_key.yaml:5:10: parallel.tpp: unknown key 'tpp' (did you mean 'tp'?)" -- sweep "$D/sw_axis_key.yaml" --db "$O/out.sqlite"
+edit_copy "$D/sweep_ok.yaml" "$D/sw_axis_val.yaml" 's/^    values: \[2, 4\]/    values: [2, four]/'
+bad "sweep: axis value of the wrong type" \
+  "$D/sw_axis_val.yaml:6:17: parallel.tp: expected a number (tensor-parallel degree), found 'four'" \
+  -- sweep "$D/sw_axis_val.yaml" --db "$O/out.sqlite"
 edit_copy "$D/sweep_ok.yaml" "$D/sw_scn.yaml" "s#^scenario: .*#scenario: qwen3-32b-trn9#"
 bad "sweep: unknown scenario (before the database is created)" "$D/sw_scn.yaml:3:11: scenario: unknown scenario 'qwen3-32b-trn9'" \
   -- sweep "$D/sw_scn.yaml" --db "$O/out.sqlite"

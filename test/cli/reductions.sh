@@ -78,7 +78,7 @@ for args in "--system trn1.32xlarge --instances 4" "--system trn2-ultraserver --
     # shellcheck disable=SC2086
     run_trnsim bench collective $args --op $op --sizes 1KiB,64MiB --exact --json "$D/c-exact.json"
     check "bench collective $args --op $op: symmetry gives the exact times" \
-      python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:3]); sys.exit(0 if [r['time_s'] for r in a]==[r['time_s'] for r in b] else 1)" \
+      python3 -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:3]); sys.exit(0 if [r['time_s'] for r in a['rows']]==[r['time_s'] for r in b['rows']] else 1)" \
       "$D/c-red.json" "$D/c-exact.json"
   done
 done

@@ -23,8 +23,8 @@ c = sqlite3.connect(sys.argv[1])
 assert c.execute("pragma integrity_check").fetchone()[0] == "ok", "database damaged"
 out = {}
 for id_, status, result, reason in c.execute("select id, status, result, reason from points"):
-    r = json.loads(result) if result else None   # a committed row holds a whole JSON result
-    if r: r["sim"].pop("wall_s")
+    r = json.loads(result)   # a committed row holds a whole JSON document
+    r.get("sim", {}).pop("wall_s", None)
     out[id_] = (status, r, reason)
 print(json.dumps(out, sort_keys=True))
 PY

@@ -87,6 +87,50 @@ TEST_CASE("merge keeps the rows already there and adds the others", "[storage]")
   CHECK(rows[1].status == "error");
 }
 
+TEST_CASE("axis columns: one per axis key, typed values, added to older tables and by merge", "[storage]") {
+  TempPath db("axes.sqlite"), shard("axes-shard.sqlite");
+  SweepRow a = row("s", 0, "parallel.tp=4;mode=eager", "ok");
+  a.axes = {{"parallel.tp", "4"}, {"mode", "eager"}};
+  {
+    Database d(db.path, Database::Mode::Create);  // a table of an older trnsim: no axis columns
+    d.exec("CREATE TABLE points (id TEXT PRIMARY KEY, idx INTEGER, sweep TEXT, sets TEXT, status TEXT, result TEXT, "
+           "reason TEXT)");
+  }
+  {
+    SweepStore store(db.path, db.path, {"parallel.tp", "mode"});
+    store.put(a);
+    SweepRow back;
+    REQUIRE(store.get(a.id, back));
+    CHECK(back.result == a.result);
+    CHECK(back.idx == 0);
+    CHECK_FALSE(store.get("s:nothing", back));
+    SweepStore other(shard.path, shard.path, {"parallel.tp", "mode", "system.topology.dims"});
+    SweepRow b = row("s", 1, "parallel.tp=8;mode=eager;system.topology.dims=[{size: 4}]", "ok");
+    b.axes = {{"parallel.tp", "8"}, {"mode", "eager"}, {"system.topology.dims", "[{size: 4}]"}};
+    other.put(b);
+  }
+  {
+    SweepStore store(db.path, db.path);
+    store.merge_from(shard.path);
+  }
+  Database d(db.path, Database::Mode::ReadOnly);
+  Statement cols = d.prepare("SELECT group_concat(name, ',') FROM pragma_table_info('points')");
+  REQUIRE(cols.step());
+  CHECK(cols.text(0) == "id,idx,sweep,sets,status,result,reason,parallel.tp,mode,system.topology.dims");
+  Statement st = d.prepare(
+      "SELECT typeof(\"parallel.tp\"), \"parallel.tp\", mode, quote(\"system.topology.dims\") FROM points ORDER BY idx");
+  REQUIRE(st.step());
+  CHECK(st.text(0) == "integer");
+  CHECK(st.text(1) == "4");
+  CHECK(st.text(2) == "eager");
+  CHECK(st.text(3) == "NULL");
+  REQUIRE(st.step());
+  CHECK(st.text(1) == "8");
+  CHECK(st.text(3) == "'[{size: 4}]'");
+  CHECK_THAT(trn::test::error_of([&] { SweepStore s(db.path, "--db x", {"Status"}); }),
+             Catch::Contains("--db x: axis 'Status' has the name of a column of the points table"));
+}
+
 TEST_CASE("files that are not sweep databases are clear errors", "[storage]") {
   TempPath text("not-a-db.txt"), empty("empty.sqlite");
   std::ofstream(text.path) << "hello\n";

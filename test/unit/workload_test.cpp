@@ -55,6 +55,47 @@ TEST_CASE("layouts that do not divide the model say which number fails", "[workl
   CHECK(error_of({"parallel.tp=5"}).find("parallel.tp") != std::string::npos);
 }
 
+TEST_CASE("layout and configuration errors say which kind of bad input they are", "[workload]") {
+  auto kind_of = [](const std::vector<std::string>& sets) {
+    try {
+      load_scenario("qwen3-32b-trn2", sets);
+    } catch (const trn::sim::ConfigError& e) {
+      return e.kind();
+    }
+    return std::string("(no error)");
+  };
+  CHECK(kind_of({"parallel.tp=3", "parallel.fsdp=21"}) == "invalid-layout");
+  CHECK(kind_of({"parallel.fsdp=8"}) == "invalid-layout");
+  CHECK(kind_of({"batch.global_batch=15"}) == "invalid-layout");
+  CHECK(kind_of({"batch.seq_len=65536"}) == "invalid-config");
+  CHECK(kind_of({"parallel.tpp=4"}) == "invalid-config");
+}
+
+TEST_CASE("assignments checked against the scenario schema alone, at their own location", "[workload]") {
+  auto assignment = [](const std::string& text, int line) {
+    trn::sim::SetAssignment a = trn::sim::parse_set(text, 1);
+    a.loc = trn::sim::Location{"sweep.yaml", line, 5};
+    a.value.loc = trn::sim::Location{"sweep.yaml", line, 20};
+    return a;
+  };
+  auto error_of_sets = [](const std::vector<trn::sim::SetAssignment>& sets) {
+    try {
+      check_scenario_sets("qwen3-32b-trn2", sets);
+    } catch (const trn::sim::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  // A layout that does not divide the model is not a schema error: the point is infeasible later.
+  CHECK(error_of_sets({assignment("parallel.tp=3", 2), assignment("model=llama3.1-8b", 3)}) == "(no error)");
+  CHECK(error_of_sets({assignment("parallel.tpp=4", 4)}) ==
+        "sweep.yaml:4:5: parallel.tpp: unknown key 'tpp' (did you mean 'tp'?)");
+  CHECK(error_of_sets({assignment("parallel.tp=four", 5)}) ==
+        "sweep.yaml:5:20: parallel.tp: expected a number (tensor-parallel degree), found 'four'");
+  CHECK(error_of_sets({assignment("model=llama3.1-9b", 6)}).rfind("sweep.yaml:6:20: model: unknown model 'llama3.1-9b'", 0) == 0);
+  CHECK(error_of_sets({assignment("system.chips=1", 7)}) == "(no error)");  // the torus check is cross-field
+}
+
 TEST_CASE("MoE layouts check experts against ep", "[workload]") {
   try {
     load_scenario("mixtral-8x7b-trn2", {"parallel.ep=16"});

@@ -34,8 +34,9 @@ void inline_reference(ConfigNode& root, const char* key, const char* subdir, Loa
   if (ref->loc.file.empty()) ref->loc = loc;  // a generated document: errors inside point here
 }
 
-[[noreturn]] void fail(const ConfigNode& root, const std::string& key, const std::string& msg) {
-  throw ConfigError(sim::locate(root, key), key, msg);  // the deepest existing node of the key
+[[noreturn]] void fail(const ConfigNode& root, const std::string& key, const std::string& msg,
+                       const char* kind = "invalid-config") {
+  throw ConfigError(sim::locate(root, key), key, msg, kind);  // the deepest existing node of the key
 }
 
 /// precision.compute fp8 / mxfp8 needs the chip's published rate for that format; bf16, fp16 and
@@ -55,8 +56,10 @@ void check_precision(const ScenarioSpec& s, const ConfigNode& root) {
 void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
   const auto& p = s.parallel;
   const auto& m = s.model;
-  auto chk = [&](bool ok, const std::string& key, const std::string& msg) {
-    if (!ok) fail(root, key, msg);
+  // A layout that does not fit the model or the machine is "invalid-layout"; a batch or sequence
+  // setting that is wrong whatever the layout is "invalid-config".
+  auto chk = [&](bool ok, const std::string& key, const std::string& msg, const char* kind = "invalid-layout") {
+    if (!ok) fail(root, key, msg, kind);
   };
   chk(m.num_heads % p.tp == 0, "parallel.tp",
       "tp " + std::to_string(p.tp) + " does not divide the model's " + std::to_string(m.num_heads) + " attention heads");
@@ -70,11 +73,13 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
   chk((int64_t{p.dp} * p.fsdp) % p.ep == 0, "parallel.ep",
       "ep " + std::to_string(p.ep) + " must divide dp x fsdp = " + std::to_string(int64_t{p.dp} * p.fsdp));
   chk(s.batch.seq_len <= m.max_position, "batch.seq_len",
-      "sequence length " + std::to_string(s.batch.seq_len) + " is over the model's limit of " + std::to_string(m.max_position));
+      "sequence length " + std::to_string(s.batch.seq_len) + " is over the model's limit of " + std::to_string(m.max_position),
+      "invalid-config");
   chk((s.batch.global_batch > 0) != (s.batch.tokens_per_step > 0), "batch",
-      "give exactly one of global_batch or tokens_per_step");
+      "give exactly one of global_batch or tokens_per_step", "invalid-config");
   chk(s.batch.tokens_per_step == 0 || s.batch.tokens_per_step % s.batch.seq_len == 0, "batch.tokens_per_step",
-      "tokens_per_step " + std::to_string(s.batch.tokens_per_step) + " is not a multiple of seq_len " + std::to_string(s.batch.seq_len));
+      "tokens_per_step " + std::to_string(s.batch.tokens_per_step) + " is not a multiple of seq_len " + std::to_string(s.batch.seq_len),
+      "invalid-config");
   const int64_t seqs = s.batch.sequences();
   const int64_t replicas = int64_t{p.dp} * p.fsdp;
   chk(seqs % (replicas * p.microbatches) == 0, "batch",
@@ -93,10 +98,11 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
           " chips at LNC=" + std::to_string(lnc) + " have " + std::to_string(ranks));
 }
 
-}  // namespace
-
-ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets,
-                           const std::string& model_override) {
+// The scenario's tree before the strict read: runtime calibration underneath, the file, `refs`
+// (assignments to `system` or `model`, which replace the references before they are resolved),
+// the model override, the system and model inlined, top-level `instances:`, then `sets`.
+ConfigNode scenario_root(const std::string& name_or_path, const std::vector<sim::SetAssignment>& refs,
+                         const std::string& model_override, const std::vector<sim::SetAssignment>& sets) {
   const std::string path = sim::resolve_named_config(name_or_path, "workloads/scenarios", "scenario");
   ConfigNode root;
   root.kind = ConfigNode::Kind::Map;
@@ -105,15 +111,7 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
   sim::merge_into(root, cal);
   sim::merge_into(root, sim::load_config_file(path));
   root.loc = Location{path, 1, 1};
-  // `--set system=NAME` / `--set model=NAME` replace references before they are resolved.
-  std::vector<std::string> late;
-  for (size_t i = 0; i < sets.size(); ++i) {
-    const std::string& a = sets[i];
-    if (a.rfind("system=", 0) == 0 || a.rfind("model=", 0) == 0)
-      sim::apply_sets(root, {sim::parse_set(a, static_cast<int>(i + 1))});
-    else
-      late.push_back(a);
-  }
+  sim::apply_sets(root, refs);
   if (!model_override.empty()) {
     ConfigNode m;
     m.kind = ConfigNode::Kind::Scalar;
@@ -134,9 +132,28 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
     root.erase("instances");
     if (ConfigNode* sys = root.find("system"); sys && sys->is_map()) sys->set("instances", v, v.loc);
   }
-  std::vector<sim::SetAssignment> as;
+  sim::apply_sets(root, sets);
+  return root;
+}
+
+bool is_reference(const std::string& key) { return key == "system" || key == "model"; }
+
+}  // namespace
+
+ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets,
+                           const std::string& model_override) {
+  // `--set system=NAME` / `--set model=NAME` replace references before they are resolved.
+  std::vector<sim::SetAssignment> refs, as;
+  std::vector<std::string> late;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const std::string& a = sets[i];
+    if (a.rfind("system=", 0) == 0 || a.rfind("model=", 0) == 0)
+      refs.push_back(sim::parse_set(a, static_cast<int>(i + 1)));
+    else
+      late.push_back(a);
+  }
   for (size_t i = 0; i < late.size(); ++i) as.push_back(sim::parse_set(late[i], static_cast<int>(i + 1)));
-  sim::apply_sets(root, as);
+  ConfigNode root = scenario_root(name_or_path, refs, model_override, as);
   ScenarioSpec s;
   sim::read_config(root, s);
   s.system.chip.validate(root, "system.chip.");
@@ -145,6 +162,14 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
   check_precision(s, root);
   check_layout(s, root);
   return s;
+}
+
+void check_scenario_sets(const std::string& name_or_path, const std::vector<sim::SetAssignment>& sets) {
+  std::vector<sim::SetAssignment> refs, late;
+  for (const auto& a : sets) (is_reference(a.key) ? refs : late).push_back(a);
+  ConfigNode root = scenario_root(name_or_path, refs, "", late);
+  ScenarioSpec s;
+  sim::read_config(root, s);
 }
 
 std::string resolved_yaml(const ScenarioSpec& s, const std::string& header) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/spec/system_spec.h"
+#include "sim/base/config_loader.h"
 #include "workloads/scenario/job_modes.h"
 #include "workloads/model/model_spec.h"
 
@@ -201,6 +202,12 @@ struct ScenarioSpec {
 /// `model_override` (a zoo name, YAML or Hugging Face config.json path) replaces `model:`.
 ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets,
                            const std::string& model_override = "");
+
+/// Checks assignments against the scenario's schema without the cross-field and layout checks:
+/// every key exists, every value has the right type, unit, range or word, and a `system` or
+/// `model` value names something that loads. For a sweep's axes, before anything runs: errors
+/// are reported where each assignment says (its key's or its value's location).
+void check_scenario_sets(const std::string& name_or_path, const std::vector<sim::SetAssignment>& sets);
 
 /// The fully resolved scenario (system, chip and model inline); loading it reproduces the run.
 std::string resolved_yaml(const ScenarioSpec& s, const std::string& header);

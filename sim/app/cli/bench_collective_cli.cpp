@@ -37,7 +37,7 @@ Runner add_bench_collective(CLI::App* bench) {
     parse_bench_collective(opt);  // bad options first, then unwritable outputs
     check_outputs(o->common);
     BenchCollectiveResult r = run_bench_collective(opt);
-    write_bench_collective_text(r, stdout);
+    write_bench_collective_text(r, summary_stream(o->common));
     write_outputs(o->common, bench_collective_json(r).dump(2) + "\n",
                   models::resolved_yaml(r.spec, "# trnsim resolved configuration (system " + r.spec.name + ")\n"));
     // After the outputs: a failed write then reports its error as the only stderr line.

@@ -34,7 +34,7 @@ Runner add_bench_matmul(CLI::App* bench) {
     parse_matmul(opt);  // bad options first, then unwritable outputs
     check_outputs(o->common);
     MatmulResult r = run_matmul(opt);
-    write_matmul_text(r, stdout);
+    write_matmul_text(r, summary_stream(o->common));
     write_outputs(o->common, matmul_json(r).dump(2) + "\n",
                   models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
     return 0;
@@ -54,7 +54,7 @@ Runner add_bench_hbm(CLI::App* bench) {
     parse_hbm(opt);  // bad options first, then unwritable outputs
     check_outputs(o->common);
     HbmResult r = run_hbm(opt);
-    write_hbm_text(r, stdout);
+    write_hbm_text(r, summary_stream(o->common));
     write_outputs(o->common, hbm_json(r).dump(2) + "\n",
                   models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
     return 0;

@@ -19,7 +19,7 @@ Runner add_calibrate_collectives(CLI::App* app) {
                                 "2-rank nccom-test example; write the calibration file with residuals");
   c->add_option("--out", *out, "Write the calibration YAML to FILE (default: standard output)");
   return [out]() -> int {
-    if (!out->empty()) sim::check_writable(*out, "--out");
+    if (!out->empty() && !is_stdout(*out)) sim::check_writable(*out, "--out");
     write_or_print(*out, calibrate_collectives_yaml(run_calibrate_collectives()));
     return 0;
   };
@@ -33,7 +33,7 @@ Runner add_calibrate_compile(CLI::App* app) {
       ->required();
   c->add_option("--out", *out, "Write the parameter file to FILE (default: standard output)");
   return [o, out]() -> int {
-    if (!out->empty()) sim::check_writable(*out, "--out");
+    if (!out->empty() && !is_stdout(*out)) sim::check_writable(*out, "--out");
     write_or_print(*out, calibrate_compile_yaml(run_calibrate_compile(*o)));
     return 0;
   };
@@ -57,6 +57,7 @@ Runner add_calibrate_runtime(CLI::App* app) {
                 "when a figure differs); fits nothing");
   c->add_option("-j,--jobs", o->run.jobs, "Simulations at a time (default: 2)")->check(CLI::Range(1, 64));
   return [o]() -> int {
+    if (is_stdout(o->out)) o->out.clear();  // standard output, as without --out
     if (!o->out.empty()) sim::check_writable(o->out, "--out");
     if (!o->residuals.empty()) sim::check_writable(o->residuals, "--residuals");
     if (!o->check.empty()) {

@@ -1,14 +1,20 @@
 // CLI dispatch: builds the command tree, maps errors to exit codes (2 for bad input).
 #include <systemc>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "sim/app/cli/commands.h"
 #include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
 #include "sim/base/output_file.h"
+#include "sim/base/provenance.h"
 #include "sim/base/units.h"
 
 namespace trn::app {
@@ -17,27 +23,48 @@ void add_common(CLI::App* cmd, CommonOptions& o) {
   cmd->add_option("--set", o.sets,
                   "Override any configuration key, e.g. --set chip.hbm.bandwidth=\"3.0 TB/s\" "
                   "(repeatable; quantities need units; default: none)");
-  cmd->add_option("--json", o.json, "Write results as JSON to FILE (SI units; default: none)");
+  cmd->add_option("--json", o.json,
+                  "Write results as JSON to FILE, or to standard output for '-' (the summary then goes to "
+                  "standard error; SI units; default: none)");
   cmd->add_option("--resolved", o.resolved,
-                  "Write the fully resolved configuration to FILE (feed it back to reproduce "
+                  "Write the fully resolved configuration to FILE or '-' (feed it back to reproduce "
                   "the run; default: none)");
 }
 
+namespace {
+
+void print(const std::string& content) {
+  std::fwrite(content.data(), 1, content.size(), stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
 void write_output(const std::string& path, const std::string& content) {
-  if (!path.empty()) sim::write_file_atomic(path, content);
+  if (is_stdout(path))
+    print(content);
+  else if (!path.empty())
+    sim::write_file_atomic(path, content);
 }
 
 void write_or_print(const std::string& path, const std::string& content) {
-  if (path.empty())
-    std::fputs(content.c_str(), stdout);
+  if (path.empty() || is_stdout(path))
+    print(content);
   else
     sim::write_file_atomic(path, content);
 }
 
+FILE* summary_stream(const CommonOptions& c, const std::string& other) {
+  return is_stdout(c.json) || is_stdout(c.resolved) || is_stdout(other) ? stderr : stdout;
+}
+
 void check_outputs(const CommonOptions& c) {
-  if (!c.json.empty()) sim::check_writable(c.json, "--json");
-  if (!c.resolved.empty()) sim::check_writable(c.resolved, "--resolved");
+  if (!c.json.empty() && !is_stdout(c.json)) sim::check_writable(c.json, "--json");
+  if (!c.resolved.empty() && !is_stdout(c.resolved)) sim::check_writable(c.resolved, "--resolved");
   if (c.json.empty() || c.resolved.empty()) return;
+  if (is_stdout(c.json) && is_stdout(c.resolved))
+    throw sim::ConfigError(sim::Location{"--resolved -", 0, 0}, "", "standard output already carries --json");
+  if (is_stdout(c.json) || is_stdout(c.resolved)) return;
   std::error_code e1, e2;
   auto json = std::filesystem::weakly_canonical(c.json, e1);
   auto resolved = std::filesystem::weakly_canonical(c.resolved, e2);
@@ -45,24 +72,91 @@ void check_outputs(const CommonOptions& c) {
     throw sim::ConfigError(sim::Location{"--resolved " + c.resolved, 0, 0}, "", "same file as --json");
 }
 
+void check_other_output(const CommonOptions& c, const std::string& path, const std::string& option) {
+  if (path.empty()) return;
+  if (!is_stdout(path)) {
+    sim::check_writable(path, option);
+    return;
+  }
+  if (is_stdout(c.json) || is_stdout(c.resolved))
+    throw sim::ConfigError(
+        sim::Location{option + " -", 0, 0}, "",
+        std::string("standard output already carries ") + (is_stdout(c.json) ? "--json" : "--resolved"));
+}
+
 void write_outputs(const CommonOptions& c, const std::string& json, const std::string& resolved) {
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> options;
-  if (!c.json.empty()) {
+  if (!c.json.empty() && !is_stdout(c.json)) {
     files.emplace_back(c.json, json);
     options.push_back("--json");
   }
-  if (!c.resolved.empty()) {
+  if (!c.resolved.empty() && !is_stdout(c.resolved)) {
     files.emplace_back(c.resolved, resolved);
     options.push_back("--resolved");
   }
-  sim::write_files_atomic(files, options);
+  sim::write_files_atomic(files, options);  // the files first: an error leaves standard output untouched
+  if (is_stdout(c.json)) print(json);
+  if (is_stdout(c.resolved)) print(resolved);
+}
+
+StdoutSpool::StdoutSpool(std::string& path) {
+  if (!is_stdout(path)) return;
+  const char* dir = std::getenv("TMPDIR");
+  std::string tpl = std::string(dir && *dir ? dir : "/tmp") + "/trnsim-stdout-XXXXXX";
+  const int fd = mkstemp(tpl.data());
+  if (fd < 0) throw sim::ConfigError(sim::Location{"TMPDIR", 0, 0}, "", "cannot create a temporary file " + tpl);
+  ::close(fd);
+  tmp_ = tpl;
+  sim::register_temp_file(tmp_);
+  path = tmp_;
+}
+
+StdoutSpool::~StdoutSpool() {
+  if (tmp_.empty()) return;
+  std::remove(tmp_.c_str());
+  sim::unregister_temp_file(tmp_);
+}
+
+void StdoutSpool::emit() {
+  if (tmp_.empty()) return;
+  std::FILE* in = std::fopen(tmp_.c_str(), "rb");
+  if (!in) throw std::runtime_error("cannot read the spooled output " + tmp_);
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) std::fwrite(buf, 1, n, stdout);
+  std::fclose(in);
+  std::fflush(stdout);
+}
+
+void write_reason(const std::string& file, const std::string& kind, const std::string& message) {
+  if (file.empty()) return;
+  try {
+    sim::write_file_atomic(file, nlohmann::ordered_json{{"kind", kind}, {"message", message}}.dump() + "\n");
+  } catch (const std::exception&) {
+    // Best effort: the sweep then classifies the point from its error line.
+  }
+}
+
+int reporting_reason(const std::string& file, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const sim::ConfigError& e) {
+    write_reason(file, e.kind(), e.what());
+    throw;
+  }
+}
+
+void add_reason_option(CLI::App* cmd, std::string& file) {
+  cmd->add_option("--reason-json", file,
+                  "For trnsim sweep's workers: write why the point could not run as JSON to FILE")
+      ->group("");  // hidden from --help
 }
 
 int run_cli(int argc, char** argv) {
   CLI::App app{"trnsim: discrete-event simulator of AWS Trainium training systems"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "trnsim 0.1");
+  app.set_version_flag("--version", "trnsim " + sim::trnsim_version());
   auto* bench = app.add_subcommand("bench", "Microbenchmarks of the hardware models");
   bench->require_subcommand(1);
   std::vector<std::pair<CLI::App*, Runner>> runners;

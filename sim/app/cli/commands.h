@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -19,10 +20,45 @@ using Runner = std::function<int()>;
 /// Options every simulating command shares.
 struct CommonOptions {
   std::vector<std::string> sets;  // --set key=value
-  std::string json;               // --json FILE
-  std::string resolved;           // --resolved FILE
+  std::string json;               // --json FILE, or "-": standard output
+  std::string resolved;           // --resolved FILE, or "-": standard output
 };
 void add_common(CLI::App* cmd, CommonOptions& o);
+
+/// "-" as an output path: standard output.
+inline bool is_stdout(const std::string& path) { return path == "-"; }
+/// Where the human summary goes: standard error when an output is "-" (standard output then
+/// carries that document alone), else standard output. `other` is a further output (--trace).
+FILE* summary_stream(const CommonOptions& c, const std::string& other = "");
+/// Checks an output option that may also be "-" (--trace): writable, and standard output not
+/// taken by --json or --resolved as well.
+void check_other_output(const CommonOptions& c, const std::string& path, const std::string& option);
+
+/// `--trace -`: the trace is written to a temporary file (renamed into place when complete,
+/// removed on an error or a signal) and copied to standard output by emit() after the run, so
+/// that standard output never carries half a document.
+class StdoutSpool {
+ public:
+  /// When `path` is "-", replaces it by a new temporary file's path; otherwise does nothing.
+  explicit StdoutSpool(std::string& path);
+  ~StdoutSpool();
+  StdoutSpool(const StdoutSpool&) = delete;
+  StdoutSpool& operator=(const StdoutSpool&) = delete;
+  /// Copies the finished file to standard output (when spooling).
+  void emit();
+
+ private:
+  std::string tmp_;
+};
+
+/// A sweep worker's `--reason-json FILE` (hidden): why the point could not run, as
+/// {"kind": KIND, "message": MESSAGE}; best effort (the sweep falls back to the error line).
+void write_reason(const std::string& file, const std::string& kind, const std::string& message);
+/// Runs `body`; when it throws ConfigError and `file` is set, writes the error's kind and
+/// message there first.
+int reporting_reason(const std::string& file, const std::function<int()>& body);
+/// Registers the hidden --reason-json option on `cmd`.
+void add_reason_option(CLI::App* cmd, std::string& file);
 
 Runner add_bench_collective(CLI::App* bench);
 Runner add_bench_matmul(CLI::App* bench);
@@ -39,14 +75,16 @@ Runner add_sweep(CLI::App* app);
 Runner add_merge(CLI::App* app);
 Runner add_report(CLI::App* app);
 
-/// Writes `content` to `path` atomically if `path` is not empty.
+/// Writes `content` to `path` atomically if `path` is not empty (to standard output for "-").
 void write_output(const std::string& path, const std::string& content);
-/// Writes `content` to `path` atomically, or to standard output when `path` is empty.
+/// Writes `content` to `path` atomically, or to standard output when `path` is empty or "-".
 void write_or_print(const std::string& path, const std::string& content);
 
-/// Checks --json and --resolved before a run: writable, and not the same file.
+/// Checks --json and --resolved before a run: writable, not the same file, and at most one of
+/// them "-".
 void check_outputs(const CommonOptions& c);
-/// Writes the --json and --resolved files that were asked for, all or nothing.
+/// Writes the --json and --resolved files that were asked for, all or nothing; then the one
+/// that is "-" to standard output.
 void write_outputs(const CommonOptions& c, const std::string& json, const std::string& resolved);
 
 int run_cli(int argc, char** argv);

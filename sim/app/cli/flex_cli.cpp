@@ -17,11 +17,12 @@ Runner add_flexattention(CLI::App* app) {
   auto* c = app->add_subcommand("flexattention", "The reconstructed Trainium3 FlexAttention compile suite (96 cases)");
   c->add_option("--budget", o->flex.budget, "Compile budget per test, a time with unit")->capture_default_str();
   c->add_option("--speedup", o->flex.speedup, "Compiler speed-up factor (2 = twice as fast)")->capture_default_str();
-  c->add_option("--json", o->common.json, "Write the cases and summaries as JSON to FILE (default: none)");
+  c->add_option("--json", o->common.json,
+                "Write the cases and summaries as JSON to FILE, or to standard output for '-' (default: none)");
   return [o]() -> int {
     check_outputs(o->common);
     FlexSuiteResult r = run_flex(o->flex);
-    write_flex_text(r, stdout);
+    write_flex_text(r, summary_stream(o->common));
     write_outputs(o->common, flex_json(r).dump(2) + "\n", "");
     return 0;
   };

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/app/cli/commands.h"
+#include "sim/app/commands/documents.h"
 #include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
 #include "sim/base/output_file.h"
@@ -138,7 +139,7 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--seq-len", o->seq_len, "Sequence length, tokens")->capture_default_str();
   c->add_option("-j,--jobs", o->jobs, "Points simulated at once (forked processes)")->capture_default_str();
   c->add_option("--db", o->db, "Sweep database (SQLite) to store and reuse evaluated points (default: none)");
-  c->add_option("--json", o->json, "Write the plan as JSON to FILE (default: none)");
+  c->add_option("--json", o->json, "Write the plan as JSON to FILE, or to standard output for '-' (default: none)");
   c->add_option("--rank-by", o->rank_by, "Rank by time to train or by cost: time | cost")
       ->check(CLI::IsMember({"time", "cost"}))
       ->capture_default_str();
@@ -150,10 +151,11 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_flag("--exhaustive", o->exhaustive, "Simulate every layout that fits in memory: no bound or dominance pruning");
   c->add_option("--set", o->sets, "Override a key of every point's scenario, e.g. --set model.num_layers=8 (repeatable)");
   return [o]() -> int {
-    if (!o->json.empty()) sim::check_writable(o->json, "--json");
-    PlanResult r = run_plan(plan_options(*o));
-    std::fputs(plan_text(r).c_str(), stdout);
-    if (!o->json.empty()) sim::write_files_atomic({{o->json, plan_json(r).dump(2) + "\n"}}, {"--json"});
+    if (!o->json.empty() && !is_stdout(o->json)) sim::check_writable(o->json, "--json");
+    const PlanResult r = run_plan(plan_options(*o));
+    std::fputs(plan_text(r).c_str(), is_stdout(o->json) ? stderr : stdout);
+    if (is_stdout(o->json)) write_output(o->json, plan_json(r).dump(2) + "\n");
+    else if (!o->json.empty()) sim::write_files_atomic({{o->json, plan_json(r).dump(2) + "\n"}}, {"--json"});
     return 0;
   };
 }

@@ -14,7 +14,39 @@ struct RunCli {
   CommonOptions common;
   RunOptions run;
   bool quiet = false;
+  std::string reason;  // --reason-json (sweep workers)
 };
+
+int run_command(const RunCli& o) {
+  check_outputs(o.common);
+  check_other_output(o.common, o.run.trace, "--trace");
+  FILE* text = summary_stream(o.common, o.run.trace);
+  RunOptions opt = o.run;
+  opt.sets = o.common.sets;
+  opt.progress = !o.quiet;
+  StdoutSpool trace(opt.trace);
+  RunResult r;
+  try {
+    r = run_run(opt);
+  } catch (const MemoryGuardError& e) {
+    std::fprintf(stderr, "trnsim: error: %s\n", e.what());
+    write_reason(o.reason, "host-memory", e.what());
+    return 2;
+  }
+  if (!r.fits) {
+    write_run_oom(r, stderr);
+    write_reason(o.reason, "oom", run_oom_message(r));
+    return 2;
+  }
+  write_run_text(r, text);
+  write_run_sim_line(r, stderr);
+  const auto& s = r.scenario;
+  write_outputs(o.common, run_json(r).dump(2) + "\n",
+                workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
+  trace.emit();
+  return 0;
+}
+
 }  // namespace
 
 Runner add_run(CLI::App* app) {
@@ -26,7 +58,9 @@ Runner add_run(CLI::App* app) {
       ->check(CLI::IsMember({"eager", "compiled"}));
   c->add_option("--model", r.model,
                 "Replace the scenario's model: zoo name, YAML path or Hugging Face config.json (default: the scenario's)");
-  c->add_option("--trace", r.trace, "Write a Chrome/Perfetto JSON timeline to FILE, streamed (default: none)");
+  c->add_option("--trace", r.trace,
+                "Write a Chrome/Perfetto JSON timeline to FILE, streamed, or to standard output for '-' "
+                "(default: none)");
   c->add_option("--trace-categories", r.categories,
                 "Comma-separated categories to keep: tensor, vector, scalar, gpsimd, dma, collective, host, counters, "
                 "links (default: all)");
@@ -44,30 +78,8 @@ Runner add_run(CLI::App* app) {
   c->add_flag("--exact", r.exact,
               "No reductions: every rank and every micro-batch (--all-ranks --all-microbatches; default: off)");
   add_common(c, o->common);
-  return [o]() -> int {
-    check_outputs(o->common);
-    if (!o->run.trace.empty()) sim::check_writable(o->run.trace, "--trace");
-    RunOptions opt = o->run;
-    opt.sets = o->common.sets;
-    opt.progress = !o->quiet;
-    RunResult r;
-    try {
-      r = run_run(opt);
-    } catch (const MemoryGuardError& e) {
-      std::fprintf(stderr, "trnsim: error: %s\n", e.what());
-      return 2;
-    }
-    if (!r.fits) {
-      write_run_oom(r, stderr);
-      return 2;
-    }
-    write_run_text(r, stdout);
-    write_run_sim_line(r, stderr);
-    const auto& s = r.scenario;
-    write_outputs(o->common, run_json(r).dump(2) + "\n",
-                  workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
-    return 0;
-  };
+  add_reason_option(c, o->reason);
+  return [o]() -> int { return reporting_reason(o->reason, [&o]() { return run_command(*o); }); };
 }
 
 }  // namespace trn::app

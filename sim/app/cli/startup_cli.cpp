@@ -13,7 +13,25 @@ namespace {
 struct StartupCli {
   CommonOptions common;
   StartupOptions startup;
+  std::string reason;  // --reason-json (sweep workers)
 };
+
+int startup_command(const StartupCli& o) {
+  check_outputs(o.common);
+  check_other_output(o.common, o.startup.trace, "--trace");
+  FILE* text = summary_stream(o.common, o.startup.trace);
+  StartupOptions opt = o.startup;
+  opt.sets = o.common.sets;
+  StdoutSpool trace(opt.trace);
+  StartupResult r = run_startup(opt);
+  write_startup_text(r, text);
+  const auto& s_c = r.compiled_scenario;
+  write_outputs(o.common, startup_json(r).dump(2) + "\n",
+                workloads::resolved_yaml(s_c, "# trnsim resolved scenario " + s_c.name + "\n"));
+  trace.emit();
+  return 0;
+}
+
 }  // namespace
 
 Runner add_startup(CLI::App* app) {
@@ -28,22 +46,12 @@ Runner add_startup(CLI::App* app) {
   c->add_option("--model", s.model, "Replace the scenario's model (zoo name, YAML, config.json)");
   c->add_option("--trace", s.trace,
                 "Write the first step of both modes as a Chrome/Perfetto timeline to FILE: the parts, and each "
-                "graph's compile on its host worker (default: none)");
+                "graph's compile on its host worker; '-' for standard output (default: none)");
   c->add_flag("--sensitivity", s.sensitivity, "Show how the first step moves with each parameter's uncertainty");
   c->add_flag("--allow-oom", s.allow_oom, "Estimate the start-up even when a rank does not fit in HBM (default: off)");
   add_common(c, o->common);
-  return [o]() -> int {
-    check_outputs(o->common);
-    if (!o->startup.trace.empty()) sim::check_writable(o->startup.trace, "--trace");
-    StartupOptions opt = o->startup;
-    opt.sets = o->common.sets;
-    StartupResult r = run_startup(opt);
-    write_startup_text(r, stdout);
-    const auto& s_c = r.compiled_scenario;
-    write_outputs(o->common, startup_json(r).dump(2) + "\n",
-                  workloads::resolved_yaml(s_c, "# trnsim resolved scenario " + s_c.name + "\n"));
-    return 0;
-  };
+  add_reason_option(c, o->reason);
+  return [o]() -> int { return reporting_reason(o->reason, [&o]() { return startup_command(*o); }); };
 }
 
 }  // namespace trn::app

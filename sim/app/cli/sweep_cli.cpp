@@ -17,7 +17,6 @@ Runner add_sweep(CLI::App* app) {
   c->add_option("--shard", o->shard, "Run only share K of N (K/N, 1-based; default: all)");
   return [o]() -> int {
     SweepResult r = run_sweep(*o, [](const SweepProgress& p) { write_sweep_progress(p, stderr); });
-    std::fprintf(stderr, "\n");
     write_sweep_text(r, stdout);
     return 0;
   };

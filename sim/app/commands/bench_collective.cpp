@@ -3,6 +3,7 @@
 #include "sim/app/commands/bench_collective.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <functional>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "hw/collectives/collective_planner.h"
 #include "hw/collectives/plan_quotient.h"
 #include "sim/app/commands/common.h"
+#include "sim/app/commands/documents.h"
 #include "sim/base/config_node.h"
 #include "sim/kernel/event_queue.h"
 
@@ -72,6 +74,21 @@ void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std:
   sim::run_to_completion();
 }
 
+// What the figures are computed from: the parsed options, then the resolved system.
+std::string bench_collective_inputs(const BenchCollectiveOptions& o, const BenchCollectiveRequest& q,
+                                    const BenchCollectiveResult& r) {
+  std::string sizes;
+  for (double b : q.sizes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.17g", sizes.empty() ? "" : ", ", b);
+    sizes += buf;
+  }
+  return std::string("command: bench collective\nop: ") + models::collective_op_name(q.op) +
+         "\ndtype: " + models::dtype_name(q.dtype) + "\nalgorithm: " + o.algorithm + "\nsizes: [" + sizes +
+         "]\nranks: " + std::to_string(r.ranks) + "\nlnc: " + std::to_string(r.lnc) +
+         "\nexact: " + (o.exact ? "true" : "false") + "\nsystem:\n" + models::resolved_yaml(r.spec, "");
+}
+
 }  // namespace
 
 BenchCollectiveRequest parse_bench_collective(const BenchCollectiveOptions& o) {
@@ -116,6 +133,7 @@ BenchCollectiveResult run_bench_collective(const BenchCollectiveOptions& o) {
   res.chips_used = (ranks + sys->ranks_per_chip() - 1) / sys->ranks_per_chip();
   res.flow_events = sys->net().events();
   res.queue_events = sys->events().events();
+  res.inputs_hash = inputs_hash(bench_collective_inputs(o, q, res));
   return res;
 }
 
@@ -141,10 +159,10 @@ void write_bench_collective_sim_line(const BenchCollectiveResult& r, FILE* out) 
 }
 
 nlohmann::ordered_json bench_collective_json(const BenchCollectiveResult& r) {
-  nlohmann::ordered_json js = nlohmann::ordered_json::array();
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& row : r.rows) {
     double algbw = row.size / row.time_s / 1e9;
-    js.push_back({{"size_bytes", row.size},
+    rows.push_back({{"size_bytes", row.size},
                   {"time_s", row.time_s},
                   {"algbw_GBps", algbw},
                   {"busbw_GBps", algbw * models::busbw_factor(r.op, r.ranks)},
@@ -153,7 +171,14 @@ nlohmann::ordered_json bench_collective_json(const BenchCollectiveResult& r) {
                   {"ranks", r.ranks},
                   {"transfers", row.transfers}});
   }
-  return js;
+  nlohmann::ordered_json js = {{"system", r.spec.name},
+                               {"instances", r.spec.instances},
+                               {"op", models::collective_op_name(r.op)},
+                               {"dtype", models::dtype_name(r.dtype)},
+                               {"ranks", r.ranks},
+                               {"lnc", r.lnc},
+                               {"rows", rows}};
+  return stamped(Document::BenchCollective, r.inputs_hash, js);
 }
 
 }  // namespace trn::app

@@ -47,7 +47,8 @@ struct BenchCollectiveResult {
   int ranks = 0, lnc = 0, ranks_per_chip = 0, chips_used = 0;
   std::vector<BenchCollectiveRow> rows;
   uint64_t flow_events = 0, queue_events = 0;
-  double wall_s = 0;  // CPU time of the simulation
+  double wall_s = 0;        // CPU time of the simulation
+  std::string inputs_hash;  // of the resolved system and the options (documents.h)
 };
 
 /// Simulates the sizes back to back in one simulation (call once per process).
@@ -55,6 +56,7 @@ BenchCollectiveResult run_bench_collective(const BenchCollectiveOptions& o);
 void write_bench_collective_text(const BenchCollectiveResult& r, FILE* out);
 /// The simulator's own figures (events, wall time), one line.
 void write_bench_collective_sim_line(const BenchCollectiveResult& r, FILE* out);
+/// The --json document (docs/schema/bench-collective.schema.json): the run's setting and one row per size.
 nlohmann::ordered_json bench_collective_json(const BenchCollectiveResult& r);
 
 }  // namespace trn::app

@@ -8,6 +8,7 @@
 #include "models/cost/engine_cost.h"
 #include "models/kernels/matmul_kernel.h"
 #include "sim/app/commands/common.h"
+#include "sim/app/commands/documents.h"
 #include "sim/base/paths.h"
 #include "sim/kernel/event_queue.h"
 
@@ -49,6 +50,9 @@ MatmulResult run_matmul(const MatmulOptions& o) {
   r.peak = models::tensor_peak_flops(r.chip.tensor, dt);
   r.tflops = r.kernel.cost.flops / r.time_s / 1e12;
   r.utilization = r.kernel.cost.flops / (r.time_s * r.peak);
+  r.inputs_hash = inputs_hash("command: bench matmul\nm: " + std::to_string(o.m) + "\nn: " + std::to_string(o.n) +
+                              "\nk: " + std::to_string(o.k) + "\ndtype: " + models::dtype_name(dt) + "\nchip:\n" +
+                              models::resolved_yaml(r.chip, ""));
   return r;
 }
 
@@ -75,7 +79,13 @@ void write_matmul_text(const MatmulResult& r, FILE* out) {
 }
 
 nlohmann::ordered_json matmul_json(const MatmulResult& r) {
-  return {{"time_s", r.time_s},
+  const nlohmann::ordered_json js = {
+          {"chip", r.chip.name},
+          {"m", r.shape.m},
+          {"n", r.shape.n},
+          {"k", r.shape.k},
+          {"dtype", models::dtype_name(r.shape.dtype)},
+          {"time_s", r.time_s},
           {"tflops", r.tflops},
           {"utilization", r.utilization},
           {"peak_tflops", r.peak / 1e12},
@@ -83,6 +93,7 @@ nlohmann::ordered_json matmul_json(const MatmulResult& r) {
           {"tensor_cycles", r.kernel.cost.cycles},
           {"matmul_instructions", r.kernel.cost.matmul_instructions},
           {"dma_bytes", r.kernel.dma_bytes}};
+  return stamped(Document::BenchMatmul, r.inputs_hash, js);
 }
 
 double parse_hbm(const HbmOptions& o) { return parse_size(o.bytes, "--bytes"); }
@@ -101,6 +112,10 @@ HbmResult run_hbm(const HbmOptions& o) {
   sim::run_to_completion();
   for (auto* c : cores) r.time_s = std::max(r.time_s, c->finish_time());
   r.bandwidth = r.bytes * o.cores / r.time_s;
+  char bytes[32];
+  std::snprintf(bytes, sizeof bytes, "%.17g", r.bytes);
+  r.inputs_hash = inputs_hash("command: bench hbm\ncores: " + std::to_string(o.cores) + "\nbytes_per_core: " + bytes +
+                              "\nchip:\n" + models::resolved_yaml(r.chip, ""));
   return r;
 }
 
@@ -120,7 +135,12 @@ void write_hbm_text(const HbmResult& r, FILE* out) {
 }
 
 nlohmann::ordered_json hbm_json(const HbmResult& r) {
-  return {{"time_s", r.time_s}, {"bandwidth_Bps", r.bandwidth}, {"cores", r.cores}, {"bytes_per_core", r.bytes}};
+  const nlohmann::ordered_json js = {{"chip", r.chip.name},
+                                     {"time_s", r.time_s},
+                                     {"bandwidth_Bps", r.bandwidth},
+                                     {"cores", r.cores},
+                                     {"bytes_per_core", r.bytes}};
+  return stamped(Document::BenchHbm, r.inputs_hash, js);
 }
 
 std::string run_show(const ShowOptions& o) {

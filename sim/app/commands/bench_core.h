@@ -28,9 +28,11 @@ struct MatmulResult {
   models::MatmulShape shape;
   models::MatmulKernel kernel;
   double time_s = 0, peak = 0, tflops = 0, utilization = 0;
+  std::string inputs_hash;  // of the resolved chip and the shape (documents.h)
 };
 MatmulResult run_matmul(const MatmulOptions& o);
 void write_matmul_text(const MatmulResult& r, FILE* out);
+/// The --json document (docs/schema/bench-matmul.schema.json).
 nlohmann::ordered_json matmul_json(const MatmulResult& r);
 
 struct HbmOptions {
@@ -44,9 +46,11 @@ struct HbmResult {
   models::ChipSpec chip;
   int cores = 0;
   double bytes = 0, time_s = 0, bandwidth = 0;
+  std::string inputs_hash;  // of the resolved chip, the cores and the bytes (documents.h)
 };
 HbmResult run_hbm(const HbmOptions& o);
 void write_hbm_text(const HbmResult& r, FILE* out);
+/// The --json document (docs/schema/bench-hbm.schema.json).
 nlohmann::ordered_json hbm_json(const HbmResult& r);
 
 struct ShowOptions {

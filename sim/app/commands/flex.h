@@ -27,11 +27,13 @@ struct FlexScenario {
 
 struct FlexSuiteResult {
   std::vector<FlexScenario> scenarios;  // "as given" first
+  std::string inputs_hash;              // of the budget, speed-up and compile parameters (documents.h)
 };
 
 /// Throws ConfigError for a bad --budget or --speedup.
 FlexSuiteResult run_flex(const FlexOptions& o);
 void write_flex_text(const FlexSuiteResult& r, FILE* out);
+/// The --json document (docs/schema/flexattention.schema.json).
 nlohmann::ordered_json flex_json(const FlexSuiteResult& r);
 
 }  // namespace trn::app

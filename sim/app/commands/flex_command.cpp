@@ -2,9 +2,12 @@
 // and with twice the budget.
 #include "sim/app/commands/flex.h"
 
+#include <cstdio>
 #include <map>
 
+#include "sim/app/commands/documents.h"
 #include "sim/base/config_node.h"
+#include "sim/base/config_reader.h"
 #include "sim/base/units.h"
 #include "workloads/compile/first_step.h"
 
@@ -25,6 +28,10 @@ FlexSuiteResult run_flex(const FlexOptions& o) {
   add("as given", *budget, o.speedup);
   add("compiler twice as fast", *budget, o.speedup * 2);
   add("budget twice as long", *budget * 2, o.speedup);
+  char knobs[96];
+  std::snprintf(knobs, sizeof knobs, "budget_s: %.17g\nspeedup: %.17g\n", *budget, o.speedup);
+  r.inputs_hash = inputs_hash(std::string("command: flexattention\n") + knobs + "compile_params:\n" +
+                              sim::to_yaml(sim::write_config(p)));
   return r;
 }
 
@@ -62,7 +69,7 @@ nlohmann::ordered_json flex_json(const FlexSuiteResult& r) {
   for (const auto& c : r.scenarios.front().cases)
     js["cases"].push_back({{"variant", c.c.variant}, {"batch", c.c.batch}, {"seq_len", c.c.seq},
                            {"units", c.c.units}, {"compile_s", c.seconds}, {"pass", c.pass}});
-  return js;
+  return stamped(Document::Flex, r.inputs_hash, js);
 }
 
 }  // namespace trn::app

@@ -33,6 +33,7 @@ struct RunResult {
   workloads::MemoryReport memory;    // per rank (set when !fits)
   RankSelection ranks = RankSelection::Stages;
   StepResult step;
+  std::string inputs_hash;           // of the resolved scenario and the reductions (documents.h)
 };
 
 /// Loads the scenario and simulates its step (unless it does not fit and !allow_oom). Throws
@@ -42,9 +43,11 @@ RunResult run_run(const RunOptions& o);
 void write_run_text(const RunResult& r, FILE* out);
 /// The "does not fit" message and memory table of a run that does not fit.
 void write_run_oom(const RunResult& r, FILE* out);
+/// That message alone, without the "trnsim: error: " prefix.
+std::string run_oom_message(const RunResult& r);
 /// The simulator's own figures (events, ops, wall time), one line.
 void write_run_sim_line(const RunResult& r, FILE* out);
-/// The --json document.
+/// The --json document (docs/schema/run.schema.json).
 nlohmann::ordered_json run_json(const RunResult& r);
 
 }  // namespace trn::app

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "sim/app/commands/common.h"
+#include "sim/app/commands/documents.h"
 #include "sim/base/config_node.h"
 #include "sim/base/units.h"
 
@@ -53,6 +54,12 @@ void print_memory(const workloads::MemoryReport& m, FILE* out) {
   std::fprintf(out, "    %-12s %12s of %s HBM per rank\n", "total", gib(m.total).c_str(), gib(m.capacity).c_str());
 }
 
+// What the figures are computed from: the options that change them, then the resolved scenario.
+std::string run_inputs(const workloads::ScenarioSpec& s, const StepOptions& o) {
+  return std::string("command: run\nranks: ") + (o.ranks == RankSelection::All ? "all" : "one per stage") +
+         "\nall_microbatches: " + (o.all_microbatches ? "true" : "false") + "\n" + workloads::resolved_yaml(s, "");
+}
+
 }  // namespace
 
 RunResult run_run(const RunOptions& o) {
@@ -74,13 +81,18 @@ RunResult run_run(const RunOptions& o) {
   sopt.progress = o.progress;
   sopt.max_memory = o.max_memory.empty() ? default_max_memory() : parse_size(o.max_memory, "--max-memory");
   res.ranks = sopt.ranks;
+  res.inputs_hash = inputs_hash(run_inputs(res.scenario, sopt));
   res.step = simulate(res.scenario, sopt);
   return res;
 }
 
+std::string run_oom_message(const RunResult& r) {
+  return r.scenario.name + " does not fit in HBM: " + gib(r.memory.total) + " per rank needed, " +
+         gib(r.memory.capacity) + " available (use --allow-oom to simulate anyway)";
+}
+
 void write_run_oom(const RunResult& r, FILE* out) {
-  std::fprintf(out, "trnsim: error: %s does not fit in HBM: %s per rank needed, %s available (use --allow-oom to simulate anyway)\n",
-               r.scenario.name.c_str(), gib(r.memory.total).c_str(), gib(r.memory.capacity).c_str());
+  std::fprintf(out, "trnsim: error: %s\n", run_oom_message(r).c_str());
   print_memory(r.memory, out);
 }
 
@@ -178,7 +190,7 @@ nlohmann::ordered_json run_json(const RunResult& res) {
   for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = c.bytes;
   js["roofline"] = roofline_json(r.roofline);
   js["sim"] = sim_json(res);
-  return js;
+  return stamped(Document::Run, res.inputs_hash, js);
 }
 
 }  // namespace trn::app

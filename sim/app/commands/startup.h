@@ -44,12 +44,14 @@ struct StartupResult {
   std::string verdict;
   bool has_sensitivity = false;
   std::vector<SensitivityRow> sensitivity;       // largest first
+  std::string inputs_hash;  // of the resolved scenario, compile parameters and options (documents.h)
 };
 
 /// Loads the scenario in both modes, simulates their steady steps (forked children) and
 /// estimates the first steps; writes the --trace timeline when asked. Throws ConfigError.
 StartupResult run_startup(const StartupOptions& o);
 void write_startup_text(const StartupResult& r, FILE* out);
+/// The --json document (docs/schema/startup.schema.json).
 nlohmann::ordered_json startup_json(const StartupResult& r);
 
 }  // namespace trn::app

@@ -11,6 +11,7 @@
 
 #include "hw/host/compile_host.h"
 #include "sim/app/commands/common.h"
+#include "sim/app/commands/documents.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/base/config_loader.h"
@@ -195,6 +196,16 @@ void write_trace(const std::string& path, const StartupResult& r) {
   sink.finish();
 }
 
+// What the figures are computed from: the options that change them, the compile parameters and the
+// resolved scenario (compiled mode; the eager one differs only in its mode).
+std::string startup_inputs(const StartupResult& r, const models::CompileParams& params, bool sensitivity) {
+  char price[64];
+  std::snprintf(price, sizeof price, "%.17g", r.price);
+  return std::string("command: startup\nprice_per_hour: ") + price + "\nsensitivity: " +
+         (sensitivity ? "true" : "false") + "\ncompile_params:\n" + sim::to_yaml(sim::write_config(params)) +
+         "scenario:\n" + workloads::resolved_yaml(r.compiled_scenario, "");
+}
+
 }  // namespace
 
 StartupResult run_startup(const StartupOptions& o) {
@@ -213,11 +224,13 @@ StartupResult run_startup(const StartupOptions& o) {
   if (!mem.fits() && !o.allow_oom) {
     throw sim::ConfigError(sim::Location{s_c.name, 0, 0}, "",
                            "does not fit in HBM: " + gib(mem.total) + " per rank needed, " + gib(mem.capacity) +
-                               " available (use --allow-oom to estimate anyway)");
+                               " available (use --allow-oom to estimate anyway)",
+                           "oom");
   }
   models::CompileParams params = workloads::load_compile_params();
   // Read before simulating, so that a bad compile.yaml stops the run at once.
   const auto sigmas = o.sensitivity ? uncertainties() : std::vector<std::pair<std::string, double>>{};
+  r.inputs_hash = inputs_hash(startup_inputs(r, params, o.sensitivity));
   r.steady_eager = steady_of(s_e);
   r.steady_compiled = steady_of(s_c);
   r.eager = workloads::first_step(s_e, params, workloads::ExecMode::Eager, r.steady_eager);
@@ -318,7 +331,7 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
   for (const auto& row : r.sensitivity)
     js["sensitivity"].push_back(
         {{"parameter", row.key}, {"log_sigma", row.sigma}, {"eager_s", row.eager_s}, {"compiled_s", row.compiled_s}});
-  return js;
+  return stamped(Document::Startup, r.inputs_hash, js);
 }
 
 }  // namespace trn::app

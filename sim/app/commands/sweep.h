@@ -22,24 +22,39 @@ struct SweepOptions {
   std::string exe;    // the trnsim executable the workers run; empty: this process's own
 };
 
+/// One point of the summary table printed at the end of a sweep.
+struct SweepPointSummary {
+  std::vector<std::string> values;  // per axis column, as written in the sweep file ("" when not set)
+  std::string status;               // ok | infeasible | error
+  std::string detail;               // infeasible: the kind (oom, invalid-layout, ...); error: "exit N"
+  double step_time_s = -1, tokens_per_s = -1;          // steady step (run; compiled mode for startup); -1: none
+  double first_eager_s = -1, first_compiled_s = -1;    // first step (startup only); -1: none
+};
+
 struct SweepResult {
-  std::string name, db;
+  std::string name, db, command;
   size_t points = 0, run = 0;  // points of the sweep, points run now
   int shard = 1, shards = 1;
+  std::vector<std::string> columns;       // the axis columns of the points table, in axis order
+  std::vector<SweepPointSummary> table;   // this shard's points, in sweep order (rows from the database)
+  size_t done = 0, infeasible = 0, failed = 0;  // statuses of the table's points
 };
 
 /// What run_sweep reports as each point finishes.
 struct SweepProgress {
   size_t done = 0, total = 0;
-  std::string sweep, status;
+  std::string sweep, point, status;  // point: its axis values, e.g. "tp=4 fsdp=16 mode=eager"
   double elapsed_s = 0, eta_s = 0;
 };
 
-/// Runs the points of `o.file` not yet in `o.db`; `progress` (optional) is called as each
-/// point finishes. Throws ConfigError for a bad sweep file, option or database.
+/// Checks the sweep file (structure, and every axis key and value against the scenario's schema),
+/// the options, then runs the points of `o.file` not yet in `o.db`; `progress` (optional) is
+/// called as each point finishes. Throws ConfigError for a bad sweep file, option or database,
+/// before the database is created.
 SweepResult run_sweep(const SweepOptions& o, const std::function<void(const SweepProgress&)>& progress = {});
+/// The summary line, the table of points and the counts.
 void write_sweep_text(const SweepResult& r, FILE* out);
-/// The progress line run_sweep's callback shows on a terminal ("\r[3/8] name ok ...").
+/// The line run_sweep's callback prints as each point finishes ("[3/8] tp=4 mode=eager: ok  elapsed 12s ...").
 void write_sweep_progress(const SweepProgress& p, FILE* out);
 nlohmann::ordered_json sweep_json(const SweepResult& r);
 

@@ -1,10 +1,12 @@
-// `trnsim sweep` and `trnsim merge` (sweep.h): the sweep file, its product of points, the
-// worker processes (sim/base/fork_pool.h) and the database rows (sim/app/storage/sweep_store.h).
+// `trnsim sweep` and `trnsim merge` (sweep.h): the sweep file and its checks, its product of
+// points, the worker processes (sim/base/fork_pool.h), the database rows
+// (sim/app/storage/sweep_store.h) and the summary.
 #include "sim/app/commands/sweep.h"
 
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -14,26 +16,74 @@
 #include <memory>
 #include <sstream>
 
+#include "sim/app/commands/documents.h"
 #include "sim/app/storage/sweep_store.h"
 #include "sim/base/config_loader.h"
+#include "sim/base/config_reader.h"
 #include "sim/base/fork_pool.h"
 #include "sim/base/paths.h"
+#include "workloads/scenario/scenario_spec.h"
 
 namespace trn::app {
 namespace {
 
 using sim::ConfigError;
 using sim::ConfigNode;
+using Json = nlohmann::ordered_json;
+
+// One key=value of a point, where the sweep file writes it.
+struct Assignment {
+  std::string key, value;
+  sim::Location key_loc, value_loc;
+};
+using Point = std::vector<Assignment>;
 
 struct Sweep {
   std::string name, command = "run", scenario;
   sim::Location scenario_loc;
-  std::vector<std::vector<std::vector<std::string>>> axes;  // axis -> value -> sets
+  std::vector<std::vector<Point>> axes;  // axis -> value -> its assignments
+  std::vector<std::string> columns;      // every axis key, in axis order: the points table's axis columns
 };
 
 std::string scalar_of(const ConfigNode& n, const std::string& path) {
   if (!n.is_scalar()) throw ConfigError(n.loc, path, "expected a single value, found " + n.kind_name());
   return n.scalar;
+}
+
+[[noreturn]] void unknown_key(const ConfigNode::Entry& e, const std::string& path,
+                              const std::vector<std::string>& known) {
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  const std::string near = sim::nearest_word(e.key, known);
+  throw ConfigError(e.key_loc, path,
+                    "unknown key '" + e.key + "' (" + (near.empty() ? "" : "did you mean '" + near + "'? ") +
+                        "expected " + list + ")");
+}
+
+// One axis: {key: K, values: [v...]} or {values: [{K: V, ...}, ...]}.
+std::vector<Point> load_axis(const ConfigNode& ax, size_t a) {
+  const std::string p = "axes[" + std::to_string(a) + "]";
+  if (!ax.is_map()) throw ConfigError(ax.loc, p, "expected {key: K, values: [...]} or {values: [{K: V, ...}]}");
+  const ConfigNode* key = ax.find("key");
+  const ConfigNode* vals = ax.find("values");
+  for (const auto& k : ax.map)
+    if (k.key != "key" && k.key != "values") unknown_key(k, p + "." + k.key, {"key", "values"});
+  if (!vals || !vals->is_list() || vals->list.empty())
+    throw ConfigError(ax.loc, p + ".values", "expected a non-empty list of values");
+  std::vector<Point> values;
+  for (const auto& v : vals->list) {
+    Point point;
+    if (v.is_map()) {
+      if (v.map.empty()) throw ConfigError(v.loc, p + ".values", "expected at least one KEY: VALUE");
+      for (const auto& kv : v.map)
+        point.push_back({kv.key, scalar_of(kv.value, p + ".values"), kv.key_loc, kv.value.loc});
+    } else {
+      if (!key) throw ConfigError(v.loc, p + ".key", "a scalar value needs the axis 'key'");
+      point.push_back({scalar_of(*key, p + ".key"), scalar_of(v, p + ".values"), key->loc, v.loc});
+    }
+    values.push_back(point);
+  }
+  return values;
 }
 
 Sweep load_sweep(const std::string& path) {
@@ -48,35 +98,11 @@ Sweep load_sweep(const std::string& path) {
     } else if (e.key == "scenario") {
       s.scenario = scalar_of(e.value, "scenario");
       s.scenario_loc = e.value.loc;
-    }
-    else if (e.key == "axes") {
+    } else if (e.key == "axes") {
       if (!e.value.is_list()) throw ConfigError(e.value.loc, "axes", "expected a list of axes");
-      for (size_t a = 0; a < e.value.list.size(); ++a) {
-        const ConfigNode& ax = e.value.list[a];
-        std::string p = "axes[" + std::to_string(a) + "]";
-        if (!ax.is_map()) throw ConfigError(ax.loc, p, "expected {key: K, values: [...]} or {values: [{K: V, ...}]}");
-        const ConfigNode* key = ax.find("key");
-        const ConfigNode* vals = ax.find("values");
-        for (const auto& k : ax.map)
-          if (k.key != "key" && k.key != "values")
-            throw ConfigError(k.key_loc, p + "." + k.key, "unknown key '" + k.key + "' (expected key, values)");
-        if (!vals || !vals->is_list() || vals->list.empty())
-          throw ConfigError(ax.loc, p + ".values", "expected a non-empty list of values");
-        std::vector<std::vector<std::string>> values;
-        for (const auto& v : vals->list) {
-          std::vector<std::string> sets;
-          if (v.is_map()) {
-            for (const auto& kv : v.map) sets.push_back(kv.key + "=" + scalar_of(kv.value, p + ".values"));
-          } else {
-            if (!key) throw ConfigError(v.loc, p + ".key", "a scalar value needs the axis 'key'");
-            sets.push_back(scalar_of(*key, p + ".key") + "=" + scalar_of(v, p + ".values"));
-          }
-          values.push_back(sets);
-        }
-        s.axes.push_back(values);
-      }
+      for (size_t a = 0; a < e.value.list.size(); ++a) s.axes.push_back(load_axis(e.value.list[a], a));
     } else {
-      throw ConfigError(e.key_loc, e.key, "unknown key '" + e.key + "' (expected name, command, scenario, axes)");
+      unknown_key(e, e.key, {"name", "command", "scenario", "axes"});
     }
   }
   if (s.name.empty()) throw ConfigError(root.loc, "name", "missing key 'name'");
@@ -84,13 +110,52 @@ Sweep load_sweep(const std::string& path) {
   if (s.axes.empty()) throw ConfigError(root.loc, "axes", "missing key 'axes'");
   // An unknown scenario would make every point fail: report it here, before the database exists.
   sim::resolve_named_config(s.scenario, "workloads/scenarios", "scenario", s.scenario_loc, "scenario");
+  for (const auto& axis : s.axes)
+    for (const auto& value : axis)
+      for (const auto& a : value)
+        if (std::find(s.columns.begin(), s.columns.end(), a.key) == s.columns.end()) s.columns.push_back(a.key);
   return s;
 }
 
-std::vector<std::vector<std::string>> points(const Sweep& s) {
-  std::vector<std::vector<std::string>> out = {{}};
+void relocate(ConfigNode& n, const sim::Location& loc) {
+  n.loc = loc;
+  for (auto& e : n.map) {
+    e.key_loc = loc;
+    relocate(e.value, loc);
+  }
+  for (auto& item : n.list) relocate(item, loc);
+}
+
+// The assignment as the worker's `--set KEY=VALUE` reads it, placed in the sweep file: errors
+// about the key point at the key, errors about the value at the value.
+sim::SetAssignment to_set(const Assignment& a) {
+  sim::SetAssignment set;
+  try {
+    set = sim::parse_set(a.key + "=" + a.value, 0);
+  } catch (const ConfigError& e) {
+    throw ConfigError(a.value_loc, a.key, std::string("not a value --set can take: ") + e.what());
+  }
+  set.loc = a.key_loc;
+  relocate(set.value, a.value_loc);
+  return set;
+}
+
+// Every axis key and value against the scenario's schema (keys, types, units, ranges, names),
+// one axis value at a time on the base scenario: a misspelt key or a bad value stops the sweep
+// here, before the database exists. Layouts that do not fit are left to the points (infeasible).
+void check_axes(const Sweep& s) {
+  for (const auto& axis : s.axes)
+    for (const auto& value : axis) {
+      std::vector<sim::SetAssignment> sets;
+      for (const auto& a : value) sets.push_back(to_set(a));
+      workloads::check_scenario_sets(s.scenario, sets);
+    }
+}
+
+std::vector<Point> points(const Sweep& s) {
+  std::vector<Point> out = {{}};
   for (const auto& axis : s.axes) {
-    std::vector<std::vector<std::string>> next;
+    std::vector<Point> next;
     for (const auto& p : out)
       for (const auto& v : axis) {
         auto q = p;
@@ -102,10 +167,48 @@ std::vector<std::vector<std::string>> points(const Sweep& s) {
   return out;
 }
 
+std::vector<std::string> sets_of(const Point& p) {
+  std::vector<std::string> out;
+  for (const auto& a : p) out.push_back(a.key + "=" + a.value);
+  return out;
+}
+
 std::string join(const std::vector<std::string>& v, const char* sep) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
   return s;
+}
+
+std::string point_id(const Sweep& s, const Point& p) { return s.name + ":" + join(sets_of(p), ";"); }
+
+// The point's value of each axis column ("" when it does not set that key; the last wins).
+std::vector<std::string> column_values(const Sweep& s, const Point& p) {
+  std::vector<std::string> out(s.columns.size());
+  for (const auto& a : p)
+    out[static_cast<size_t>(std::find(s.columns.begin(), s.columns.end(), a.key) - s.columns.begin())] = a.value;
+  return out;
+}
+
+// Column headers: the last part of each key ("tp" for parallel.tp), the whole key where two
+// would read the same.
+std::vector<std::string> short_names(const std::vector<std::string>& columns) {
+  auto last = [](const std::string& k) { return k.substr(k.rfind('.') == std::string::npos ? 0 : k.rfind('.') + 1); };
+  std::vector<std::string> out;
+  for (const auto& c : columns) {
+    int same = 0;
+    for (const auto& d : columns) same += last(d) == last(c);
+    out.push_back(same > 1 ? c : last(c));
+  }
+  return out;
+}
+
+// "tp=4 fsdp=16 mode=eager": the point by its axis values, for the progress lines.
+std::string point_label(const Sweep& s, const Point& p) {
+  const std::vector<std::string> names = short_names(s.columns), values = column_values(s, p);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (!values[i].empty()) out += (out.empty() ? "" : " ") + names[i] + "=" + values[i];
+  return out;
 }
 
 std::string slurp(const std::string& path) {
@@ -114,7 +217,6 @@ std::string slurp(const std::string& path) {
   ss << in.rdbuf();
   return ss.str();
 }
-
 
 std::pair<int, int> parse_shard(const std::string& shard) {
   int k = 1, n = 1;
@@ -139,11 +241,12 @@ std::string make_workdir() {
   return dir_tpl;
 }
 
-// In the forked worker: runs `trnsim COMMAND SCENARIO --json BASE.json --set ...` with its
-// stderr in BASE.err. Never returns.
+// In the forked worker: runs `trnsim COMMAND SCENARIO --json BASE.json --reason-json BASE.reason
+// --set ...` with its stderr in BASE.err. Never returns.
 [[noreturn]] void exec_point(const std::string& self, const Sweep& s, const std::vector<std::string>& sets,
                              const std::string& base, pid_t parent) {
-  std::vector<std::string> args = {self, s.command, s.scenario, "--json", base + ".json"};
+  std::vector<std::string> args = {self,           s.command,       s.scenario,      "--json",
+                                   base + ".json", "--reason-json", base + ".reason"};
   for (const auto& a : sets) {
     args.push_back("--set");
     args.push_back(a);
@@ -163,25 +266,110 @@ std::string make_workdir() {
   _exit(127);
 }
 
-// The row of a finished point: its status from the worker's exit code, its result JSON or the
-// first line of its error output.
-storage::SweepRow point_row(const Sweep& s, const std::vector<std::string>& sets, size_t i, int rc,
-                            const std::string& base) {
+// The first line of the worker's error output.
+std::string first_line(const std::string& path) {
+  std::string text = slurp(path);
+  auto nl = text.find('\n');
+  return nl == std::string::npos ? text : text.substr(0, nl);
+}
+
+// The document a row without a result holds (docs/schema/sweep-row.schema.json): what went
+// wrong under `key` ("infeasible" or "error"), stamped with the hash of the point's inputs
+// (it has no resolved configuration).
+std::string reason_doc(const Sweep& s, const std::vector<std::string>& sets, const char* key, const Json& what) {
+  std::string inputs = "command: " + s.command + "\nscenario: " + s.scenario + "\nsets:\n";
+  for (const auto& a : sets) inputs += "- " + a + "\n";
+  return stamped(Document::SweepRow, inputs_hash(inputs), Json{{key, what}}).dump(2) + "\n";
+}
+
+// Why an infeasible point could not run: the worker's --reason-json, else its error line.
+Json infeasible_reason(const std::string& base, const std::string& line) {
+  try {
+    const Json r = Json::parse(slurp(base + ".reason"));
+    if (r.at("kind").is_string() && r.at("message").is_string())
+      return {{"kind", r["kind"]}, {"message", r["message"]}};
+  } catch (const std::exception&) {
+    // no reason file (a worker that failed before its command ran): the error line
+  }
+  const std::string prefix = "trnsim: error: ";
+  return {{"kind", "invalid-config"}, {"message", line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line}};
+}
+
+// The row of a finished point: its status from the worker's exit code (0 ok, 2 infeasible, else
+// error) and JSON in the result column on every row.
+storage::SweepRow point_row(const Sweep& s, const Point& p, size_t i, int rc, const std::string& base) {
+  const std::vector<std::string> sets = sets_of(p);
   storage::SweepRow row;
-  row.id = s.name + ":" + join(sets, ";");
+  row.id = point_id(s, p);
   row.idx = static_cast<int>(i);
   row.sweep = s.name;
   row.sets = join(sets, ";");
-  row.status = rc == 0 ? "ok" : rc == 2 ? "infeasible" : "error";
-  if (rc != 0) {
-    std::string reason = slurp(base + ".err");
-    while (!reason.empty() && reason.back() == '\n') reason.pop_back();
-    auto nl = reason.find('\n');
-    if (nl != std::string::npos) reason = reason.substr(0, nl);
-    row.reason = reason;
+  const std::vector<std::string> values = column_values(s, p);
+  for (size_t c = 0; c < s.columns.size(); ++c)
+    if (!values[c].empty()) row.axes.emplace_back(s.columns[c], values[c]);
+  if (rc == 0) {
+    row.result = slurp(base + ".json");
+    if (Json::accept(row.result)) {
+      row.status = "ok";
+      return row;
+    }
+    row.reason = "the worker exited 0 but wrote no valid result JSON";
+  } else {
+    row.reason = first_line(base + ".err");
   }
-  row.result = rc == 0 ? slurp(base + ".json") : "";
+  row.status = rc == 2 ? "infeasible" : "error";
+  row.result = rc == 2 ? reason_doc(s, sets, "infeasible", infeasible_reason(base, row.reason))
+                       : reason_doc(s, sets, "error", {{"exit_code", rc}, {"message", row.reason}});
   return row;
+}
+
+double number_at(const Json& j, const std::initializer_list<const char*>& path) {
+  const Json* n = &j;
+  for (const char* k : path) {
+    if (!n->is_object() || !n->contains(k)) return -1;
+    n = &(*n)[k];
+  }
+  return n->is_number() ? n->get<double>() : -1;
+}
+
+// One line of the summary table from the point's row.
+SweepPointSummary summarize(const Sweep& s, const Point& p, const storage::SweepRow& row) {
+  SweepPointSummary out;
+  out.values = column_values(s, p);
+  out.status = row.status;
+  Json j = Json::parse(row.result, nullptr, false);  // a row of an older trnsim may hold ''
+  if (row.status == "ok" && s.command == "run") {
+    out.step_time_s = number_at(j, {"steady", "step_time_s"});
+    out.tokens_per_s = number_at(j, {"steady", "tokens_per_s"});
+  } else if (row.status == "ok") {
+    out.step_time_s = number_at(j, {"compiled", "steady", "step_time_s"});
+    out.tokens_per_s = number_at(j, {"compiled", "steady", "tokens_per_s"});
+    out.first_eager_s = number_at(j, {"eager", "first_step", "total_s"});
+    out.first_compiled_s = number_at(j, {"compiled", "first_step", "total_s"});
+  } else if (row.status == "infeasible" && j.is_object() && j.contains("infeasible")) {
+    out.detail = j["infeasible"].value("kind", "");
+  } else if (j.is_object() && j.contains("error")) {
+    out.detail = "exit " + std::to_string(j["error"].value("exit_code", 0));
+  }
+  return out;
+}
+
+// The table and counts of this shard's points, read back from the database (points finished by
+// an earlier run included).
+void fill_summary(const Sweep& s, const std::vector<Point>& pts, int k, int n, storage::SweepStore& db,
+                  SweepResult& r) {
+  r.columns = s.columns;
+  for (size_t i = 0; i < pts.size(); ++i) {
+    storage::SweepRow row;
+    if (static_cast<int>(i % static_cast<size_t>(n)) != k - 1 || !db.get(point_id(s, pts[i]), row)) continue;
+    r.table.push_back(summarize(s, pts[i], row));
+    const std::string& st = r.table.back().status;
+    ++(st == "ok" ? r.done : st == "infeasible" ? r.infeasible : r.failed);
+  }
+}
+
+std::string status_text(const std::string& status, const std::string& detail) {
+  return detail.empty() ? status : status + " (" + detail + ")";
 }
 
 }  // namespace
@@ -191,47 +379,102 @@ SweepResult run_sweep(const SweepOptions& o, const std::function<void(const Swee
   const auto [k, n] = parse_shard(o.shard);
   if (o.jobs < 1 || o.jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
   if (o.db.empty()) throw ConfigError(sim::Location{"--db", 0, 0}, "", "expected a file path");
-  storage::SweepStore db(o.db, "--db " + o.db);
+  check_axes(s);  // before the database exists
+  storage::SweepStore db(o.db, "--db " + o.db, s.columns);
   auto pts = points(s);
   std::vector<size_t> to_run;
   for (size_t i = 0; i < pts.size(); ++i)
-    if (static_cast<int>(i % static_cast<size_t>(n)) == k - 1 && !db.has(s.name + ":" + join(pts[i], ";")))
-      to_run.push_back(i);
+    if (static_cast<int>(i % static_cast<size_t>(n)) == k - 1 && !db.has(point_id(s, pts[i]))) to_run.push_back(i);
   const std::string self = o.exe.empty() ? self_exe() : o.exe;
   const std::string dir = make_workdir();
   const pid_t parent = getpid();
   size_t done = 0;
   auto t0 = std::chrono::steady_clock::now();
   auto base_of = [&](size_t i) { return dir + "/" + std::to_string(i); };
-  auto body = [&](size_t j) -> std::string { exec_point(self, s, pts[to_run[j]], base_of(to_run[j]), parent); };
+  auto body = [&](size_t j) -> std::string {
+    exec_point(self, s, sets_of(pts[to_run[j]]), base_of(to_run[j]), parent);
+  };
   auto finish = [&](size_t j, sim::ChildOutcome&& c) {
     const size_t i = to_run[j];
     storage::SweepRow row = point_row(s, pts[i], i, c.exit_code(), base_of(i));
     db.put(row);
-    std::remove((base_of(i) + ".json").c_str());
-    std::remove((base_of(i) + ".err").c_str());
+    for (const char* ext : {".json", ".err", ".reason"}) std::remove((base_of(i) + ext).c_str());
     ++done;
     double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double eta = done ? el / done * (to_run.size() - done) : 0;
-    if (progress) progress(SweepProgress{done, to_run.size(), s.name, row.status, el, eta});
+    const SweepPointSummary sum = summarize(s, pts[i], row);
+    if (progress)
+      progress(SweepProgress{done, to_run.size(), s.name, point_label(s, pts[i]), status_text(sum.status, sum.detail),
+                             el, eta});
   };
   sim::run_forked(to_run.size(), body, o.jobs, finish, "sweep point");
   rmdir(dir.c_str());
-  return SweepResult{s.name, o.db, pts.size(), to_run.size(), k, n};
+  SweepResult r{s.name, o.db, s.command, pts.size(), to_run.size(), k, n, {}, {}, 0, 0, 0};
+  fill_summary(s, pts, k, n, db, r);
+  return r;
 }
 
 void write_sweep_progress(const SweepProgress& p, FILE* out) {
-  std::fprintf(out, "\r[%zu/%zu] %s %-10s  elapsed %.0fs  ETA %.0fs   ", p.done, p.total, p.sweep.c_str(),
-               p.status.c_str(), p.elapsed_s, p.eta_s);
+  std::fprintf(out, "[%zu/%zu] %s: %s  elapsed %.0fs  ETA %.0fs\n", p.done, p.total, p.point.c_str(), p.status.c_str(),
+               p.elapsed_s, p.eta_s);
+  std::fflush(out);
 }
+
+namespace {
+
+std::string figure(double x, const char* fmt) {
+  if (x < 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, x);
+  return buf;
+}
+
+// The table's cells: the axis values, then the figures of the command, then the status.
+std::vector<std::vector<std::string>> table_cells(const SweepResult& r, size_t& figures) {
+  const bool startup = r.command == "startup";
+  std::vector<std::string> head = short_names(r.columns);
+  if (startup) head.insert(head.end(), {"first eager (s)", "first compiled (s)"});
+  head.insert(head.end(), {"step (s)", "tokens/s"});
+  figures = startup ? 4 : 2;
+  head.push_back("status");
+  std::vector<std::vector<std::string>> rows = {head};
+  for (const auto& p : r.table) {
+    std::vector<std::string> cells = p.values;
+    if (startup) cells.insert(cells.end(), {figure(p.first_eager_s, "%.1f"), figure(p.first_compiled_s, "%.1f")});
+    cells.insert(cells.end(), {figure(p.step_time_s, "%.4f"), figure(p.tokens_per_s, "%.0f")});
+    cells.push_back(status_text(p.status, p.detail));
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+}  // namespace
 
 void write_sweep_text(const SweepResult& r, FILE* out) {
   std::fprintf(out, "%s: %zu points, %zu run now (shard %d/%d), results in %s\n", r.name.c_str(), r.points, r.run,
                r.shard, r.shards, r.db.c_str());
+  size_t figures = 0;
+  const auto rows = table_cells(r, figures);
+  std::vector<size_t> width(rows.front().size(), 0);
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  const size_t first_figure = r.columns.size(), last = rows.front().size() - 1;
+  for (const auto& row : rows) {
+    std::string line = " ";
+    for (size_t c = 0; c < row.size(); ++c) {
+      const bool right = c >= first_figure && c < first_figure + figures;  // numbers right-aligned
+      const std::string pad(width[c] - row[c].size(), ' ');
+      line += " " + (right ? pad + row[c] : c == last ? row[c] : row[c] + pad);
+    }
+    std::fprintf(out, "%s\n", line.c_str());
+  }
+  std::fprintf(out, "  %zu done, %zu infeasible, %zu failed\n", r.done, r.infeasible, r.failed);
 }
 
 nlohmann::ordered_json sweep_json(const SweepResult& r) {
-  return {{"sweep", r.name}, {"points", r.points}, {"run", r.run}, {"shard", r.shard}, {"shards", r.shards}, {"db", r.db}};
+  return {{"sweep", r.name},  {"points", r.points},         {"run", r.run},
+          {"shard", r.shard}, {"shards", r.shards},         {"db", r.db},
+          {"done", r.done},   {"infeasible", r.infeasible}, {"failed", r.failed}};
 }
 
 MergeResult run_merge(const MergeOptions& o) {

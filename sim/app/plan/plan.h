@@ -73,6 +73,7 @@ struct PlanResult {
         over_constraints = 0;
   } counts;
   std::string memory_example;   // the smallest job pruned by memory, for the summary
+  std::string inputs_hash;      // of the options, model, systems and calibrations (documents.h)
 };
 
 PlanResult run_plan(const PlanOptions& o);

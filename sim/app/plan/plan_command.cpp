@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/app/commands/common.h"
+#include "sim/app/commands/documents.h"
 #include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
 #include "sim/base/output_file.h"
@@ -156,7 +157,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
     cands.push_back(j);
   }
   js["candidates"] = cands;
-  return js;
+  return stamped(Document::Plan, r.inputs_hash, js);
 }
 
 }  // namespace trn::app

@@ -10,9 +10,11 @@
 #include <set>
 
 #include "sim/app/cli/commands.h"
+#include "sim/app/commands/documents.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/plan/plan.h"
 #include "sim/app/simulation/step_simulation.h"
+#include "sim/base/config_loader.h"
 #include "sim/base/paths.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/memory/memory_model.h"
@@ -74,7 +76,11 @@ class PointsDb {
            const std::string& reason) {
     if (!db_) return;
     sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, nullptr);
+    // Named columns: a sweep's database has a column per axis after these (sim/app/storage/sweep_store.h).
+    sqlite3_prepare_v2(db_,
+                       "INSERT OR REPLACE INTO points (id, idx, sweep, sets, status, result, reason) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       -1, &st, nullptr);
     sqlite3_bind_text(st, 1, id.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 2, idx);
     sqlite3_bind_text(st, 3, kSweep, -1, SQLITE_STATIC);
@@ -234,6 +240,24 @@ std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, const std::
   return buf;
 }
 
+// What the plan is computed from: the options that change it (not --db or -j, which only save
+// time), the prices used, the resolved model and systems, the runtime calibration and the compile
+// parameters.
+std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model, const PlanResult& res) {
+  json opts = {{"tokens", o.tokens}, {"systems", o.systems}, {"min_chips", o.min_chips}, {"max_chips", o.max_chips},
+               {"deadline_s", o.deadline_s}, {"budget_usd", o.budget_usd}, {"cache", o.cache},
+               {"global_batches", o.global_batches}, {"tokens_per_step", o.tokens_per_step}, {"seq_len", o.seq_len},
+               {"rank_by", o.rank_by}, {"exhaustive", o.exhaustive}, {"sets", o.sets}};
+  for (const auto& [sys, p] : res.prices) opts["prices"][sys] = p.first;
+  opts["restart"] = {o.restart.interruptions_per_chip_hour, o.restart.write_bandwidth, o.restart.read_bandwidth,
+                     o.restart.interval_s};
+  opts["space"] = {o.space.tp, o.space.pp, o.space.max_fsdp, o.space.microbatch_sequences, o.space.checkpointing};
+  std::string text = "command: plan\noptions: " + opts.dump() + "\nmodel:\n" + sim::to_yaml(sim::write_config(model));
+  for (const auto& sys : o.systems) text += "system:\n" + models::resolved_yaml(models::load_system(sys, {}), "");
+  text += "runtime:\n" + sim::to_yaml(sim::load_config_file(sim::data_root() + "/workloads/calibration/runtime.yaml"));
+  return text + "compile_params:\n" + sim::to_yaml(sim::write_config(workloads::load_compile_params()));
+}
+
 }  // namespace
 
 namespace {
@@ -372,7 +396,9 @@ std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const 
     const size_t i = todo[k];
     ++res.counts.simulated_now;
     if (!out[k].empty() && out[k][0] == '!') {
-      db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "error", "", out[k].substr(1));
+      // The result column holds JSON on every row, so that json_extract works on all of them.
+      db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "error",
+             json{{"error", {{"message", out[k].substr(1)}}}}.dump(), out[k].substr(1));
       results[i].clear();
       continue;
     }
@@ -453,6 +479,7 @@ PlanResult run_plan(const PlanOptions& o) {
   res.model = model.name;
   std::vector<Survivor> survivors = enumerate_survivors(o, model, res);
   rank_candidates(o, evaluate_survivors(o, survivors, db, res), res);
+  res.inputs_hash = inputs_hash(plan_inputs(o, model, res));
   return res;
 }
 

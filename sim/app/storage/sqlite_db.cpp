@@ -31,6 +31,21 @@ Statement& Statement::bind(int i, int value) {
   return *this;
 }
 
+Statement& Statement::bind(int i, int64_t value) {
+  if (sqlite3_bind_int64(st_, i, static_cast<sqlite3_int64>(value)) != SQLITE_OK) throw SqliteError(message(db_));
+  return *this;
+}
+
+Statement& Statement::bind(int i, double value) {
+  if (sqlite3_bind_double(st_, i, value) != SQLITE_OK) throw SqliteError(message(db_));
+  return *this;
+}
+
+Statement& Statement::bind_null(int i) {
+  if (sqlite3_bind_null(st_, i) != SQLITE_OK) throw SqliteError(message(db_));
+  return *this;
+}
+
 bool Statement::step() {
   const int rc = sqlite3_step(st_);
   if (rc == SQLITE_ROW) return true;
@@ -67,6 +82,12 @@ std::string sql_quote(const std::string& text) {
   std::string q = text;
   for (size_t p = q.find('\''); p != std::string::npos; p = q.find('\'', p + 2)) q.insert(p, "'");
   return "'" + q + "'";
+}
+
+std::string sql_identifier(const std::string& name) {
+  std::string q = name;
+  for (size_t p = q.find('"'); p != std::string::npos; p = q.find('"', p + 2)) q.insert(p, "\"");
+  return "\"" + q + "\"";
 }
 
 }  // namespace trn::app::storage

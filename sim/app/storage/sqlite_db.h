@@ -3,6 +3,7 @@
 // Used by the sweep database (sweep_store.h) and the report data (report/report_data.cpp).
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +35,10 @@ class Statement {
   /// Binds parameter `i` (1-based).
   Statement& bind(int i, const std::string& value);
   Statement& bind(int i, int value);
+  Statement& bind(int i, int64_t value);
+  Statement& bind(int i, double value);
+  /// Binds SQL NULL.
+  Statement& bind_null(int i);
   /// Runs one step: true when a row is ready, false when the statement is done.
   bool step();
   /// Column `i` (0-based) of the current row as text ("" for NULL).
@@ -64,5 +69,7 @@ class Database {
 
 /// `text` as an SQL string literal ('it''s').
 std::string sql_quote(const std::string& text);
+/// `name` as an SQL identifier ("parallel.tp", "a""b").
+std::string sql_identifier(const std::string& name);
 
 }  // namespace trn::app::storage

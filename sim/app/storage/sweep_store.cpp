@@ -3,6 +3,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 
 #include "sim/base/config_node.h"
@@ -22,15 +27,84 @@ Database open_for_writing(const std::string& path, const std::string& label) {
   }
 }
 
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The columns of `schema`.points ("main" or an attached database), in table order.
+std::vector<std::string> columns_of(Database& db, const std::string& schema) {
+  std::vector<std::string> out;
+  Statement st = db.prepare("PRAGMA " + schema + ".table_info(points)");
+  while (st.step()) out.push_back(st.text(1));
+  return out;
+}
+
+bool has_column(const std::vector<std::string>& cols, const std::string& name) {
+  // SQLite compares column names without case.
+  return std::any_of(cols.begin(), cols.end(), [&](const std::string& c) { return lower(c) == lower(name); });
+}
+
+// An axis value as SQLite should hold it: an integer or a real when the whole text is one.
+void bind_value(Statement& st, int i, const std::string& text) {
+  if (!text.empty() && text.find_first_not_of("+-0123456789") == std::string::npos) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (errno == 0 && end == text.c_str() + text.size()) {
+      st.bind(i, static_cast<int64_t>(v));
+      return;
+    }
+  }
+  if (!text.empty() && text.find_first_not_of("+-0123456789.eE") == std::string::npos) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() + text.size() && std::isfinite(v)) {
+      st.bind(i, v);
+      return;
+    }
+  }
+  st.bind(i, text);
+}
+
+std::string column_list(const std::vector<std::string>& cols) {
+  std::string s;
+  for (const auto& c : cols) s += (s.empty() ? "" : ", ") + sql_identifier(c);
+  return s;
+}
+
 }  // namespace
 
-SweepStore::SweepStore(const std::string& path, const std::string& label) : db_(open_for_writing(path, label)) {
+const std::vector<std::string>& fixed_columns() {
+  static const std::vector<std::string> cols = {"id", "idx", "sweep", "sets", "status", "result", "reason"};
+  return cols;
+}
+
+SweepStore::SweepStore(const std::string& path, const std::string& label, const std::vector<std::string>& axis_columns)
+    : db_(open_for_writing(path, label)) {
   try {
     db_.exec("PRAGMA busy_timeout = 10000");
     db_.exec("CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, sweep TEXT, sets TEXT, "
              "status TEXT, result TEXT, reason TEXT)");
   } catch (const SqliteError& e) {
     throw ConfigError(Location{label, 0, 0}, "", std::string("cannot use as a sweep database: ") + e.what());
+  }
+  for (const auto& c : axis_columns)
+    if (has_column(fixed_columns(), c))
+      throw ConfigError(Location{label, 0, 0}, "", "axis '" + c + "' has the name of a column of the points table");
+  add_columns(axis_columns, label);
+}
+
+void SweepStore::add_columns(const std::vector<std::string>& names, const std::string& label) {
+  std::vector<std::string> have = columns_of(db_, "main");
+  try {
+    for (const auto& c : names) {
+      if (has_column(have, c)) continue;
+      db_.exec("ALTER TABLE points ADD COLUMN " + sql_identifier(c));
+      have.push_back(c);
+    }
+  } catch (const SqliteError& e) {
+    throw ConfigError(Location{label, 0, 0}, "", std::string("cannot add the axis columns: ") + e.what());
   }
 }
 
@@ -40,15 +114,43 @@ bool SweepStore::has(const std::string& id) {
   return st.step();
 }
 
+bool SweepStore::get(const std::string& id, SweepRow& row) {
+  Statement st = db_.prepare("SELECT id, sweep, sets, status, result, reason, idx FROM points WHERE id = ?");
+  st.bind(1, id);
+  if (!st.step()) return false;
+  row = SweepRow{};
+  row.id = st.text(0);
+  row.sweep = st.text(1);
+  row.sets = st.text(2);
+  row.status = st.text(3);
+  row.result = st.text(4);
+  row.reason = st.text(5);
+  row.idx = std::atoi(st.text(6).c_str());
+  return true;
+}
+
 void SweepStore::put(const SweepRow& r) {
-  Statement st = db_.prepare("INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?)");
+  std::vector<std::string> cols = fixed_columns();
+  for (const auto& [c, v] : r.axes) cols.push_back(c);
+  std::string marks;
+  for (size_t i = 0; i < cols.size(); ++i) marks += i ? ", ?" : "?";
+  Statement st = db_.prepare("INSERT OR REPLACE INTO points (" + column_list(cols) + ") VALUES (" + marks + ")");
   st.bind(1, r.id).bind(2, r.idx).bind(3, r.sweep).bind(4, r.sets).bind(5, r.status).bind(6, r.result).bind(7, r.reason);
+  for (size_t i = 0; i < r.axes.size(); ++i) bind_value(st, static_cast<int>(8 + i), r.axes[i].second);
   st.step();
 }
 
 void SweepStore::merge_from(const std::string& path) {
   db_.exec("ATTACH DATABASE " + sql_quote(path) + " AS shard");
-  db_.exec("INSERT OR IGNORE INTO points SELECT * FROM shard.points");
+  try {
+    const std::vector<std::string> cols = columns_of(db_, "shard");
+    add_columns(cols, path);
+    const std::string list = column_list(cols);
+    db_.exec("INSERT OR IGNORE INTO points (" + list + ") SELECT " + list + " FROM shard.points");
+  } catch (...) {
+    db_.exec("DETACH DATABASE shard");
+    throw;
+  }
   db_.exec("DETACH DATABASE shard");
 }
 

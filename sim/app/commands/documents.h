@@ -1,0 +1,31 @@
+// The JSON documents trnsim writes and their stamp. Every document starts with
+//   "schema_version": the version of its kind's schema (docs/schema/KIND.schema.json),
+//   "trnsim_version": the build that wrote it (sim/base/provenance.h),
+//   "inputs_hash":    FNV-1a 64 of the fully resolved inputs the command used (the resolved
+//                     configuration and the options that change the figures), so that identical
+//                     inputs give identical hashes.
+// The schema versions are defined here and nowhere else: bump one when a field of that kind is
+// removed, renamed or changes meaning (adding a field needs no bump), and update its schema file.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace trn::app {
+
+enum class Document { Run, Startup, BenchCollective, BenchMatmul, BenchHbm, SweepRow, Flex, Plan };
+
+/// The schema version of a document kind (1 for every kind so far): docs/schema/run.schema.json,
+/// startup, bench-collective, bench-matmul, bench-hbm, sweep-row and flexattention.schema.json
+/// state the same number as their schema_version's const (the plan has no schema file yet).
+int schema_version(Document d);
+
+/// The hash of the resolved inputs text, as "inputs_hash" carries it (16 hex digits).
+std::string inputs_hash(const std::string& inputs);
+
+/// `body` (an object) with the stamp in front: schema_version, trnsim_version, then
+/// inputs_hash (`hash`, as from inputs_hash()).
+nlohmann::ordered_json stamped(Document d, const std::string& hash, const nlohmann::ordered_json& body);
+
+}  // namespace trn::app
