@@ -219,4 +219,14 @@ void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage) {
   pipeline_pass(g, stage, p.pp, s.model.hidden_size, p.tp, p.sequence_parallel, eb);
 }
 
+TrainingGraph stage_training_graph(const ScenarioSpec& s, int p) {
+  const int per_stage = s.model.num_layers / s.parallel.pp;
+  const double seqs_micro =
+      double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
+  TrainingGraph g = build_training_graph(s.model, p * per_stage, (p + 1) * per_stage, seqs_micro,
+                                         double(s.batch.seq_len), s.checkpointing, s.precision.element_bytes());
+  apply_parallel_passes(g, s, p);
+  return g;
+}
+
 }  // namespace trn::workloads

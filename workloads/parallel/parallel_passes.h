@@ -27,4 +27,8 @@ void expert_parallel_pass(TrainingGraph& g, int ep);
 /// Applies all passes for one stage of a scenario.
 void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage);
 
+/// The graph of pipeline stage `p` of `s` after the parallel passes (the same for every rank of
+/// the stage): its layers, one micro-batch's sequences per replica, then apply_parallel_passes.
+TrainingGraph stage_training_graph(const ScenarioSpec& s, int p);
+
 }  // namespace trn::workloads

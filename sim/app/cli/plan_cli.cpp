@@ -60,12 +60,45 @@ double quantity(const std::string& text, sim::Dim dim, const std::string& option
 
 struct PlanCli {
   std::string model, tokens, systems, deadline, budget, cache = "cold", global_batch, tokens_per_step, db, json,
-      rank_by = "time", rate, write_bw, read_bw, interval;
+      rank_by = "time", rate, write_bw, read_bw, interval, tp, pp, microbatch_sequences, checkpointing;
+  int max_fsdp = 64;
   std::vector<std::string> prices, sets;
   int min_chips = 1, max_chips = 1024, jobs = 1;
   int64_t seq_len = 4096;
   bool exhaustive = false;
 };
+
+// The search space options (docs/plan.md section 1): each narrows a default list.
+void search_space(const PlanCli& cli, workloads::plan::SearchSpace& sp) {
+  auto ints = [](const std::string& text, const char* option, std::vector<int>& out) {
+    if (text.empty()) return;
+    out.clear();
+    for (int64_t x : int_list(text, option)) {
+      if (x > 65536) throw ConfigError(sim::Location{option, 0, 0}, "", "expected at most 65536, got " + std::to_string(x));
+      if (std::find(out.begin(), out.end(), int(x)) == out.end()) out.push_back(int(x));
+    }
+  };
+  ints(cli.tp, "--tp", sp.tp);
+  ints(cli.pp, "--pp", sp.pp);
+  ints(cli.microbatch_sequences, "--microbatch-sequences", sp.microbatch_sequences);
+  if (cli.max_fsdp < 1 || cli.max_fsdp > 65536)
+    throw ConfigError(sim::Location{"--max-fsdp", 0, 0}, "", "expected 1 to 65536");
+  sp.max_fsdp = cli.max_fsdp;
+  if (cli.checkpointing.empty()) return;
+  sp.checkpointing.clear();
+  for (const auto& w : split(cli.checkpointing)) {
+    const auto& words = workloads::enum_words(workloads::Checkpointing{});
+    const auto it = std::find(words.begin(), words.end(), w);
+    if (it == words.end())
+      throw ConfigError(sim::Location{"--checkpointing", 0, 0}, "",
+                        "expected none, selective or full (comma-separated), got '" + w + "'");
+    const auto c = static_cast<workloads::Checkpointing>(it - words.begin());
+    if (std::find(sp.checkpointing.begin(), sp.checkpointing.end(), c) == sp.checkpointing.end())
+      sp.checkpointing.push_back(c);
+  }
+  // Lightest first: the checkpointing dominance (rule 3) keeps the first mode of a layout that fits.
+  std::sort(sp.checkpointing.begin(), sp.checkpointing.end());
+}
 
 PlanOptions plan_options(const PlanCli& cli) {
   PlanOptions p;
@@ -110,6 +143,7 @@ PlanOptions plan_options(const PlanCli& cli) {
   if (!cli.write_bw.empty()) p.restart.write_bandwidth = quantity(cli.write_bw, sim::Dim::Bandwidth, "--checkpoint-write-bw");
   if (!cli.read_bw.empty()) p.restart.read_bandwidth = quantity(cli.read_bw, sim::Dim::Bandwidth, "--checkpoint-read-bw");
   if (!cli.interval.empty()) p.restart.interval_s = quantity(cli.interval, sim::Dim::Time, "--checkpoint-interval");
+  search_space(cli, p.space);
   return p;
 }
 
@@ -148,6 +182,13 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--checkpoint-write-bw", o->write_bw, "Checkpoint write bandwidth per host, e.g. \"2.9 GB/s\" (default: 2.9 GB/s)");
   c->add_option("--checkpoint-read-bw", o->read_bw, "Checkpoint read bandwidth per host (default: 2.9 GB/s)");
   c->add_option("--checkpoint-interval", o->interval, "Checkpoint interval, a time with unit (default: Young/Daly optimum)");
+  c->add_option("--tp", o->tp, "Tensor-parallel degrees to consider, comma-separated (default: 1,2,4,8,16,32)");
+  c->add_option("--pp", o->pp, "Pipeline degrees to consider, comma-separated (default: 1,2,4,8,16)");
+  c->add_option("--max-fsdp", o->max_fsdp, "Largest FSDP degree (powers of two up to it)")->capture_default_str();
+  c->add_option("--microbatch-sequences", o->microbatch_sequences,
+                "Sequences per micro-batch per replica to consider, comma-separated (default: 1,2)");
+  c->add_option("--checkpointing", o->checkpointing,
+                "Activation checkpointing modes to consider: none, selective, full, comma-separated (default: all three)");
   c->add_flag("--exhaustive", o->exhaustive, "Simulate every layout that fits in memory: no bound or dominance pruning");
   c->add_option("--set", o->sets, "Override a key of every point's scenario, e.g. --set model.num_layers=8 (repeatable)");
   return [o]() -> int {

@@ -44,6 +44,8 @@ struct PlanCandidate {
   int hosts = 1;
   int64_t tokens_per_step = 0, steps = 0;
   double step_time_s = 0, mfu = 0, tokens_per_s = 0;
+  double flop_bound_s = 0;            // rule 5's bound on the step (docs/plan.md section 2)
+  double step_bound_s = -1;           // rule 6's schedule bound on the step (-1: not computed)
   std::vector<std::pair<std::string, double>> step_breakdown;  // seconds per category, rank 0
   double per_rank_bytes = 0, hbm_capacity_bytes = 0;
   double startup_s = 0;               // first start-up (overhead beyond one steady step)
@@ -69,8 +71,8 @@ struct PlanResult {
   std::vector<PlanCandidate> candidates;  // feasible, best first
   struct Counts {
     int enumerated = 0, invalid = 0, pruned_memory = 0, pruned_checkpointing = 0, pruned_bound = 0,
-        pruned_deadline = 0, pruned_budget = 0, evaluated = 0, simulated_now = 0, reused = 0, failed = 0,
-        over_constraints = 0;
+        pruned_deadline = 0, pruned_budget = 0, bounded = 0, bound_failed = 0, evaluated = 0, simulated_now = 0,
+        reused = 0, failed = 0, over_constraints = 0;
   } counts;
   std::string memory_example;   // the smallest job pruned by memory, for the summary
   std::string inputs_hash;      // of the options, model, systems and calibrations (documents.h)

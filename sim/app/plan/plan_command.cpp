@@ -58,6 +58,8 @@ std::string plan_text(const PlanResult& r) {
        "%d by the deadline, %d by the budget\n",
        n.enumerated, n.invalid, n.pruned_memory, n.pruned_checkpointing, n.pruned_bound, n.pruned_deadline,
        n.pruned_budget);
+  line("  bounds       %d schedule bounds computed%s\n", n.bounded,
+       n.bound_failed ? (" (" + std::to_string(n.bound_failed) + " failed: FLOP bound kept)").c_str() : "");
   line("  evaluated    %d points (%d simulated now, %d reused from the database)%s\n", n.evaluated, n.simulated_now,
        n.reused, n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
   if (n.over_constraints) line("  excluded     %d evaluated points over the deadline or budget\n", n.over_constraints);
@@ -116,6 +118,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
   js["search"] = {{"enumerated", n.enumerated}, {"invalid", n.invalid}, {"pruned_memory", n.pruned_memory},
                   {"pruned_checkpointing", n.pruned_checkpointing}, {"pruned_bound", n.pruned_bound},
                   {"pruned_deadline", n.pruned_deadline}, {"pruned_budget", n.pruned_budget},
+                  {"schedule_bounds", n.bounded}, {"schedule_bounds_failed", n.bound_failed},
                   {"evaluated", n.evaluated}, {"simulated_now", n.simulated_now}, {"reused", n.reused},
                   {"failed", n.failed}, {"over_constraints", n.over_constraints},
                   {"memory_closest_miss", r.memory_example}};
@@ -134,6 +137,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
     j["tokens_per_step"] = c.tokens_per_step;
     j["steps"] = c.steps;
     j["step_time_s"] = c.step_time_s;
+    j["step_bounds_s"] = {{"flops", c.flop_bound_s}, {"schedule", c.step_bound_s >= 0 ? J(c.step_bound_s) : J(nullptr)}};
     j["mfu"] = c.mfu;
     j["tokens_per_s"] = c.tokens_per_s;
     for (const auto& [k, v] : c.step_breakdown) j["step_breakdown_s"][k] = v;

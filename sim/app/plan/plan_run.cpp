@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <queue>
 #include <set>
 
 #include "sim/app/cli/commands.h"
 #include "sim/app/commands/documents.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/plan/plan.h"
+#include "sim/app/plan/step_bound.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/base/config_loader.h"
 #include "sim/base/paths.h"
@@ -114,11 +116,29 @@ struct Survivor {
   std::vector<std::string> sets;  // point sets + the plan's --set
   std::string id;
   workloads::ScenarioSpec spec;
-  double step_lb = 0, time_lb = 0, cost_lb = 0, price = 0;
+  double flop_lb = 0;             // rule 5: the FLOP bound on the step
+  double step_lb = 0;             // the best bound on the step so far (rule 6 once `scheduled`)
+  bool scheduled = false;         // step_lb is the schedule bound (StepBounder)
+  double time_lb = 0, cost_lb = 0, price = 0;
   int hosts = 1;
   int64_t steps = 0;
   workloads::MemoryReport memory;
 };
+
+// Lower bounds on the time to train and the cost from a bound on the step: steps x step of
+// failure-free work through the restart model with no start-up (a restart's start-up taken as
+// zero; the model's time grows with the work and with the restart time), plus no first start-up.
+void set_bounds(Survivor& sv, double step_lb, const PlanOptions& o) {
+  sv.step_lb = step_lb;
+  wp::RestartInput in;
+  in.work_s = double(sv.steps) * step_lb;
+  in.chips = sv.point.chips;
+  in.hosts = sv.hosts;
+  in.checkpoint_bytes = wp::checkpoint_bytes(sv.spec);
+  in.restart_startup_s = 0;
+  sv.time_lb = wp::restart_model(in, o.restart).total_s;  // infinite when it never finishes
+  sv.cost_lb = sv.time_lb * sv.price * sv.point.instances / 3600.0;
+}
 
 // Simulates one point (in a forked child): the steady step and the first step with a cold
 // and with a warm compile cache. Returns the JSON stored in the database.
@@ -159,6 +179,8 @@ PlanCandidate derive(const Survivor& sv, const json& j, const PlanOptions& o) {
   c.tokens_per_step = sv.spec.batch.tokens();
   c.steps = sv.steps;
   c.step_time_s = j["step_time_s"];
+  c.flop_bound_s = sv.flop_lb;
+  c.step_bound_s = sv.scheduled ? sv.step_lb : -1;
   c.mfu = j["mfu"];
   c.tokens_per_s = j["tokens_per_s"];
   c.step_breakdown = j["breakdown"].get<std::vector<std::pair<std::string, double>>>();
@@ -206,7 +228,7 @@ std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, const std::
   char buf[256];
   const double dm = metric(c, rank_by) / metric(w, rank_by) - 1;
   std::string head;
-  std::snprintf(buf, sizeof buf, "%+.0f%% %s", 100 * dm, rank_by == "cost" ? "cost" : "time");
+  std::snprintf(buf, sizeof buf, "%+.1f%% %s", 100 * dm, rank_by == "cost" ? "cost" : "time");
   head = buf;
   std::string best_k;
   double best_d = 0.02;  // a share must grow by 2 points of the step to be named
@@ -231,10 +253,17 @@ std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, const std::
     std::snprintf(buf, sizeof buf, "%s: lower MFU (%.1f%% vs %.1f%%)", head.c_str(), 100 * c.mfu, 100 * w.mfu);
     return buf;
   }
-  if (c.price * c.point.instances / c.point.chips > w.price * w.point.instances / w.point.chips * 1.001)
+  if (rank_by == "cost" &&
+      c.price * c.point.instances / c.point.chips > w.price * w.point.instances / w.point.chips * 1.001)
     return head + ": higher price per chip-hour";
-  if (c.startup_s + c.restart.restarts_s > w.startup_s + w.restart.restarts_s)
-    return head + ": longer start-up and restarts";
+  // What the extra time is mostly made of: the steady steps, or start-up, restarts, lost work
+  // and checkpoint writes.
+  const double extra_steady = c.steady_s - w.steady_s;
+  const double extra_rest = (c.time_to_train_s - c.steady_s) - (w.time_to_train_s - w.steady_s);
+  if (extra_rest > extra_steady) {
+    std::snprintf(buf, sizeof buf, "%s: longer start-up and restarts (%+.0f s)", head.c_str(), extra_rest);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "%s: slower step (%.3f s vs %.3f s per token-normalised step)", head.c_str(),
                 c.step_time_s / double(c.tokens_per_step) * double(w.tokens_per_step), w.step_time_s);
   return buf;
@@ -284,6 +313,20 @@ struct Pruning {
   double smallest_oom = std::numeric_limits<double>::infinity();
 };
 
+// Rule 4: true (and counted) when the bounds exceed the deadline or the budget.
+bool over_limits(const PlanOptions& o, const Survivor& sv, PlanResult& res) {
+  if (o.exhaustive) return false;
+  if (o.deadline_s > 0 && sv.time_lb > o.deadline_s) {
+    ++res.counts.pruned_deadline;
+    return true;
+  }
+  if (o.budget_usd > 0 && sv.cost_lb > o.budget_usd) {
+    ++res.counts.pruned_budget;
+    return true;
+  }
+  return false;
+}
+
 // Prunes one layout of `n` instances of `sys` at `seqs` sequences per step without simulating
 // (invalid layout, memory, checkpointing dominance, deadline, budget); true if it survives.
 bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_t seqs, const wp::PlanLayout& l,
@@ -323,18 +366,9 @@ bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_
   sv.price = pr.price;
   sv.hosts = sys.hosts * n;
   sv.steps = static_cast<int64_t>(std::ceil(o.tokens / double(sv.spec.batch.tokens())));
-  sv.step_lb = wp::step_time_lower_bound(sv.spec, model_flops_per_step(sv.spec));
-  sv.time_lb = double(sv.steps) * sv.step_lb;
-  sv.cost_lb = sv.time_lb * pr.price * n / 3600.0;
-  if (!o.exhaustive && o.deadline_s > 0 && sv.time_lb > o.deadline_s) {
-    ++res.counts.pruned_deadline;
-    return false;
-  }
-  if (!o.exhaustive && o.budget_usd > 0 && sv.cost_lb > o.budget_usd) {
-    ++res.counts.pruned_budget;
-    return false;
-  }
-  return true;
+  sv.flop_lb = wp::step_time_lower_bound(sv.spec, model_flops_per_step(sv.spec));
+  set_bounds(sv, sv.flop_lb, o);
+  return !over_limits(o, sv, res);
 }
 
 // 1. Enumerates every point of the search and prunes without simulating.
@@ -408,27 +442,70 @@ std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const 
   return results;
 }
 
-// 2. Best bound first; evaluates in waves, pruning what cannot beat the best so far.
+// One line on stderr per evaluated point (a plan can take minutes).
+void progress(const PlanCandidate& c, const Survivor& s) {
+  std::fprintf(stderr, "plan: %s x%d %s: step %.3f s (bound %.3f s), time to train %.2f d\n", s.point.system.c_str(),
+               s.point.instances, s.point.layout.text().c_str(), c.step_time_s, s.step_lb, c.time_to_train_s / 86400);
+}
+
+// Rule 6: replaces a survivor's FLOP bound by the schedule bound (StepBounder), the larger
+// of the two; a schedule that cannot be built keeps the FLOP bound (counted as failed).
+void schedule_bound(Survivor& s, StepBounder& bounder, const PlanOptions& o, PlanResult& res) {
+  s.scheduled = true;
+  ++res.counts.bounded;
+  try {
+    set_bounds(s, std::max(s.flop_lb, bounder.step_lower_bound(s.spec)), o);
+  } catch (const std::exception& e) {
+    ++res.counts.bound_failed;
+    std::fprintf(stderr, "plan: no schedule bound for %s x%d %s: %s\n", s.point.system.c_str(), s.point.instances,
+                 s.point.layout.text().c_str(), e.what());
+  }
+}
+
+// The next wave: up to kWave survivors, best bound first, each with its schedule bound; every
+// survivor left whose bound is not below `best` is pruned (rule 5/6) and the heap emptied.
+template <class Heap>
+std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& survivors, double best, StepBounder& bounder,
+                                       const PlanOptions& o, PlanResult& res) {
+  auto lb = [&](const Survivor& s) { return o.rank_by == "cost" ? s.cost_lb : s.time_lb; };
+  std::vector<const Survivor*> wave;
+  while (!heap.empty() && wave.size() < kWave) {
+    Survivor& s = survivors[heap.top()];
+    if (!o.exhaustive && !(lb(s) < best)) {  // the smallest bound left: none of them can win
+      res.counts.pruned_bound += static_cast<int>(heap.size());
+      while (!heap.empty()) heap.pop();
+      break;
+    }
+    const size_t i = heap.top();
+    heap.pop();
+    if (!s.scheduled) {  // bound it properly and put it back in its place
+      schedule_bound(s, bounder, o, res);
+      if (!over_limits(o, s, res)) heap.push(i);
+      continue;
+    }
+    wave.push_back(&s);
+  }
+  return wave;
+}
+
+// 2. Best bound first (A*-like: a survivor gets its schedule bound when it first reaches the
+// front, then goes back in line); evaluates in waves of kWave, pruning what cannot beat the
+// best so far. The order and the pruning depend on the inputs only, not on -j.
 std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<Survivor>& survivors, PointsDb& db,
                                               PlanResult& res) {
   auto lb = [&](const Survivor& s) { return o.rank_by == "cost" ? s.cost_lb : s.time_lb; };
-  std::stable_sort(survivors.begin(), survivors.end(), [&](const Survivor& a, const Survivor& b) {
-    return lb(a) != lb(b) ? lb(a) < lb(b) : a.id < b.id;
-  });
+  auto later = [&](size_t a, size_t b) {
+    const Survivor &x = survivors[a], &y = survivors[b];
+    return lb(x) != lb(y) ? lb(x) > lb(y) : x.id > y.id;
+  };
+  std::priority_queue<size_t, std::vector<size_t>, decltype(later)> heap(later);
+  for (size_t i = 0; i < survivors.size(); ++i) heap.push(i);
+  StepBounder bounder;
   double best = std::numeric_limits<double>::infinity();
   std::vector<PlanCandidate> evaluated;
-  size_t next = 0;
   int idx = 0;
-  while (next < survivors.size()) {
-    std::vector<const Survivor*> wave;
-    while (next < survivors.size() && wave.size() < kWave) {
-      const Survivor& s = survivors[next++];
-      if (!o.exhaustive && lb(s) >= best) {
-        ++res.counts.pruned_bound;
-        continue;
-      }
-      wave.push_back(&s);
-    }
+  for (;;) {
+    const std::vector<const Survivor*> wave = next_wave(heap, survivors, best, bounder, o, res);
     if (wave.empty()) break;
     const std::vector<std::string> results = run_wave(o, wave, db, res, idx);
     for (size_t i = 0; i < wave.size(); ++i) {
@@ -438,9 +515,16 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
       }
       ++res.counts.evaluated;
       PlanCandidate c = derive(*wave[i], json::parse(results[i]), o);
+      progress(c, *wave[i]);
       if (c.meets_constraints) best = std::min(best, metric(c, o.rank_by));
       evaluated.push_back(std::move(c));
     }
+  }
+  if (const char* dump = std::getenv("TRNSIM_PLAN_BOUND_DUMP")) {  // TEMP
+    FILE* f = std::fopen(dump, "w");
+    for (const auto& s : survivors)
+      if (s.scheduled) std::fprintf(f, "%.6f %.6f %.1f %s\n", s.flop_lb, s.step_lb, s.time_lb, join(s.sets, " ").c_str());
+    std::fclose(f);
   }
   return evaluated;
 }

@@ -71,14 +71,7 @@ struct StepAnalysis {
 
 // The graph of pipeline stage `p` after the parallel passes (the same for every rank of it).
 workloads::TrainingGraph stage_graph(const workloads::ScenarioSpec& s, int p) {
-  const int per_stage = s.model.num_layers / s.parallel.pp;
-  const double seqs_micro =
-      double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
-  workloads::TrainingGraph g = workloads::build_training_graph(s.model, p * per_stage, (p + 1) * per_stage, seqs_micro,
-                                                               double(s.batch.seq_len), s.checkpointing,
-                                                               s.precision.element_bytes());
-  workloads::apply_parallel_passes(g, s, p);
-  return g;
+  return workloads::stage_training_graph(s, p);
 }
 
 // Unsimulated ranks of `rank`'s stage whose DMA path shares a resource (an HBM stack) with
