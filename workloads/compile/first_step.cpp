@@ -77,7 +77,7 @@ void add_kernel_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph&
     if (remainder_only && !is_remainder(o)) continue;
     if (!seen.insert(signature(o)).second) continue;
     models::CompileJob j;
-    j.name = "kernel:" + (o.kind == OpKind::Optimizer ? s.precision.optimizer : o.kernel);
+    j.name = "kernel:" + (o.kind == OpKind::Optimizer ? enum_word(s.precision.optimizer) : o.kernel);
     j.units = op_units(o, p, opt_passes, s.precision.element_bytes());
     j.kernel = true;
     j.hit = hit;
