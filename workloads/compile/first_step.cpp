@@ -159,13 +159,13 @@ Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, ExecMod
                           const models::CompileParams& p) {
   Inventory inv;
   if (mode == ExecMode::Eager) {
-    inv.kind = "eager kernels";
+    inv.kind = InventoryKind::EagerKernels;
     add_kernel_jobs(inv, s, g, p, false);
   } else if (s.compile.frontend == Frontend::TorchNeuron) {
-    inv.kind = "regional";
+    inv.kind = InventoryKind::Regional;
     add_regional_jobs(inv, s, g, p);
   } else {
-    inv.kind = "whole step";
+    inv.kind = InventoryKind::WholeStep;
     inv.schedule = s.compile.parallel_compile ? models::Schedule::Parallel : models::Schedule::Sequential;
     add_whole_step_jobs(inv, s, g, p);
   }
