@@ -155,23 +155,62 @@ void FlowNetwork::recompute(double now) {
   dirty_ = false;
 }
 
-void FlowNetwork::trace_counters(double now) {
-  if (!trace_->wants("counters")) return;
+void FlowNetwork::trace_counters_full_scan(double now) {
   std::vector<double> load(capacity_.size(), 0.0);
   for (uint32_t s = active_head_; s != kNil; s = slots_[s].next)
     for (const auto& u : slots_[s].uses) load[static_cast<size_t>(u.resource)] += slots_[s].rate * u.weight;
-  traced_util_.resize(capacity_.size(), 0.0);
-  traced_at_.resize(capacity_.size(), -1.0);
   for (size_t r = 0; r < capacity_.size(); ++r) {
-    double util = capacity_[r] > 0 ? load[r] / capacity_[r] : 0.0;
-    // Sample on changes of more than 5% of capacity, at most every 100 us per resource
-    // (a drop to idle is always recorded), to keep traces of long steps small.
+    const double util = capacity_[r] > 0 ? load[r] / capacity_[r] : 0.0;
     if (std::fabs(util - traced_util_[r]) <= 0.05) continue;
     if (util > 0 && now - traced_at_[r] < 100e-6) continue;
     traced_util_[r] = util;
     traced_at_[r] = now;
     trace_->counter(trace_pid_, names_[r] + " utilisation", "counters", now, util);
   }
+}
+
+void FlowNetwork::trace_counters(double now) {
+  if (!trace_->wants("counters")) return;
+  const size_t n = capacity_.size();
+  traced_util_.resize(n, 0.0);
+  traced_at_.resize(n, -1.0);
+  if (counters_full_scan_) return trace_counters_full_scan(now);
+  // Only the resources of the component just re-solved (frontier_) can have a new load;
+  // resources held back by the 100 us limit (deferred_) are looked at again on every call,
+  // so the samples are those of a full scan at a cost that does not grow with the network.
+  traced_load_.resize(n, 0.0);
+  deferred_mark_.resize(n, 0);
+  for (int32_t ri : frontier_) {
+    const size_t r = static_cast<size_t>(ri);
+    double l = 0;
+    for (const ResEntry& e : res_flows_[r]) l += slots_[e.slot].rate * slots_[e.slot].uses[e.use].weight;
+    traced_load_[r] = l;
+    if (!deferred_mark_[r]) {
+      deferred_mark_[r] = 1;
+      deferred_.push_back(ri);
+    }
+  }
+  std::sort(deferred_.begin(), deferred_.end());  // resource order, as a full scan writes them
+  size_t kept = 0;
+  for (int32_t ri : deferred_) {
+    const size_t r = static_cast<size_t>(ri);
+    const double util = capacity_[r] > 0 ? traced_load_[r] / capacity_[r] : 0.0;
+    // Sample on changes of more than 5% of capacity, at most every 100 us per resource
+    // (a drop to idle is always recorded), to keep traces of long steps small.
+    if (std::fabs(util - traced_util_[r]) <= 0.05) {
+      deferred_mark_[r] = 0;
+      continue;
+    }
+    if (util > 0 && now - traced_at_[r] < 100e-6) {
+      deferred_[kept++] = ri;  // still pending: look again on the next call
+      continue;
+    }
+    deferred_mark_[r] = 0;
+    traced_util_[r] = util;
+    traced_at_[r] = now;
+    trace_->counter(trace_pid_, names_[r] + " utilisation", "counters", now, util);
+  }
+  deferred_.resize(kept);
 }
 
 void FlowNetwork::trace_busy_spans(int32_t r) {

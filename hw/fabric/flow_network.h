@@ -64,6 +64,9 @@ class FlowNetwork : public sc_core::sc_module {
   void trace_busy_spans(int32_t r);
   /// Writes the spans still open at `now` (cut at `now`); call before the sink finishes.
   void flush_trace(double now);
+  /// Reference mode for tests: utilisation counters from a scan of every active flow and
+  /// resource at each re-solve, instead of the resources of the re-solved component.
+  void set_counters_full_scan(bool on) { counters_full_scan_ = on; }
   static constexpr int kSpanTidBase = 100000;
 
  private:
@@ -137,8 +140,12 @@ class FlowNetwork : public sc_core::sc_module {
   sc_core::sc_event wake_;
   sim::TraceSink* trace_ = nullptr;
   int trace_pid_ = 0;
-  std::vector<double> traced_util_, traced_at_;
+  std::vector<double> traced_util_, traced_at_, traced_load_;
+  std::vector<int32_t> deferred_;       // resources whose counter sample is not written yet
+  std::vector<uint8_t> deferred_mark_;  // 1 while a resource is in deferred_
   void trace_counters(double now);
+  void trace_counters_full_scan(double now);
+  bool counters_full_scan_ = false;
   // Busy spans (empty unless trace_busy_spans was called): per resource whether it is
   // traced, its track is named, the open span's start, most concurrent flows and the
   // carried_ bytes at its start; span_closing_ holds resources whose last flow ended in

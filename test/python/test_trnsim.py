@@ -114,7 +114,8 @@ def test_commands(work):
     r = trnsim.run("qwen3-32b-trn2", set=sets, mode="eager", json=path)
     same_as_cli("run(set={...}, mode='eager')", r, ["run", "qwen3-32b-trn2", "--mode", "eager", *cli_sets])
     check("run(json=FILE) writes the returned document", json.load(open(path)) == r)
-    check("run() has the JSON's keys", list(r) == ["scenario", "mode", "system", "model", "precision", "steady",
+    check("run() has the JSON's keys", list(r) == ["schema_version", "trnsim_version", "inputs_hash", "scenario", "mode",
+                                                   "system", "model", "precision", "steady",
                                                  "memory", "roofline", "sim"], list(r))
     s = trnsim.startup("qwen3-32b-trn2", set={"model.num_layers": 2}, cache="warm", price_per_hour=40)
     same_as_cli("startup(...)", s, ["startup", "qwen3-32b-trn2", "--set", "model.num_layers=2", "--cache", "warm",
@@ -126,7 +127,7 @@ def test_commands(work):
                                              "--ranks", "64", "--op", "all-gather", "--sizes", "1MiB,16MiB",
                                              "--dtype", "bf16", "--set", "chip.hbm.bandwidth=3 TB/s"])
     check("bench_collective() rows have size_bytes, time_s, busbw_GBps",
-          len(b) == 2 and all({"size_bytes", "time_s", "busbw_GBps"} <= set(row) for row in b), b)
+          len(b["rows"]) == 2 and all({"size_bytes", "time_s", "busbw_GBps"} <= set(row) for row in b["rows"]), b)
 
 
 def expect_cli_error(desc, call, cli_args, strip_hint=False):

@@ -194,10 +194,11 @@ done
 t_local=$SECONDS
 "$trnsim" sweep "$sweep" --db "$tmp/local.sqlite" -j "$cpus" > /dev/null 2>&1 || fail "the local sweep failed"
 local_s=$((SECONDS - t_local))
-# Every column of the points table; the result JSON without its wall-clock field.
+# Every column of the points table (axis columns such as "parallel.tp" quoted); the result JSON
+# without its wall-clock field.
 dump() {
   local cols
-  cols=$(sqlite3 "$1" "select group_concat(name, ', ') from pragma_table_info('points') where name != 'result'")
+  cols=$(sqlite3 "$1" "select group_concat('\"' || name || '\"', ', ') from pragma_table_info('points') where name != 'result'")
   sqlite3 -line "$1" "select $cols, case when json_valid(result) then json_remove(result, '\$.sim.wall_s')
     else result end as result from points order by id"
 }

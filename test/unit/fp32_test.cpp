@@ -244,21 +244,21 @@ TEST_CASE("FP32 doubles weights, gradients and activations; the weights are the 
 
 TEST_CASE("FP32 optimizer bytes: the FP32 gradient replaces the BF16 weight copy", "[workload][fp32]") {
   PrecisionSpec p;
-  for (const char* opt : {"adamw", "lamb"}) {
+  for (Optimizer opt : {Optimizer::AdamW, Optimizer::Lamb}) {
     p.optimizer = opt;
-    p.compute = "bf16";
+    p.compute = ComputeDType::BF16;
     const OptimizerCost b = p.optimizer_cost();
-    p.compute = "fp32";
+    p.compute = ComputeDType::FP32;
     const OptimizerCost f = p.optimizer_cost();
     CHECK(f.vector_passes == b.vector_passes);
     // AdamW: w, m, v, g read (16) and w, m, v written (12); LAMB: + r written and read, w read again.
-    CHECK(f.bytes == (std::string(opt) == "lamb" ? 16 + 12 + 8 + 4 : 16 + 12));
-    CHECK(b.bytes == (std::string(opt) == "lamb" ? 40 : 28));
+    CHECK(f.bytes == (opt == Optimizer::Lamb ? 16 + 12 + 8 + 4 : 16 + 12));
+    CHECK(b.bytes == (opt == Optimizer::Lamb ? 40 : 28));
   }
   CHECK(PrecisionSpec{}.element_bytes() == 2);
-  p.compute = "fp8";
+  p.compute = ComputeDType::FP8;
   CHECK(p.element_bytes() == 2);  // FP8 keeps BF16 tensors
-  p.compute = "fp32";
+  p.compute = ComputeDType::FP32;
   CHECK(p.element_bytes() == 4);
   CHECK_FALSE(p.fp32_master_copy());
 }

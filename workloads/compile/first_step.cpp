@@ -77,7 +77,7 @@ void add_kernel_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph&
     if (remainder_only && !is_remainder(o)) continue;
     if (!seen.insert(signature(o)).second) continue;
     models::CompileJob j;
-    j.name = "kernel:" + (o.kind == OpKind::Optimizer ? s.precision.optimizer : o.kernel);
+    j.name = "kernel:" + (o.kind == OpKind::Optimizer ? enum_word(s.precision.optimizer) : o.kernel);
     j.units = op_units(o, p, opt_passes, s.precision.element_bytes());
     j.kernel = true;
     j.hit = hit;
@@ -159,13 +159,13 @@ Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, ExecMod
                           const models::CompileParams& p) {
   Inventory inv;
   if (mode == ExecMode::Eager) {
-    inv.kind = "eager kernels";
+    inv.kind = InventoryKind::EagerKernels;
     add_kernel_jobs(inv, s, g, p, false);
   } else if (s.compile.frontend == Frontend::TorchNeuron) {
-    inv.kind = "regional";
+    inv.kind = InventoryKind::Regional;
     add_regional_jobs(inv, s, g, p);
   } else {
-    inv.kind = "whole step";
+    inv.kind = InventoryKind::WholeStep;
     inv.schedule = s.compile.parallel_compile ? models::Schedule::Parallel : models::Schedule::Sequential;
     add_whole_step_jobs(inv, s, g, p);
   }

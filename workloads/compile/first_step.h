@@ -29,8 +29,12 @@ namespace trn::workloads {
 double op_units(const GraphOp& op, const models::CompileParams& p, double optimizer_passes = 12,
                 double element_bytes = 2);
 
+/// What a first step compiles: one kernel per distinct op (eager), one graph per distinct layer
+/// region (regional torch.compile), or whole-step graphs (the xla frontend).
+enum class InventoryKind { EagerKernels, Regional, WholeStep };
+
 struct Inventory {
-  std::string kind;                       // "eager kernels", "regional", "whole step"
+  InventoryKind kind = InventoryKind::EagerKernels;
   std::vector<models::CompileJob> jobs;
   models::Schedule schedule = models::Schedule::Sequential;
   double traced_ops = 0;                  // ops captured into graphs

@@ -99,7 +99,7 @@ bool auto_cast_gemms(const Ctx& c) {
 models::DType gemm_dtype(const Ctx& c, const GraphOp& g) {
   if (c.s.precision.fp32()) return auto_cast_gemms(c) ? models::DType::BF16 : models::DType::FP32;
   if (!fp8_gemm(c, g)) return models::DType::BF16;
-  return c.s.precision.compute == "mxfp8" ? models::DType::MXFP8 : models::DType::FP8;
+  return c.s.precision.mxfp8() ? models::DType::MXFP8 : models::DType::FP8;
 }
 
 // The dtype the model's tensors are stored in (HBM and the kernels' SBUF tiles): FP32 for an
@@ -122,7 +122,7 @@ double fp8_cast_elements(const GraphOp& g) {
 
 // Bytes per element of an FP8 operand: one, plus one E8M0 scale per 32-element block for MX
 // (F23). Per-tensor scales are one number per tensor.
-double fp8_operand_bytes(const Ctx& c) { return c.s.precision.compute == "mxfp8" ? 1.0 + 1.0 / 32 : 1.0; }
+double fp8_operand_bytes(const Ctx& c) { return c.s.precision.mxfp8() ? 1.0 + 1.0 / 32 : 1.0; }
 
 // SBUF working set of a matmul on the logical core: the tiled kernel's (resident B block and
 // double-buffered A tile, of `dtype` elements) on each of its physical cores.
@@ -163,7 +163,7 @@ std::vector<Op> fp8_cast_ops(const Ctx& c, const GraphOp& g) {
   const double n = fp8_cast_elements(g);
   if (!fp8_gemm(c, g) || n <= 0) return ops;
   const double b = c.s.precision.element_bytes();  // the bf16 source (2 B)
-  if (c.s.precision.compute == "mxfp8") {
+  if (c.s.precision.mxfp8()) {
     Op q;
     q.engine = Engine::Vector;
     q.name = "mx_quantize_" + g.name;
@@ -328,7 +328,7 @@ Op compute_op(const Ctx& c, const GraphOp& g) {
       op.engine = Engine::Vector;
       const double shard = g.width;  // already divided by the parallel passes
       const OptimizerCost oc = c.s.precision.optimizer_cost();  // AdamW: 12 passes, 28 B/param; LAMB: 15, 40
-      op.name = c.s.precision.optimizer;
+      op.name = enum_word(c.s.precision.optimizer);
       op.duration_s = stream_time(c, c.chip.vector, shard * oc.vector_passes, 1);
       op.bytes = shard * oc.bytes;
       op.sbuf_bytes = stream_sbuf(c, shard, oc.bytes);

@@ -22,7 +22,7 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   const double eb = s.precision.element_bytes();
   // The master copy in the optimizer state: 4 B (fp32) or 2 B (bf16 master_weights); none for an
   // FP32 model, whose weights are the master whatever master_weights says.
-  const double master = s.precision.fp32() ? 0.0 : s.precision.master_weights == "fp32" ? 4.0 : 2.0;
+  const double master = s.precision.fp32() ? 0.0 : s.precision.master_weights == MasterWeights::FP32 ? 4.0 : 2.0;
   // Weights: the shard + (FSDP) the gathered weights of two layers (current + prefetch).
   const double layer = per_tp / std::max(1, m.num_layers / p.pp);
   double weights = (p.fsdp > 1 || p.zero >= 3 ? fsdp_shard / (p.zero >= 3 ? p.dp : 1) : per_tp) * eb;
@@ -30,7 +30,7 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   // FP8 / MXFP8: the weights stay BF16 (and FP32 master); the GEMMs read FP8 copies of the
   // current layer's weights and of their transposes (forward and data gradient), cast from BF16
   // every micro-batch: 2 x 1 byte per parameter, + an E8M0 scale per 32 elements for MX (F23).
-  if (s.precision.fp8()) weights += 2 * layer * (s.precision.compute == "mxfp8" ? 1.0 + 1.0 / 32 : 1.0);
+  if (s.precision.fp8()) weights += 2 * layer * (s.precision.mxfp8() ? 1.0 + 1.0 / 32 : 1.0);
   double grads = (p.fsdp > 1 || p.zero >= 2 ? fsdp_shard / (p.zero >= 2 ? p.dp : 1) : per_tp) * eb;
   if (p.fsdp > 1) grads += layer * eb;  // one layer's full gradient before its reduce-scatter
   const double optimizer = fsdp_shard / zero_div * (master + 8.0);  // master + m, v (fp32; AdamW and LAMB alike)

@@ -20,6 +20,13 @@ enum class AttentionKernel { Flash, Unfused };
 /// The compiler's automatic cast of an FP32 model (neuronx-cc --auto-cast; docs/model.md 11.11,
 /// F29): matmult (the default) casts every FP32 matrix multiplication to BF16, none leaves it FP32.
 enum class AutoCast { Matmult, None };
+/// The model's dtype (precision.compute; docs/model.md 11.10, 11.11): 16-bit tensors with BF16
+/// or FP16 GEMMs, FP32 tensors, or 16-bit tensors with the blocks' GEMMs in FP8 / MXFP8.
+enum class ComputeDType { BF16, FP16, FP32, FP8, MXFP8 };
+/// The master copy of the weights in the optimizer state (precision.master_weights).
+enum class MasterWeights { FP32, BF16 };
+/// The optimizer (precision.optimizer): AdamW or LAMB.
+enum class Optimizer { AdamW, Lamb };
 
 inline const std::vector<std::string>& enum_words(ExecMode) {
   static const std::vector<std::string> w{"eager", "compiled"};
@@ -39,6 +46,18 @@ inline const std::vector<std::string>& enum_words(AttentionKernel) {
 }
 inline const std::vector<std::string>& enum_words(AutoCast) {
   static const std::vector<std::string> w{"matmult", "none"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(ComputeDType) {
+  static const std::vector<std::string> w{"bf16", "fp16", "fp32", "fp8", "mxfp8"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(MasterWeights) {
+  static const std::vector<std::string> w{"fp32", "bf16"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(Optimizer) {
+  static const std::vector<std::string> w{"adamw", "lamb"};
   return w;
 }
 

@@ -46,11 +46,11 @@ void check_precision(const ScenarioSpec& s, const ConfigNode& root) {
   std::string ok = "bf16, fp16, fp32";
   if (pk.fp8.v > 0) ok += ", fp8";
   if (pk.mxfp8.v > 0) ok += ", mxfp8";
-  const std::string& c = s.precision.compute;
-  if ((c == "fp8" && pk.fp8.v <= 0) || (c == "mxfp8" && pk.mxfp8.v <= 0))
+  const ComputeDType c = s.precision.compute;
+  if ((c == ComputeDType::FP8 && pk.fp8.v <= 0) || (c == ComputeDType::MXFP8 && pk.mxfp8.v <= 0))
     fail(root, "precision.compute",
-         "chip " + s.system.chip.name + " publishes no dense " + (c == "fp8" ? "FP8" : "MXFP8") +
-             " rate (system.chip.peak." + c + "); accepted on this chip: " + ok);
+         "chip " + s.system.chip.name + " publishes no dense " + (c == ComputeDType::FP8 ? "FP8" : "MXFP8") +
+             " rate (system.chip.peak." + enum_word(c) + "); accepted on this chip: " + ok);
 }
 
 void check_layout(const ScenarioSpec& s, const ConfigNode& root) {

@@ -62,32 +62,31 @@ struct OptimizerCost {
 };
 
 struct PrecisionSpec {
-  std::string compute = "bf16";
-  std::string master_weights = "fp32";
-  std::string optimizer = "adamw";
+  ComputeDType compute = ComputeDType::BF16;
+  MasterWeights master_weights = MasterWeights::FP32;
+  Optimizer optimizer = Optimizer::AdamW;
   template <class V> void visit(V& v) {
     v.field("compute", compute,
             F("model dtype: fp32 keeps every tensor in FP32 (4 B; the GEMMs' rate follows compile.auto_cast); fp8 "
               "(per-tensor scales) and mxfp8 (32-element block scales) cast the blocks' GEMMs and need the chip's "
-              "published rate (system.chip.peak)")
-                .one_of({"bf16", "fp16", "fp32", "fp8", "mxfp8"}));
+              "published rate (system.chip.peak)"));
     v.field("master_weights", master_weights,
             F("master weight dtype; with compute fp32 the FP32 weights are the master copy (no separate master, "
-              "whatever this says)")
-                .one_of({"fp32", "bf16"}));
-    v.field("optimizer", optimizer, F("optimizer (both keep fp32 m and v)").one_of({"adamw", "lamb"}));
+              "whatever this says)"));
+    v.field("optimizer", optimizer, F("optimizer (both keep fp32 m and v)"));
   }
   /// An FP32 model (docs/model.md, "FP32 and the compiler's auto-cast").
-  bool fp32() const { return compute == "fp32"; }
+  bool fp32() const { return compute == ComputeDType::FP32; }
   /// Bytes per element of the model's tensors: weights, activations, gradients, elementwise
   /// traffic, attention operands, every collective and the memory model. 4 for fp32, 2 otherwise
   /// (bf16, fp16, and fp8 / mxfp8, whose activations, weights and collectives stay BF16).
   double element_bytes() const { return fp32() ? 4.0 : 2.0; }
   /// A separate FP32 master copy of the weights: master_weights fp32 with 16-bit weights. With
   /// compute fp32 the weights are the master.
-  bool fp32_master_copy() const { return !fp32() && master_weights == "fp32"; }
+  bool fp32_master_copy() const { return !fp32() && master_weights == MasterWeights::FP32; }
   /// FP8 or MXFP8 GEMMs (docs/model.md, "FP8 and MXFP8").
-  bool fp8() const { return compute == "fp8" || compute == "mxfp8"; }
+  bool fp8() const { return compute == ComputeDType::FP8 || compute == ComputeDType::MXFP8; }
+  bool mxfp8() const { return compute == ComputeDType::MXFP8; }
   /// Per parameter and update, bytes read + written (m and v are FP32 in every case):
   /// AdamW with 16-bit weights: reads master, m, v (fp32) and the bf16 gradient, writes master,
   /// m, v and the bf16 weights: (4 + 4 + 4 + 2) + (4 + 4 + 4 + 2) = 28 bytes, ~12 vector passes.
@@ -109,7 +108,7 @@ struct PrecisionSpec {
     const double g = element_bytes();        // the gradient, read
     const double mv = 8.0;                   // m and v (fp32), read / written
     const double r = 4.0;                    // LAMB: the fp32 update r, written then read
-    if (optimizer == "lamb") return OptimizerCost{15, (w + mv + g) + (mv + r) + (w + r) + (w + copy)};
+    if (optimizer == Optimizer::Lamb) return OptimizerCost{15, (w + mv + g) + (mv + r) + (w + r) + (w + copy)};
     return OptimizerCost{12, (w + mv + g) + (mv + w + copy)};
   }
 };

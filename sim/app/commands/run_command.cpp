@@ -177,7 +177,7 @@ nlohmann::ordered_json run_json(const RunResult& res) {
                   {"chips", s.system.total_chips()}, {"world", r.world}};
   js["model"] = {{"name", s.model.name}, {"architecture", s.model.architecture},
                  {"parameters", s.model.parameters()}, {"active_parameters", s.model.active_parameters()}};
-  js["precision"] = {{"compute", s.precision.compute}};
+  js["precision"] = {{"compute", workloads::enum_word(s.precision.compute)}};
   js["steady"]["step_time_s"] = r.step_time_s;
   js["steady"]["tokens_per_s"] = r.tokens_per_s;
   js["steady"]["mfu"] = r.mfu;

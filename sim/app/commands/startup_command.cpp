@@ -290,7 +290,7 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   std::fprintf(out, "  %-22s %12.3f %12.3f\n", "steady step", r.steady_eager, r.steady_compiled);
   std::fprintf(out, "  %-22s %11.1fx %11.1fx\n", "first / steady", fe.total / r.steady_eager, fc.total / r.steady_compiled);
   std::fprintf(out, "  %-22s %12s %12s\n", "graphs compiled", (std::to_string(fe.inventory.jobs.size()) + " kern").c_str(),
-               (std::to_string(fc.inventory.jobs.size()) + " " + (fc.inventory.kind == "regional" ? "reg" : "step")).c_str());
+               (std::to_string(fc.inventory.jobs.size()) + " " + (fc.inventory.kind == workloads::InventoryKind::Regional ? "reg" : "step")).c_str());
   std::fprintf(out, "  %-22s %12d %12d\n", "compile workers", fe.compile.workers, fc.compile.workers);
   write_break_even_and_cost(r, out);
   for (const auto* f : {&fe, &fc})

@@ -133,7 +133,8 @@ def startup(scenario, set=None, cache=None, budget=None, price_per_hour=None, mo
 def bench_collective(system=None, instances=None, ranks=None, sizes=None, op=None, dtype=None, algorithm=None,
                      lnc=None, exact=False, set=None, json=None, resolved=None):
     """`trnsim bench collective`: a collective over a range of sizes. Returns the --json
-    document: a list with one dict per size (size_bytes, time_s, algbw_GBps, busbw_GBps,
+    document: a dict (schema_version, trnsim_version, inputs_hash, system, op, dtype, ranks, lnc)
+    whose "rows" list has one dict per size (size_bytes, time_s, algbw_GBps, busbw_GBps,
     algorithm, op, ranks, transfers).
 
     Defaults as the CLI's: system "trn2.48xlarge", instances 0 (the system file's), ranks 0
