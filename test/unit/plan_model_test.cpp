@@ -69,6 +69,38 @@ TEST_CASE("restart model: the totals add up", "[plan]") {
   CHECK(never.goodput == 0);
 }
 
+// `trnsim plan` bounds the time to train from a step bound with the restart model at no
+// restart start-up (docs/plan.md section 2): that is a bound only if the model's total never
+// falls as the work or the restart start-up grows, whatever the rate and the interval.
+TEST_CASE("restart model: the total grows with the work and with the restart start-up", "[plan]") {
+  for (double rate : {0.0, 1.97e-5, 1e-4}) {
+    for (double interval : {0.0, 600.0}) {
+      RestartParams p;
+      p.interruptions_per_chip_hour = rate;
+      p.interval_s = interval;
+      RestartInput in = job();
+      double last = -1;
+      for (double work : {0.0, 3600.0, 86400.0, 30 * 86400.0, 300 * 86400.0}) {
+        in.work_s = work;
+        const double t = restart_model(in, p).total_s;
+        INFO("rate " << rate << " interval " << interval << " work " << work << " total " << t);
+        CHECK(t >= last);
+        CHECK(t >= work);
+        last = t;
+      }
+      in = job();
+      last = -1;
+      for (double startup : {0.0, 60.0, 600.0, 6000.0}) {
+        in.restart_startup_s = startup;
+        const double t = restart_model(in, p).total_s;
+        INFO("rate " << rate << " interval " << interval << " restart start-up " << startup << " total " << t);
+        CHECK(t >= last);
+        last = t;
+      }
+    }
+  }
+}
+
 TEST_CASE("plan search space: layouts multiply to the ranks and respect the model", "[plan]") {
   ModelSpec m;
   m.num_layers = 80;

@@ -471,7 +471,9 @@ std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& surviv
   std::vector<const Survivor*> wave;
   while (!heap.empty() && wave.size() < kWave) {
     Survivor& s = survivors[heap.top()];
-    if (!o.exhaustive && !(lb(s) < best)) {  // the smallest bound left: none of them can win
+    // The smallest bound left is above the best time (cost): none of them can win, nor tie
+    // (a tie would be ranked by the layout's text, so a bound equal to the best is kept).
+    if (!o.exhaustive && lb(s) > best) {
       res.counts.pruned_bound += static_cast<int>(heap.size());
       while (!heap.empty()) heap.pop();
       break;
@@ -519,12 +521,6 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
       if (c.meets_constraints) best = std::min(best, metric(c, o.rank_by));
       evaluated.push_back(std::move(c));
     }
-  }
-  if (const char* dump = std::getenv("TRNSIM_PLAN_BOUND_DUMP")) {  // TEMP
-    FILE* f = std::fopen(dump, "w");
-    for (const auto& s : survivors)
-      if (s.scheduled) std::fprintf(f, "%.6f %.6f %.1f %s\n", s.flop_lb, s.step_lb, s.time_lb, join(s.sets, " ").c_str());
-    std::fclose(f);
   }
   return evaluated;
 }

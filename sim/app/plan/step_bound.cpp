@@ -262,7 +262,7 @@ double StepBounder::step_lower_bound(const workloads::ScenarioSpec& s) {
       bound_collectives(progs.back(), sc, s.system.chip, lnc);
     }
   }
-  double t = Schedule(progs).run();
+  double t = Schedule(progs).run() * (1 - kRoundingMargin);
   if (steady_state_points(s.parallel.microbatches, s.parallel.pp).size() > 1) t *= 1 - kExtrapolationMargin;
   ++bounded_;
   return t;

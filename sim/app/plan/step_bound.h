@@ -31,6 +31,12 @@ namespace trn::app {
 /// is multiplied by (1 - kExtrapolationMargin) for such steps.
 constexpr double kExtrapolationMargin = 0.01;
 
+/// Margin for the simulation's rounding: event times are whole picoseconds (SystemC's default
+/// resolution) and a flow ends once 1e-9 of its bytes are left (hw::FlowNetwork), so a simulated
+/// chain of ops can end a little before the exact sum of its durations. 1e-5 of the step is
+/// 10 ns per ms: the rounding of a chain of 10^4 events per millisecond of step.
+constexpr double kRoundingMargin = 1e-5;
+
 class StepBounder {
  public:
   StepBounder();
