@@ -6,8 +6,10 @@ command and quotes output is re-run (from the repository root, with BUILD_DIR's 
 Normalised before comparing: wall-clock figures ("0.398 s wall", "real 0m18s"), events/s, the
 build's commit and the checkout's absolute path. A quoted line "..." skips any number of output lines. Blocks whose
 commands print nothing quoted (only `$` lines) are not run. `make demo`'s block in the README
-is the output of `trnsim startup qwen3-32b-trn2`.
-Usage: tools/check_doc_outputs.py BUILD_DIR [--update] [FILE...]; exit 1 and a diff when a quote
+is the output of `trnsim startup qwen3-32b-trn2`. A command marked `  # slow` at the end of its
+line (minutes of simulation, such as the tutorial's `trnsim plan` of a 70B model on a thousand
+chips) is re-run only with --slow; without it the count of those left out is printed.
+Usage: tools/check_doc_outputs.py BUILD_DIR [--update] [--slow] [FILE...]; exit 1 and a diff when a quote
 is stale. --update rewrites stale quotes in place: a whole quote becomes the output; in a quote
 with "..." each quoted line is replaced by the output line with the same label (the text before
 its first number).
@@ -17,7 +19,8 @@ import concurrent.futures, difflib, os, re, subprocess, sys
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 update = "--update" in sys.argv
-files = [a for a in sys.argv[2:] if a != "--update"] or ["README.md", "docs/tutorial.md", "docs/startup.md", "docs/workloads.md"]
+slow = "--slow" in sys.argv
+files = [a for a in sys.argv[2:] if a not in ("--update", "--slow")] or ["README.md", "docs/tutorial.md", "docs/startup.md", "docs/workloads.md"]
 trnsim = os.path.join(build, "trnsim")
 
 WALL = [(re.compile(r"\d+(\.\d+)? s wall"), "<T> s wall"),
@@ -82,22 +85,25 @@ def refreshed(out, got):
 
 # Collect every (file, line, command, quote) first, run them two at a time, then compare.
 jobs = []
+skipped_slow = 0
 for f in files:
     text = open(os.path.join(root, f)).read()
     for line_no, lines in blocks(text):
         if not lines or not lines[0].startswith(("$ build/trnsim", "$ make demo")):
             continue
-        pairs, cur = [], None  # (command, quoted output)
+        pairs, cur = [], None  # (command, quoted output, marked slow)
         for l in lines:
             if l.startswith("$ "):
-                cur = [l[2:].split("  #")[0].strip(), []]
+                cur = [l[2:].split("  #")[0].strip(), [], "  # slow" in l]
                 pairs.append(cur)
             elif cur is not None:
                 cur[1].append(l)
-        for cmd, out in pairs:
+        for cmd, out, is_slow in pairs:
             while out and not out[-1].strip():
                 out.pop()
-            if out:
+            if out and is_slow and not slow:
+                skipped_slow += 1
+            elif out:
                 jobs.append((f, line_no, cmd, out))
 
 def execute(job):
@@ -125,5 +131,6 @@ for f, fx in fixes.items():
         text = text.replace("\n".join(old_lines) + "\n", "\n".join(new_lines) + "\n", 1)
     open(os.path.join(root, f), "w").write(text)
     print(f"updated {len(fx)} quotes in {f}")
-print(f"{checked} quoted outputs checked, {stale} stale")
+print(f"{checked} quoted outputs checked, {stale} stale" +
+      (f"; {skipped_slow} marked slow not re-run (--slow runs them)" if skipped_slow else ""))
 sys.exit(1 if stale else 0)

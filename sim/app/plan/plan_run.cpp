@@ -375,9 +375,13 @@ bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_
 std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads::ModelSpec& model, PlanResult& res) {
   std::vector<Survivor> survivors;
   double smallest_oom = std::numeric_limits<double>::infinity();
+  std::vector<models::SystemSpec> systems;  // every price first: a missing one stops the plan at once
   for (const auto& sys_name : o.systems) {
-    const models::SystemSpec sys = models::load_system(sys_name, {});
-    const double price = system_price(o, sys, res);
+    systems.push_back(models::load_system(sys_name, {}));
+    system_price(o, systems.back(), res);
+  }
+  for (const models::SystemSpec& sys : systems) {
+    const double price = res.prices.at(sys.name).first;
     const int lnc = sys.chip.cores.default_lnc;
     const int ranks_per_instance = sys.chips * (sys.chip.cores.physical / lnc);
     std::vector<int64_t> batches = o.global_batches;
