@@ -318,7 +318,7 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
   const double ih_e = r.eager.total / 3600 * r.instances, ih_c = r.compiled.total / 3600 * r.instances;
   js["scenario"] = r.eager_scenario.name;
   const auto& mdl = r.eager_scenario.model;
-  js["model"] = {{"name", mdl.name}, {"architecture", mdl.architecture},
+  js["model"] = {{"name", mdl.name}, {"architecture", sim::word_of(mdl.architecture)},
                  {"parameters", mdl.parameters()}, {"active_parameters", mdl.active_parameters()}};
   js["verdict"] = r.verdict;
   js["tokens_per_step"] = r.tokens;
