@@ -30,8 +30,11 @@ std::string signature(const GraphOp& o) {
 }
 
 double hit_of(const ScenarioSpec& s) {
-  if (s.compile.cache == "warm") return 1.0;
-  if (s.compile.cache == "partial") return s.compile.cache_hit_rate;
+  switch (s.compile.cache) {
+    case CompileCache::Warm: return 1.0;
+    case CompileCache::Partial: return s.compile.cache_hit_rate;
+    case CompileCache::Cold: break;
+  }
   return 0.0;
 }
 

@@ -280,7 +280,7 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   const auto& fe = r.eager;
   const auto& fc = r.compiled;
   std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s_e.name.c_str(), s_e.model.name.c_str(),
-               r.instances, s_e.system.name.c_str(), s_e.compile.cache.c_str(),
+               r.instances, s_e.system.name.c_str(), workloads::enum_word(s_e.compile.cache).c_str(),
                s_e.compile.budget.v > 0 ? (", budget " + s_e.compile.budget.str()).c_str() : "");
   if (workloads::is_imported(s_e.model)) std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s_e.model).c_str());
   std::fprintf(out, "  %-22s %12s %12s\n", "part (s)", "eager", "compiled");
