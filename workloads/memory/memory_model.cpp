@@ -54,11 +54,11 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   double activations = per_layer * layers_here * in_flight;
   // Logits of the last stage: fp32 [tokens x vocab / tp], live during the loss.
   activations += tokens * double(m.vocab_size) / p.tp * 4.0;
-  r.categories = {{"weights", weights},
-                  {"gradients", grads},
-                  {"optimizer", optimizer},
-                  {"activations", activations},
-                  {"workspace", s.runtime.workspace.v}};
+  r.categories = {{enum_word(MemoryKind::Weights), weights},
+                  {enum_word(MemoryKind::Gradients), grads},
+                  {enum_word(MemoryKind::Optimizer), optimizer},
+                  {enum_word(MemoryKind::Activations), activations},
+                  {enum_word(MemoryKind::Workspace), s.runtime.workspace.v}};
   for (const auto& c : r.categories) r.total += c.bytes;
   return r;
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "hw/host/compile_host.h"
@@ -39,11 +40,9 @@ void host_compile(workloads::FirstStep& f) {
         return {host.makespan()};
       },
       "host compile model")[0];
-  for (auto& [k, v] : f.parts)
-    if (k == "compile") {
-      f.total += makespan - v;
-      v = makespan;
-    }
+  double& compile = f.part(workloads::StartupPart::Compile);
+  f.total += makespan - compile;
+  compile = makespan;
 }
 
 double steady_of(const workloads::ScenarioSpec& s) {
@@ -66,7 +65,17 @@ std::vector<std::pair<std::string, double>> uncertainties() {
   return out;
 }
 
-// Multiplies the named parameter by `factor` (through the resolved YAML of the parameters).
+// The inclusive lower bound the field `key` declares (alpha and k_first: 1), if any.
+struct LowerBound {
+  const std::string& key;
+  std::optional<double> min;
+  template <class T> void field(const char* k, T&, const sim::FieldSpec& s) {
+    if (key == k && s.min && !s.min_exclusive) min = s.min;
+  }
+};
+
+// Multiplies the named parameter by `factor` (through the resolved YAML of the parameters); a
+// plain number stays within its field's lower bound.
 models::CompileParams scaled(const models::CompileParams& p, const std::string& key, double factor) {
   sim::ConfigNode n = sim::write_config(p);
   models::CompileParams out = p;
@@ -80,10 +89,10 @@ models::CompileParams scaled(const models::CompileParams& p, const std::string& 
   } else if (auto b = sim::parse_quantity(f->scalar, sim::Dim::Bytes, &why)) {
     f->scalar = sim::format_quantity_exact(*b * factor, sim::Dim::Bytes);
   } else {
-    double x = std::stod(f->scalar) * factor;
-    if (key == "alpha") x = std::max(1.0, x);
-    if (key == "k_first") x = std::max(1.0, x);
-    f->scalar = sim::format_double_exact(x);
+    LowerBound bound{key, std::nullopt};
+    out.visit(bound);
+    const double x = std::stod(f->scalar) * factor;
+    f->scalar = sim::format_double_exact(bound.min ? std::max(*bound.min, x) : x);
   }
   sim::read_config(n, out);
   return out;
@@ -185,8 +194,9 @@ void write_trace(const std::string& path, const StartupResult& r) {
     sink.process_name(pid, std::string("host (") + mode + ")");
     sink.thread_name(pid, 0, "first step");
     double t = 0, compile_start = 0;
-    for (const auto& [k, v] : f->parts) {
-      if (k == "compile") compile_start = t;
+    for (size_t i = 0; i < f->parts.size(); ++i) {
+      const auto& [k, v] = f->parts[i];
+      if (i == static_cast<size_t>(workloads::StartupPart::Compile)) compile_start = t;
       sink.span(pid, 0, k, "host", t, t + v);
       t += v;
     }

@@ -169,8 +169,8 @@ PlanCandidate derive(const Survivor& sv, const json& j, const PlanOptions& o) {
   const json& warm = j["first_step"]["warm"];
   // A restart: warm compile cache; the weights come from the checkpoint (its read is part of
   // the restart model), so the start-up's own weight initialisation is left out.
-  c.restart_startup_s =
-      std::max(0.0, warm["total_s"].get<double>() - c.step_time_s - part(warm["parts"], "weight_init"));
+  const double weight_init = part(warm["parts"], workloads::enum_word(workloads::StartupPart::WeightInit));
+  c.restart_startup_s = std::max(0.0, warm["total_s"].get<double>() - c.step_time_s - weight_init);
   c.steady_s = double(c.steps) * c.step_time_s;
   c.checkpoint_bytes = wp::checkpoint_bytes(sv.spec);
   wp::RestartInput in;
