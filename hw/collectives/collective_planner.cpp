@@ -33,9 +33,10 @@ PlannedCollective plan_collective(const System& sys, models::CollectiveOp op, do
   std::map<int, std::vector<int>> by_inst;
   for (int i : idx) by_inst[topo.instance_of(sys.placement(ranks[static_cast<size_t>(i)]).chip)].push_back(i);
 
-  models::Algorithm large = sys.spec().chip.collectives.large_message_algorithm == "kangaring"
-                                ? models::Algorithm::KangaRing
-                                : models::Algorithm::Ring;
+  models::Algorithm large =
+      sys.spec().chip.collectives.large_message_algorithm == models::LargeMessageAlgorithm::KangaRing
+          ? models::Algorithm::KangaRing
+          : models::Algorithm::Ring;
   bool equal = true;
   for (const auto& kv : by_inst) equal = equal && kv.second.size() == by_inst.begin()->second.size();
   if (by_inst.size() <= 1 || !equal) {
