@@ -122,19 +122,25 @@ struct NeuronLinkSpec {
   }
 };
 
+/// The intra-instance algorithm of large collectives (collectives.large_message_algorithm).
+enum class LargeMessageAlgorithm { Ring, KangaRing };
+inline const std::vector<std::string>& enum_words(LargeMessageAlgorithm) {
+  static const std::vector<std::string> w{"ring", "kangaring"};
+  return w;
+}
+
 struct CollectiveSpec {
   int cc_cores = 16;
   double reduce_rate = 1.0;               // reduction throughput as a fraction of DMA rate
   int dma_engines_per_core = 3;           // DMA engines the CC-cores drive per physical core
   sim::Time launch_overhead{50e-6};       // runtime cost to start one collective
-  std::string large_message_algorithm = "ring";  // intra-instance algorithm above 56 MB
+  LargeMessageAlgorithm large_message_algorithm = LargeMessageAlgorithm::Ring;  // intra-instance, above 56 MB
   template <class V> void visit(V& v) {
     v.field("cc_cores", cc_cores, F("collective-communication cores per chip").ge(1));
     v.field("reduce_rate", reduce_rate, F("DMA reduction throughput / copy throughput").gt(0).le(1));
     v.field("dma_engines_per_core", dma_engines_per_core, F("DMA engines driven by collectives per physical core (calibrated)").ge(1));
     v.field("launch_overhead", launch_overhead, F("fixed cost of one collective operation (calibrated)").ge(0));
-    v.field("large_message_algorithm", large_message_algorithm,
-            F("intra-instance algorithm above 56 MB").one_of({"ring", "kangaring"}));
+    v.field("large_message_algorithm", large_message_algorithm, F("intra-instance algorithm above 56 MB"));
   }
 };
 

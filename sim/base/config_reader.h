@@ -7,7 +7,7 @@
 //
 // Enum fields are read and written as words: a scoped enum E whose namespace declares
 // `const std::vector<std::string>& enum_words(E)` (the words in enum order) is a field like a
-// string restricted to those words (`word_of(e)` gives the word).
+// string restricted to those words (`word_of(e)` gives the word, `enum_of_word<E>(w)` the value).
 //
 // That one list drives loading (ConfigReader: unknown/missing keys, wrong types, units,
 // ranges, all with file:line:col and the dotted key path), the resolved-config dump
@@ -50,6 +50,15 @@ const std::string& word_of(E e) {
   return enum_words(e)[static_cast<size_t>(e)];
 }
 
+/// The enum value whose word is `word` (see enum_words above); nullopt for any other text.
+template <class E, std::enable_if_t<std::is_enum<E>::value, int> = 0>
+std::optional<E> enum_of_word(const std::string& word) {
+  const std::vector<std::string>& words = enum_words(E{});
+  const auto it = std::find(words.begin(), words.end(), word);
+  if (it == words.end()) return std::nullopt;
+  return static_cast<E>(it - words.begin());
+}
+
 /// The closest candidate to `word` by edit distance, or "" when nothing is close.
 std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
 
@@ -75,7 +84,7 @@ class ConfigReader {
     w.choices = words;
     std::string text = words[static_cast<size_t>(out)];
     field(key, text, w);
-    out = static_cast<E>(std::find(words.begin(), words.end(), text) - words.begin());
+    out = *enum_of_word<E>(text);
   }
   template <class S>
   void section(const char* key, S& out, const FieldSpec& s) {

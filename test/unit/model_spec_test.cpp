@@ -107,7 +107,7 @@ TEST_CASE("sliding-window layers follow the pattern", "[model]") {
 TEST_CASE("Hugging Face configs import with the right fields", "[model][hf]") {
   ModelSpec l = import_hf_config(hf("llama-3.1-8b.json"));
   CHECK(l.name == "hf:llama-3.1-8b.json");
-  CHECK(l.architecture == "llama");
+  CHECK(l.architecture == Architecture::Llama);
   CHECK(l.hidden_size == 4096);
   CHECK(l.num_layers == 32);
   CHECK(l.num_kv_heads == 8);
@@ -117,7 +117,7 @@ TEST_CASE("Hugging Face configs import with the right fields", "[model][hf]") {
   CHECK_FALSE(l.tied_embeddings);
 
   ModelSpec q = import_hf_config(hf("qwen3-32b.json"));
-  CHECK(q.architecture == "qwen3");
+  CHECK(q.architecture == Architecture::Qwen3);
   CHECK(q.qk_norm);
   CHECK(q.head_dim == 128);
   CHECK(q.num_heads * q.head_dim == 8192);
@@ -125,7 +125,7 @@ TEST_CASE("Hugging Face configs import with the right fields", "[model][hf]") {
   CHECK(q.sliding_window == 0);
 
   ModelSpec moe = import_hf_config(hf("qwen3-30b-a3b.json"));
-  CHECK(moe.architecture == "qwen3_moe");
+  CHECK(moe.architecture == Architecture::Qwen3Moe);
   CHECK(moe.num_experts == 128);
   CHECK(moe.experts_per_token == 8);
   CHECK(moe.moe_intermediate_size == 768);
@@ -135,21 +135,21 @@ TEST_CASE("Hugging Face configs import with the right fields", "[model][hf]") {
   CHECK((moe.active_parameters() + moe.embedding_parameters()) / 1e9 == Approx(3.3).epsilon(0.03));
 
   ModelSpec mx = import_hf_config(hf("mixtral-8x7b.json"));
-  CHECK(mx.architecture == "mixtral");
+  CHECK(mx.architecture == Architecture::Mixtral);
   CHECK(mx.num_experts == 8);
   CHECK(mx.experts_per_token == 2);
   CHECK(mx.moe_intermediate_size == 14336);
   CHECK(mx.sliding_window == 0);
-  CHECK(mx.sliding_window_pattern == "none");
+  CHECK(mx.sliding_window_pattern == SlidingPattern::None);
 
   ModelSpec oss = import_hf_config(hf("gpt-oss-20b.json"));
-  CHECK(oss.architecture == "gpt_oss");
+  CHECK(oss.architecture == Architecture::GptOss);
   CHECK(oss.num_experts == 32);
   CHECK(oss.experts_per_token == 4);
   CHECK(oss.head_dim == 64);
   CHECK(oss.attention_bias);
   CHECK(oss.sliding_window == 128);
-  CHECK(oss.sliding_window_pattern == "alternate");
+  CHECK(oss.sliding_window_pattern == SlidingPattern::Alternate);
 }
 
 TEST_CASE("imported configs match the zoo where both exist", "[model][hf]") {
@@ -256,23 +256,23 @@ TEST_CASE("the resolved model reproduces itself exactly", "[model]") {
 
 TEST_CASE("Mistral and Qwen2 configs import with their windows and biases", "[model][hf]") {
   ModelSpec m = import_hf_config(hf("mistral-7b-v0.1.json"));
-  CHECK(m.architecture == "mistral");
+  CHECK(m.architecture == Architecture::Mistral);
   CHECK(m.sliding_window == 4096);
-  CHECK(m.sliding_window_pattern == "all");  // every Mistral layer uses the window
+  CHECK(m.sliding_window_pattern == SlidingPattern::All);  // every Mistral layer uses the window
   CHECK(m.is_sliding_layer(0));
   CHECK(m.is_sliding_layer(31));
   CHECK(m.head_dim == 128);
   CHECK_FALSE(m.attention_bias);
 
   ModelSpec q = import_hf_config(hf("qwen2-7b.json"));
-  CHECK(q.architecture == "qwen2");
+  CHECK(q.architecture == Architecture::Qwen2);
   CHECK(q.attention_bias);  // q, k, v biases (no o bias)
   CHECK(q.sliding_window == 0);  // use_sliding_window false
   CHECK(q.num_kv_heads == 4);
   CHECK(q.vocab_size == 152064);
   // Qwen2's biases: q + k + v per layer, not the o projection's.
   ModelSpec llama_like = q;
-  llama_like.architecture = "llama";
+  llama_like.architecture = Architecture::Llama;
   CHECK(llama_like.parameters() - q.parameters() == double(q.num_layers) * q.hidden_size);
 }
 
@@ -293,7 +293,7 @@ TEST_CASE("sliding-window keys are honoured or refused, never dropped", "[model]
   // Mistral without a window (null) attends fully.
   ModelSpec none = import_hf_config(with("mistral-7b-v0.1.json", "\"sliding_window\": 4096", "\"sliding_window\": null"));
   CHECK(none.sliding_window == 0);
-  CHECK(none.sliding_window_pattern == "none");
+  CHECK(none.sliding_window_pattern == SlidingPattern::None);
   // Qwen2 with use_sliding_window: layers max_window_layers and above use the window; all
   // 28 layers below it means none, 0 means every layer.
   std::string q = with("qwen2-7b.json", "\"use_sliding_window\": false", "\"use_sliding_window\": true");
@@ -311,7 +311,7 @@ TEST_CASE("sliding-window keys are honoured or refused, never dropped", "[model]
   };
   ModelSpec all = import_hf_config(set_mwl("0"));
   CHECK(all.sliding_window == 131072);
-  CHECK(all.sliding_window_pattern == "all");
+  CHECK(all.sliding_window_pattern == SlidingPattern::All);
   std::string e = error_of([&] { import_hf_config(set_mwl("14")); });
   CHECK_THAT(e, Catch::Contains("max_window_layers"));
   CHECK_THAT(e, Catch::Contains("14 full-attention layers"));
@@ -328,7 +328,7 @@ TEST_CASE("sliding-window keys are honoured or refused, never dropped", "[model]
              Catch::Contains("no shared expert"));
   // Mixtral with a window applies it to every layer.
   ModelSpec mx = import_hf_config(with("mixtral-8x7b.json", "\"sliding_window\": null", "\"sliding_window\": 4096"));
-  CHECK(mx.sliding_window_pattern == "all");
+  CHECK(mx.sliding_window_pattern == SlidingPattern::All);
   std::filesystem::remove_all(dir);
 }
 

@@ -28,15 +28,15 @@ struct TempPath {
   ~TempPath() { std::remove(path.c_str()); }
 };
 
-SweepRow row(const std::string& sweep, int idx, const std::string& sets, const std::string& status) {
+SweepRow row(const std::string& sweep, int idx, const std::string& sets, PointStatus status) {
   SweepRow r;
   r.id = sweep + ":" + sets;
   r.idx = idx;
   r.sweep = sweep;
   r.sets = sets;
   r.status = status;
-  r.result = status == "ok" ? "{\"steady\": {\"step_time_s\": 1.5}}" : "";
-  r.reason = status == "ok" ? "" : "trnsim: error: it's too large";
+  r.result = status == PointStatus::Ok ? "{\"steady\": {\"step_time_s\": 1.5}}" : "";
+  r.reason = status == PointStatus::Ok ? "" : "trnsim: error: it's too large";
   return r;
 }
 
@@ -44,8 +44,8 @@ SweepRow row(const std::string& sweep, int idx, const std::string& sets, const s
 
 TEST_CASE("a sweep row round-trips through the database", "[storage]") {
   TempPath db("roundtrip.sqlite");
-  const SweepRow a = row("s", 1, "parallel.tp=8;mode=eager", "ok");
-  const SweepRow b = row("s", 0, "parallel.tp=4;mode=eager", "infeasible");
+  const SweepRow a = row("s", 1, "parallel.tp=8;mode=eager", PointStatus::Ok);
+  const SweepRow b = row("s", 0, "parallel.tp=4;mode=eager", PointStatus::Infeasible);
   {
     SweepStore store(db.path, "--db " + db.path);
     CHECK_FALSE(store.has(a.id));
@@ -56,18 +56,24 @@ TEST_CASE("a sweep row round-trips through the database", "[storage]") {
   auto rows = read_sweep_rows(db.path, "--db " + db.path);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].id == b.id);  // ordered by sweep, then idx
-  CHECK(rows[0].status == "infeasible");
+  CHECK(rows[0].status == PointStatus::Infeasible);
   CHECK(rows[0].reason == b.reason);
   CHECK(rows[1].id == a.id);
   CHECK(rows[1].sets == a.sets);
   CHECK(rows[1].result == a.result);
   CHECK(rows[1].reason.empty());
+  Database d(db.path, Database::Mode::ReadOnly);  // the status column holds the words
+  Statement st = d.prepare("SELECT status FROM points ORDER BY idx");
+  REQUIRE(st.step());
+  CHECK(st.text(0) == "infeasible");
+  REQUIRE(st.step());
+  CHECK(st.text(0) == "ok");
   check_sweep_db(db.path);  // no throw
 }
 
 TEST_CASE("merge keeps the rows already there and adds the others", "[storage]") {
   TempPath out("merge-out.sqlite"), in("merge-in's.sqlite");  // a quote in the path
-  SweepRow kept = row("s", 0, "k=1", "ok");
+  SweepRow kept = row("s", 0, "k=1", PointStatus::Ok);
   {
     SweepStore o(out.path, out.path);
     o.put(kept);
@@ -75,7 +81,7 @@ TEST_CASE("merge keeps the rows already there and adds the others", "[storage]")
     SweepRow other = kept;
     other.result = "{}";
     i.put(other);  // same id: ignored by the merge
-    i.put(row("s", 1, "k=2", "error"));
+    i.put(row("s", 1, "k=2", PointStatus::Error));
   }
   {
     SweepStore o(out.path, out.path);
@@ -84,12 +90,12 @@ TEST_CASE("merge keeps the rows already there and adds the others", "[storage]")
   auto rows = read_sweep_rows(out.path, out.path);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].result == kept.result);
-  CHECK(rows[1].status == "error");
+  CHECK(rows[1].status == PointStatus::Error);
 }
 
 TEST_CASE("axis columns: one per axis key, typed values, added to older tables and by merge", "[storage]") {
   TempPath db("axes.sqlite"), shard("axes-shard.sqlite");
-  SweepRow a = row("s", 0, "parallel.tp=4;mode=eager", "ok");
+  SweepRow a = row("s", 0, "parallel.tp=4;mode=eager", PointStatus::Ok);
   a.axes = {{"parallel.tp", "4"}, {"mode", "eager"}};
   {
     Database d(db.path, Database::Mode::Create);  // a table of an older trnsim: no axis columns
@@ -105,7 +111,7 @@ TEST_CASE("axis columns: one per axis key, typed values, added to older tables a
     CHECK(back.idx == 0);
     CHECK_FALSE(store.get("s:nothing", back));
     SweepStore other(shard.path, shard.path, {"parallel.tp", "mode", "system.topology.dims"});
-    SweepRow b = row("s", 1, "parallel.tp=8;mode=eager;system.topology.dims=[{size: 4}]", "ok");
+    SweepRow b = row("s", 1, "parallel.tp=8;mode=eager;system.topology.dims=[{size: 4}]", PointStatus::Ok);
     b.axes = {{"parallel.tp", "8"}, {"mode", "eager"}, {"system.topology.dims", "[{size: 4}]"}};
     other.put(b);
   }

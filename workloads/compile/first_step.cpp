@@ -30,8 +30,11 @@ std::string signature(const GraphOp& o) {
 }
 
 double hit_of(const ScenarioSpec& s) {
-  if (s.compile.cache == "warm") return 1.0;
-  if (s.compile.cache == "partial") return s.compile.cache_hit_rate;
+  switch (s.compile.cache) {
+    case CompileCache::Warm: return 1.0;
+    case CompileCache::Partial: return s.compile.cache_hit_rate;
+    case CompileCache::Cold: break;
+  }
   return 0.0;
 }
 
@@ -192,24 +195,22 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, Exec
   host.duplicate = s.compile.shared_cache ? 1 : ranks_per_host;
   f.compile = models::compile_phase(p, f.inventory.jobs, f.inventory.schedule, host, s.compile.speedup,
                                     s.compile.budget.v);
-  MemoryReport mem = memory_per_rank(s);
-  double per_rank = 0;
-  for (const auto& c : mem.categories)
-    if (c.name == "weights") per_rank += c.bytes;
-    else if (c.name == "optimizer" && s.precision.fp32_master_copy())
-      per_rank += c.bytes * 4.0 / 12.0;  // the fp32 master copy (4 of 12 B per parameter); m and v start at zero
+  const MemoryReport mem = memory_per_rank(s);
+  double per_rank = mem.bytes(MemoryKind::Weights);
+  if (s.precision.fp32_master_copy())  // the fp32 master copy (4 of 12 B per parameter); m and v start at zero
+    per_rank += mem.bytes(MemoryKind::Optimizer) * 4.0 / 12.0;
   // With bf16 master weights the bf16 weights are the master, and an FP32 model's weights (4 B
   // per parameter in `weights`) are its master: nothing more to load.
   double load = 0;
   for (const auto& j : f.inventory.jobs) load += p.l0.v + j.units * p.t_load_unit.v;
   const double world = double(s.parallel.world());
-  f.parts = {{"process_start", p.t_proc.v},
-             {"weight_init", per_rank * ranks_per_host / p.weight_bw.v},
-             {"graph_capture", f.inventory.traced_ops * p.t_capture_op.v},
-             {"compile", f.compile.wall_s},
-             {"neff_load", load},
-             {"collective_bootstrap", p.k0_coll.v + p.k1_coll.v * std::log2(std::max(1.0, world))},
-             {"first_execution", p.k_first * steady_step_s}};
+  f.parts = {{enum_word(StartupPart::ProcessStart), p.t_proc.v},
+             {enum_word(StartupPart::WeightInit), per_rank * ranks_per_host / p.weight_bw.v},
+             {enum_word(StartupPart::GraphCapture), f.inventory.traced_ops * p.t_capture_op.v},
+             {enum_word(StartupPart::Compile), f.compile.wall_s},
+             {enum_word(StartupPart::NeffLoad), load},
+             {enum_word(StartupPart::CollectiveBootstrap), p.k0_coll.v + p.k1_coll.v * std::log2(std::max(1.0, world))},
+             {enum_word(StartupPart::FirstExecution), p.k_first * steady_step_s}};
   for (const auto& [k, v] : f.parts) f.total += v;
   return f;
 }

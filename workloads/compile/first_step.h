@@ -44,11 +44,24 @@ struct Inventory {
 Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, ExecMode mode,
                           const models::CompileParams& p);
 
+/// The parts of a first step, in the order they run (docs/startup.md section 1).
+enum class StartupPart {
+  ProcessStart, WeightInit, GraphCapture, Compile, NeffLoad, CollectiveBootstrap, FirstExecution
+};
+inline const std::vector<std::string>& enum_words(StartupPart) {
+  static const std::vector<std::string> w{"process_start", "weight_init",          "graph_capture",  "compile",
+                                          "neff_load",     "collective_bootstrap", "first_execution"};
+  return w;
+}
+
 struct FirstStep {
-  std::vector<std::pair<std::string, double>> parts;  // seconds, in order
+  std::vector<std::pair<std::string, double>> parts;  // seconds, one per StartupPart in its order, named by its word
   double total = 0, steady = 0;
   models::CompilePhase compile;
   Inventory inventory;
+
+  double& part(StartupPart p) { return parts[static_cast<size_t>(p)].second; }
+  double part(StartupPart p) const { return parts[static_cast<size_t>(p)].second; }
 };
 
 /// First step of `mode` given its simulated steady step time (for the first execution).

@@ -38,7 +38,7 @@ struct FlexResult {
 std::vector<FlexResult> run_flex_suite(const models::CompileParams& p, double budget_s, double speedup);
 
 /// The published outcome: fail exactly when batch 4 and sequence 8192, except the variant
-/// with no mask and no score modification (the 96 - 89 = 7 failures).
+/// with no mask and no score modification (none, the one with mod_ops 0): the 96 - 89 = 7 failures.
 bool flex_published_fail(const FlexCase& c);
 
 }  // namespace trn::workloads

@@ -190,7 +190,7 @@ struct Builder {
       a2a.width = h;
       chain(a2a);
       const double routed = tokens * topk / e;  // tokens per expert (balanced routing)
-      const int up_mats = m.mlp == "swiglu" ? 2 : 1;
+      const int up_mats = m.mlp == MlpKind::SwiGLU ? 2 : 1;
       chain(mm("experts_up", Phase::Forward, l, up_mats * f, h, Split::Column, own ? e * up_mats * f * h : 0,
                static_cast<int>(e), routed));
       chain(ew("experts_act", Phase::Forward, l, f * topk, up_mats, models::Engine::Scalar, Split::Column));
@@ -200,7 +200,7 @@ struct Builder {
       return;
     }
     const double f = m.intermediate_size;
-    const int up_mats = m.mlp == "swiglu" ? 2 : 1;
+    const int up_mats = m.mlp == MlpKind::SwiGLU ? 2 : 1;
     chain(mm("mlp_up", Phase::Forward, l, up_mats * f, h, Split::Column, own ? up_mats * f * h : 0));
     chain(ew("mlp_act", Phase::Forward, l, f, up_mats, models::Engine::Scalar, Split::Column));
     chain(mm("mlp_down", Phase::Forward, l, h, f, Split::Row, own ? f * h : 0));
@@ -245,7 +245,7 @@ struct Builder {
     if (m.is_moe()) {
       const double f = m.moe_intermediate_size, e = m.num_experts, topk = m.experts_per_token;
       const double routed = tokens * topk / e;
-      const int up_mats = m.mlp == "swiglu" ? 2 : 1;
+      const int up_mats = m.mlp == MlpKind::SwiGLU ? 2 : 1;
       GraphOp a2a;
       a2a.role = OpRole::ExpertExchange;
       a2a.kind = OpKind::Collective;
@@ -269,7 +269,7 @@ struct Builder {
       chain(router);
     } else {
       const double f = m.intermediate_size;
-      const int up_mats = m.mlp == "swiglu" ? 2 : 1;
+      const int up_mats = m.mlp == MlpKind::SwiGLU ? 2 : 1;
       chain(mm("mlp_down_dgrad", Phase::Backward, l, f, h, Split::Column, 0));
       chain(wgrad("mlp_down_wgrad", l, h, tokens, Split::M, 1, f));
       chain(ew("mlp_act_bwd", Phase::Backward, l, f, up_mats + 1, models::Engine::Vector, Split::Column));

@@ -39,7 +39,7 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   const double tokens = seqs_per_micro * s.batch.seq_len;
   const double layers_here = double(m.num_layers) / p.pp;
   const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
-  const int up = m.mlp == "swiglu" ? 2 : 1;
+  const int up = m.mlp == MlpKind::SwiGLU ? 2 : 1;
   const double f = m.is_moe() ? double(m.moe_intermediate_size) * m.experts_per_token : m.intermediate_size;
   double per_layer;
   if (s.checkpointing == Checkpointing::Full) {
@@ -54,11 +54,11 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   double activations = per_layer * layers_here * in_flight;
   // Logits of the last stage: fp32 [tokens x vocab / tp], live during the loss.
   activations += tokens * double(m.vocab_size) / p.tp * 4.0;
-  r.categories = {{"weights", weights},
-                  {"gradients", grads},
-                  {"optimizer", optimizer},
-                  {"activations", activations},
-                  {"workspace", s.runtime.workspace.v}};
+  r.categories = {{enum_word(MemoryKind::Weights), weights},
+                  {enum_word(MemoryKind::Gradients), grads},
+                  {enum_word(MemoryKind::Optimizer), optimizer},
+                  {enum_word(MemoryKind::Activations), activations},
+                  {enum_word(MemoryKind::Workspace), s.runtime.workspace.v}};
   for (const auto& c : r.categories) r.total += c.bytes;
   return r;
 }

@@ -17,17 +17,25 @@
 
 namespace trn::workloads {
 
+/// The categories of a MemoryReport, in order.
+enum class MemoryKind { Weights, Gradients, Optimizer, Activations, Workspace };
+inline const std::vector<std::string>& enum_words(MemoryKind) {
+  static const std::vector<std::string> w{"weights", "gradients", "optimizer", "activations", "workspace"};
+  return w;
+}
+
 struct MemoryCategory {
   std::string name;
   double bytes = 0;
 };
 
 struct MemoryReport {
-  std::vector<MemoryCategory> categories;  // weights, gradients, optimizer, activations, workspace
+  std::vector<MemoryCategory> categories;  // one per MemoryKind in its order, named by its word
   double total = 0;
   double capacity = 0;   // HBM per rank
   int rank = 0;          // the rank with the largest total
   bool fits() const { return total <= capacity; }
+  double bytes(MemoryKind k) const { return categories[static_cast<size_t>(k)].bytes; }
 };
 
 /// The most loaded rank's memory (stage 0 holds the most in-flight micro-batches).

@@ -172,8 +172,8 @@ void read_common(Doc& d, ModelSpec& m) {
   m.max_position = get_int(d, "max_position_embeddings", "maximum sequence length", 1, "max_position");
   m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", false);
   m.attention_bias = get_bool_or(d, "attention_bias", "attention_bias", false);
-  m.mlp = "swiglu";
-  m.norm = "rmsnorm";
+  m.mlp = MlpKind::SwiGLU;
+  m.norm = NormKind::RMSNorm;
   m.causal = true;
   if (d.has("hidden_act")) {
     const json& act = d.j.at("hidden_act");
@@ -189,10 +189,10 @@ void read_experts(Doc& d, ModelSpec& m, const std::string& count_key) {
 }
 
 /// Window and pattern from sliding_window and, when present, layer_types.
-void read_sliding(Doc& d, ModelSpec& m, const std::string& default_pattern) {
+void read_sliding(Doc& d, ModelSpec& m, SlidingPattern default_pattern) {
   m.sliding_window = get_int_or(d, "sliding_window", "sliding window, tokens", 0, "sliding_window", 0);
   if (!d.has("layer_types")) {
-    m.sliding_window_pattern = m.sliding_window > 0 ? default_pattern : "none";
+    m.sliding_window_pattern = m.sliding_window > 0 ? default_pattern : SlidingPattern::None;
     return;
   }
   const json& lt = d.j.at("layer_types");
@@ -210,14 +210,14 @@ void read_sliding(Doc& d, ModelSpec& m, const std::string& default_pattern) {
   }
   if (all_full) {
     m.sliding_window = 0;
-    m.sliding_window_pattern = "none";
+    m.sliding_window_pattern = SlidingPattern::None;
     return;
   }
   if (m.sliding_window == 0) d.fail("layer_types", "sliding_attention layers need sliding_window > 0");
   if (all_sliding)
-    m.sliding_window_pattern = "all";
+    m.sliding_window_pattern = SlidingPattern::All;
   else if (alternate)
-    m.sliding_window_pattern = "alternate";
+    m.sliding_window_pattern = SlidingPattern::Alternate;
   else
     d.fail("layer_types", "unsupported layer pattern: expected all full_attention, all "
                           "sliding_attention, or alternating starting with sliding_attention");
@@ -230,7 +230,7 @@ void read_sliding(Doc& d, ModelSpec& m, const std::string& default_pattern) {
 /// between full and windowed layers is not representable and is an error.
 void read_qwen_sliding(Doc& d, ModelSpec& m) {
   m.sliding_window = 0;
-  m.sliding_window_pattern = "none";
+  m.sliding_window_pattern = SlidingPattern::None;
   if (!get_bool_or(d, "use_sliding_window", "sliding_window", false)) return;
   const int window = get_int_or(d, "sliding_window", "sliding window, tokens", 0, "sliding_window", 0);
   if (window == 0) return;  // HF: no window size, no windowed layers
@@ -245,7 +245,7 @@ void read_qwen_sliding(Doc& d, ModelSpec& m) {
                                     " windowed ones; supported: 0 (every layer windowed) or >= "
                                     "num_hidden_layers (" + std::to_string(m.num_layers) + ", none)");
   m.sliding_window = window;
-  m.sliding_window_pattern = "all";
+  m.sliding_window_pattern = SlidingPattern::All;
   d.origin["sliding_window_pattern"] = "use_sliding_window";
 }
 
@@ -271,25 +271,25 @@ void read_qwen_moe_layers(Doc& d, ModelSpec& m) {
 
 void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
   if (arch == "LlamaForCausalLM") {
-    m.architecture = "llama";
+    m.architecture = Architecture::Llama;
     m.mlp_bias = get_bool_or(d, "mlp_bias", "mlp_bias", false);
   } else if (arch == "MistralForCausalLM") {
     // Llama's block; sliding_window (null or absent: none) applies to every layer (HF
     // MistralAttention).
-    m.architecture = "mistral";
-    read_sliding(d, m, "all");
+    m.architecture = Architecture::Mistral;
+    read_sliding(d, m, SlidingPattern::All);
   } else if (arch == "Qwen2ForCausalLM") {
     // q, k and v projections carry biases, o does not (HF Qwen2Attention).
-    m.architecture = "qwen2";
+    m.architecture = Architecture::Qwen2;
     m.attention_bias = true;
     d.origin["attention_bias"] = "architectures";
     read_qwen_sliding(d, m);
   } else if (arch == "Qwen3ForCausalLM") {
-    m.architecture = "qwen3";
+    m.architecture = Architecture::Qwen3;
     m.qk_norm = true;
     read_qwen_sliding(d, m);
   } else if (arch == "Qwen3MoeForCausalLM") {
-    m.architecture = "qwen3_moe";
+    m.architecture = Architecture::Qwen3Moe;
     m.qk_norm = true;
     read_experts(d, m, "num_experts");
     m.moe_intermediate_size = get_int(d, "moe_intermediate_size", "hidden width of one expert", 1,
@@ -297,19 +297,19 @@ void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
     read_qwen_moe_layers(d, m);
     read_qwen_sliding(d, m);
   } else if (arch == "MixtralForCausalLM") {
-    m.architecture = "mixtral";
+    m.architecture = Architecture::Mixtral;
     read_experts(d, m, "num_local_experts");
     m.moe_intermediate_size = m.intermediate_size;  // Mixtral's intermediate_size is per expert
     d.origin["moe_intermediate_size"] = "intermediate_size";
-    read_sliding(d, m, "all");
+    read_sliding(d, m, SlidingPattern::All);
   } else if (arch == "GptOssForCausalLM") {
-    m.architecture = "gpt_oss";
+    m.architecture = Architecture::GptOss;
     m.attention_bias = get_bool_or(d, "attention_bias", "attention_bias", true);
     m.mlp_bias = true;  // expert and router projections carry biases
     read_experts(d, m, "num_local_experts");
     m.moe_intermediate_size = m.intermediate_size;
     d.origin["moe_intermediate_size"] = "intermediate_size";
-    read_sliding(d, m, "alternate");
+    read_sliding(d, m, SlidingPattern::Alternate);
   }
 }
 

@@ -18,20 +18,20 @@ namespace {
   throw ConfigError(sim::locate(where, key), key, msg);
 }
 
-bool is_moe_architecture(const std::string& a) {
-  return a == "qwen3_moe" || a == "mixtral" || a == "gpt_oss";
+bool is_moe_architecture(Architecture a) {
+  return a == Architecture::Qwen3Moe || a == Architecture::Mixtral || a == Architecture::GptOss;
 }
 
-bool has_learned_positions(const std::string& a) { return a == "gpt3" || a == "bert"; }
+bool has_learned_positions(Architecture a) { return a == Architecture::Gpt3 || a == Architecture::Bert; }
 
 double norm_params(const ModelSpec& m, double width) {
-  return m.norm == "layernorm" ? 2 * width : width;
+  return m.norm == NormKind::LayerNorm ? 2 * width : width;
 }
 
 /// One MLP (or one expert) of hidden width `inner`.
 double mlp_params(const ModelSpec& m, double inner) {
   double h = m.hidden_size;
-  double matrices = m.mlp == "swiglu" ? 3 : 2;
+  double matrices = m.mlp == MlpKind::SwiGLU ? 3 : 2;
   double w = matrices * h * inner;
   if (m.mlp_bias) w += (matrices - 1) * inner + h;  // gate/up biases + down bias
   return w;
@@ -42,9 +42,9 @@ double attention_params(const ModelSpec& m) {
   double q = static_cast<double>(m.num_heads) * m.head_dim;
   double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
   double w = h * q + 2 * h * kv + q * h;
-  if (m.attention_bias) w += q + 2 * kv + (m.architecture == "qwen2" ? 0 : h);  // Qwen2: no o bias
+  if (m.attention_bias) w += q + 2 * kv + (m.architecture == Architecture::Qwen2 ? 0 : h);  // Qwen2: no o bias
   if (m.qk_norm) w += 2 * norm_params(m, m.head_dim);
-  if (m.architecture == "gpt_oss") w += m.num_heads;  // learned attention sinks, one per head
+  if (m.architecture == Architecture::GptOss) w += m.num_heads;  // learned attention sinks, one per head
   return w;
 }
 
@@ -70,15 +70,16 @@ void ModelSpec::validate(const ConfigNode& where, const std::string& prefix) con
   auto fail = [&](const ConfigNode& w, const std::string& key, const std::string& msg) {
     fail_at(w, prefix + key, msg);
   };
+  const std::string& arch = sim::word_of(architecture);
   if (num_heads % num_kv_heads != 0)
     fail(where, "num_kv_heads", std::to_string(num_kv_heads) + " KV heads do not divide " +
                                     std::to_string(num_heads) + " query heads");
   if (is_moe_architecture(architecture) && num_experts == 0)
     fail(where, "num_experts",
-         "architecture " + architecture + " is a mixture of experts: expected num_experts > 0");
+         "architecture " + arch + " is a mixture of experts: expected num_experts > 0");
   if (!is_moe_architecture(architecture) && num_experts > 0)
     fail(where, "num_experts",
-         "architecture " + architecture + " has a dense MLP: expected num_experts 0");
+         "architecture " + arch + " has a dense MLP: expected num_experts 0");
   if (is_moe()) {
     if (experts_per_token < 1 || experts_per_token > num_experts)
       fail(where, "experts_per_token", "expected 1 to num_experts (" + std::to_string(num_experts) +
@@ -91,28 +92,28 @@ void ModelSpec::validate(const ConfigNode& where, const std::string& prefix) con
     if (moe_intermediate_size != 0) fail(where, "moe_intermediate_size", dense);
     if (shared_experts != 0) fail(where, "shared_experts", dense);
   }
-  if ((architecture == "bert") == causal)
+  if ((architecture == Architecture::Bert) == causal)
     fail(where, "causal",
-         architecture == "bert" ? "a BERT encoder is not causal: expected false"
-                                : "architecture " + architecture + " is a causal decoder: expected true");
-  if (sliding_window > 0 && sliding_window_pattern == "none")
+         architecture == Architecture::Bert ? "a BERT encoder is not causal: expected false"
+                                            : "architecture " + arch + " is a causal decoder: expected true");
+  if (sliding_window > 0 && sliding_window_pattern == SlidingPattern::None)
     fail(where, "sliding_window_pattern", "sliding_window " + std::to_string(sliding_window) +
                                               " needs a pattern: alternate or all");
-  if (sliding_window == 0 && sliding_window_pattern != "none")
-    fail(where, "sliding_window", "sliding_window_pattern " + sliding_window_pattern +
+  if (sliding_window == 0 && sliding_window_pattern != SlidingPattern::None)
+    fail(where, "sliding_window", "sliding_window_pattern " + sim::word_of(sliding_window_pattern) +
                                       " needs sliding_window > 0");
 }
 
 bool ModelSpec::is_sliding_layer(int layer) const {
   if (sliding_window == 0) return false;
-  if (sliding_window_pattern == "all") return true;
-  return sliding_window_pattern == "alternate" && layer % 2 == 0;
+  if (sliding_window_pattern == SlidingPattern::All) return true;
+  return sliding_window_pattern == SlidingPattern::Alternate && layer % 2 == 0;
 }
 
 double ModelSpec::embedding_parameters() const {
   double w = static_cast<double>(vocab_size) * hidden_size;
   if (has_learned_positions(architecture)) w += static_cast<double>(max_position) * hidden_size;
-  if (architecture == "bert") w += 2.0 * hidden_size;  // token-type (segment) embeddings
+  if (architecture == Architecture::Bert) w += 2.0 * hidden_size;  // token-type (segment) embeddings
   return w;
 }
 

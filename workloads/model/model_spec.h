@@ -14,9 +14,38 @@ namespace trn::workloads {
 
 using sim::F;
 
+/// The model family (`architecture:`): selects the embedding and block details.
+enum class Architecture { Llama, Mistral, Qwen2, Qwen3, Qwen3Moe, Mixtral, GptOss, Gpt3, Bert };
+/// The MLP (`mlp:`): SwiGLU (gate, up and down matrices) or GELU (up and down).
+enum class MlpKind { SwiGLU, Gelu };
+/// The normalisation layer (`norm:`): RMSNorm (scale only) or LayerNorm (scale and bias).
+enum class NormKind { RMSNorm, LayerNorm };
+/// Which layers attend through the sliding window (`sliding_window_pattern:`): none, the even
+/// layers (0, 2, 4, ...) or all.
+enum class SlidingPattern { None, Alternate, All };
+
+// The words of the enums in enum order (sim/base/config_reader.h: the loader accepts exactly these).
+inline const std::vector<std::string>& enum_words(Architecture) {
+  static const std::vector<std::string> w{"llama",     "mistral", "qwen2", "qwen3", "qwen3_moe",
+                                          "mixtral",   "gpt_oss", "gpt3",  "bert"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(MlpKind) {
+  static const std::vector<std::string> w{"swiglu", "gelu"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(NormKind) {
+  static const std::vector<std::string> w{"rmsnorm", "layernorm"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(SlidingPattern) {
+  static const std::vector<std::string> w{"none", "alternate", "all"};
+  return w;
+}
+
 struct ModelSpec {
   std::string name;
-  std::string architecture;            // llama | mistral | qwen2 | qwen3 | qwen3_moe | mixtral | gpt_oss | gpt3 | bert
+  Architecture architecture = Architecture::Llama;
   std::string source;                  // where the figures come from (HF repo config or paper)
   int hidden_size = 0;                 // model width d_model
   int num_layers = 0;                  // transformer blocks
@@ -26,8 +55,8 @@ struct ModelSpec {
   int intermediate_size = 0;           // dense MLP width
   int vocab_size = 0;
   int max_position = 0;                // max sequence length, tokens
-  std::string mlp = "swiglu";          // swiglu (3 matrices) | gelu (2 matrices)
-  std::string norm = "rmsnorm";        // rmsnorm (scale only) | layernorm (scale + bias)
+  MlpKind mlp = MlpKind::SwiGLU;       // swiglu (3 matrices) | gelu (2 matrices)
+  NormKind norm = NormKind::RMSNorm;   // rmsnorm (scale only) | layernorm (scale + bias)
   bool causal = true;                  // false for an encoder (BERT)
   bool tied_embeddings = false;        // LM head shares the token-embedding matrix
   bool qk_norm = false;                // per-head RMSNorm on q and k (Qwen3)
@@ -38,13 +67,11 @@ struct ModelSpec {
   int moe_intermediate_size = 0;       // width of one expert (and of one shared expert)
   int shared_experts = 0;              // always-active experts per layer
   int sliding_window = 0;              // tokens; 0 = full attention everywhere
-  std::string sliding_window_pattern = "none";  // none | alternate | all
+  SlidingPattern sliding_window_pattern = SlidingPattern::None;
 
   template <class V> void visit(V& v) {
     v.field("name", name, F("model name"));
-    v.field("architecture", architecture, F("model family, selects embedding and block details")
-                                              .one_of({"llama", "mistral", "qwen2", "qwen3", "qwen3_moe", "mixtral",
-                                                       "gpt_oss", "gpt3", "bert"}));
+    v.field("architecture", architecture, F("model family, selects embedding and block details"));
     v.field("source", source, F("where the figures come from (Hugging Face config or paper)"));
     v.field("hidden_size", hidden_size, F("model width (d_model)").gt(0).le(1 << 18));
     v.field("num_layers", num_layers, F("transformer blocks").ge(1).le(4096));
@@ -54,8 +81,8 @@ struct ModelSpec {
     v.field("intermediate_size", intermediate_size, F("dense MLP hidden width").gt(0).le(1 << 22));
     v.field("vocab_size", vocab_size, F("vocabulary size, tokens").gt(0).le(1 << 24));
     v.field("max_position", max_position, F("maximum sequence length, tokens").gt(0).le(1 << 30));
-    v.field("mlp", mlp, F("MLP kind: swiglu (gate, up, down) or gelu (up, down)").one_of({"swiglu", "gelu"}));
-    v.field("norm", norm, F("normalisation layer").one_of({"rmsnorm", "layernorm"}));
+    v.field("mlp", mlp, F("MLP kind: swiglu (gate, up, down) or gelu (up, down)"));
+    v.field("norm", norm, F("normalisation layer"));
     v.field("causal", causal, F("causal (decoder) attention; false for an encoder"));
     v.field("tied_embeddings", tied_embeddings, F("LM head shares the token-embedding matrix"));
     v.field("qk_norm", qk_norm, F("per-head RMSNorm on queries and keys"));
@@ -67,8 +94,7 @@ struct ModelSpec {
     v.field("shared_experts", shared_experts, F("always-active experts per layer").ge(0).le(4096).optional());
     v.field("sliding_window", sliding_window, F("sliding attention window, tokens; 0 = none").ge(0).le(1 << 30));
     v.field("sliding_window_pattern", sliding_window_pattern,
-            F("which layers use the window: none, alternate (layers 0, 2, 4, ...), all")
-                .one_of({"none", "alternate", "all"}));
+            F("which layers use the window: none, alternate (layers 0, 2, 4, ...), all"));
   }
 
   /// Cross-field checks: heads divisible by KV heads, top-k within the experts, MoE fields

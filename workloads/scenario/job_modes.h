@@ -27,6 +27,9 @@ enum class ComputeDType { BF16, FP16, FP32, FP8, MXFP8 };
 enum class MasterWeights { FP32, BF16 };
 /// The optimizer (precision.optimizer): AdamW or LAMB.
 enum class Optimizer { AdamW, Lamb };
+/// The persistent compile cache at the first step (compile.cache): cold (empty), warm (every
+/// graph cached) or partial (each graph a hit with probability compile.cache_hit_rate).
+enum class CompileCache { Cold, Warm, Partial };
 
 inline const std::vector<std::string>& enum_words(ExecMode) {
   static const std::vector<std::string> w{"eager", "compiled"};
@@ -58,6 +61,10 @@ inline const std::vector<std::string>& enum_words(MasterWeights) {
 }
 inline const std::vector<std::string>& enum_words(Optimizer) {
   static const std::vector<std::string> w{"adamw", "lamb"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(CompileCache) {
+  static const std::vector<std::string> w{"cold", "warm", "partial"};
   return w;
 }
 

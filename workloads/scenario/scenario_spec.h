@@ -144,7 +144,7 @@ struct CompileSpec {
   Frontend frontend = Frontend::TorchNeuron;      // torchneuron (eager kernels / regional torch.compile) | xla
   AttentionKernel attention = AttentionKernel::Flash;  // flash (fused kernel) | unfused (scores through HBM)
   bool parallel_compile = false;          // xla: neuron_parallel_compile (AOT on parallel workers)
-  std::string cache = "cold";             // cold | warm | partial
+  CompileCache cache = CompileCache::Cold;  // cold | warm | partial
   double cache_hit_rate = 0.5;            // for partial
   bool shared_cache = true;               // one compile per graph per host (file locks) or per rank
   sim::Time budget{0};                    // per-graph compile budget (0 = none)
@@ -160,7 +160,7 @@ struct CompileSpec {
               "every GEMM at the BF16 rate on BF16 casts of its FP32 operands (the compiler's default), none in "
               "FP32 (F29)").optional());
     v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
-    v.field("cache", cache, F("persistent cache state").one_of({"cold", "warm", "partial"}).optional());
+    v.field("cache", cache, F("persistent cache state").optional());
     v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());
     v.field("shared_cache", shared_cache, F("cache shared by the ranks of a host server").optional());
     v.field("budget", budget, F("per-graph compile budget (0 s = none)").ge(0).optional());

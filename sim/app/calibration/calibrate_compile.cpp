@@ -28,8 +28,16 @@ namespace {
 
 using sim::F;
 
+/// What an observation measured: the whole first step or its compile phase.
+enum class Measured { FirstStep, Compile };
+const std::vector<std::string>& enum_words(Measured) {
+  static const std::vector<std::string> w{"first_step", "compile"};
+  return w;
+}
+
 struct Observation {
-  std::string name, scenario, quantity, source;
+  std::string name, scenario, source;
+  Measured quantity = Measured::FirstStep;
   workloads::ExecMode mode = workloads::ExecMode::Compiled;
   std::vector<std::string> set;
   sim::Time value{0};
@@ -39,7 +47,7 @@ struct Observation {
     v.field("scenario", scenario, F("scenario name or path"));
     v.field("set", set, F("--set assignments applied to the scenario").optional());
     v.field("mode", mode, F("execution mode"));
-    v.field("quantity", quantity, F("what was measured").one_of({"first_step", "compile"}));
+    v.field("quantity", quantity, F("what was measured"));
     v.field("value", value, F("measured time").gt(0));
     v.field("log_sigma", log_sigma, F("uncertainty of ln(value)").gt(0));
     v.field("source", source, F("where the figure comes from"));
@@ -104,7 +112,7 @@ struct Problem {
   }
   double predict(const models::CompileParams& p, size_t i) const {
     auto f = workloads::first_step(specs[i], p, obs[i].mode, steady[i]);
-    return obs[i].quantity == "compile" ? f.compile.wall_s : f.total;
+    return obs[i].quantity == Measured::Compile ? f.compile.wall_s : f.total;
   }
   int values() const { return static_cast<int>(obs.size() + cases.size() + names.size()); }
   void residuals(const Eigen::VectorXd& th, Eigen::VectorXd& r) const {
@@ -213,7 +221,7 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
   for (size_t i = 0; i < pb.obs.size(); ++i) {  // every input is checked before the first simulation
     const Observation& o = pb.obs[i];
     const auto& spec = pb.specs[i];
-    pb.steady.push_back(o.quantity == "first_step"
+    pb.steady.push_back(o.quantity == Measured::FirstStep
                             ? run_in_child([&]() -> std::vector<double> { return {simulate(spec, StepOptions{}).step_time_s}; },
                                            "steady step for " + o.name)[0]
                             : 0.0);

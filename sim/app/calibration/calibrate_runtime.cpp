@@ -36,6 +36,17 @@ namespace {
 
 using sim::F;
 
+/// The runtime parameters a calibration fits, named by their keys under `runtime.` (the words
+/// are read by the observation file's loader and printed in every output).
+enum class RuntimeParam { KernelEfficiency, XlaKernelEfficiency, EagerDispatch, LazyTrace };
+const std::vector<std::string>& enum_words(RuntimeParam) {
+  static const std::vector<std::string> w{"kernel_efficiency", "xla_kernel_efficiency", "eager_dispatch",
+                                          "lazy_trace"};
+  return w;
+}
+
+/// A time (its prior and value carry a unit) rather than an efficiency in (0, 1].
+bool is_time(RuntimeParam p) { return p == RuntimeParam::EagerDispatch || p == RuntimeParam::LazyTrace; }
 
 struct Observation {
   std::string name, scenario, source;
@@ -61,11 +72,11 @@ struct TableRef {
 };
 
 struct Parameter {
-  std::string name, prior, applies, provenance;
+  RuntimeParam name = RuntimeParam::KernelEfficiency;
+  std::string prior, applies, provenance;
   double log_sigma = 1;
   template <class V> void visit(V& v) {
-    v.field("name", name, F("runtime parameter").one_of({"kernel_efficiency", "xla_kernel_efficiency",
-                                                           "eager_dispatch", "lazy_trace"}));
+    v.field("name", name, F("runtime parameter"));
     v.field("prior", prior, F("prior median: a number, or a time with a unit"));
     v.field("log_sigma", log_sigma, F("sigma of ln(value) of the prior").gt(0));
     v.field("applies", applies, F("the runs the parameter acts on"));
@@ -126,12 +137,18 @@ struct Row {
 };
 
 struct Param {
-  std::string name, applies, provenance;
+  RuntimeParam param = RuntimeParam::KernelEfficiency;
+  std::string applies, provenance;
   bool time = false;
   double theta0 = 0, sigma0 = 1;  // ln(prior median), sigma of ln
+  const std::string& name() const { return sim::word_of(param); }
   bool acts_on(const Row& r) const {
-    if (name == "kernel_efficiency") return r.eager || !r.xla;
-    if (name == "xla_kernel_efficiency" || name == "lazy_trace") return !r.eager && r.xla;
+    switch (param) {
+      case RuntimeParam::KernelEfficiency: return r.eager || !r.xla;
+      case RuntimeParam::XlaKernelEfficiency:
+      case RuntimeParam::LazyTrace: return !r.eager && r.xla;
+      case RuntimeParam::EagerDispatch: break;
+    }
     return r.eager;  // eager_dispatch
   }
   // The value as written in the runtime file (rounded), and as a --set assignment.
@@ -177,7 +194,7 @@ struct Problem {
   std::vector<std::string> sets(const Row& r, const std::vector<double>& v) const {
     std::vector<std::string> s = r.sets;
     for (size_t j = 0; j < params.size(); ++j)
-      if (params[j].acts_on(r)) s.push_back("runtime." + params[j].name + "=" + params[j].text(v[j]));
+      if (params[j].acts_on(r)) s.push_back("runtime." + params[j].name() + "=" + params[j].text(v[j]));
     return s;
   }
   std::string key(const Row& r, const std::vector<double>& v) const {
@@ -282,14 +299,14 @@ std::vector<Param> read_params(const ObservationFile& of, const std::string& fil
   for (size_t j = 0; j < of.parameters.size(); ++j) {
     const Parameter& p = of.parameters[j];
     Param q;
-    q.name = p.name;
+    q.param = p.name;
     q.applies = p.applies;
     q.provenance = p.provenance;
     std::string why;
     const sim::Location at{file, 0, 0};
     const std::string key = "parameters[" + std::to_string(j) + "].prior";
     double v = 0;
-    if (p.name == "eager_dispatch" || p.name == "lazy_trace") {
+    if (is_time(p.name)) {
       q.time = true;
       auto t = sim::parse_quantity(p.prior, sim::Dim::Time, &why);
       if (!t || !(*t > 0)) throw sim::ConfigError(at, key, "expected a positive time with a unit, found '" + p.prior + "'");
@@ -383,12 +400,14 @@ struct Fit {
   int iterations = 0;
 };
 
-// The value of fitted parameter `name` in `rt` (0 if it is not a runtime parameter).
-double runtime_value(const workloads::RuntimeSpec& rt, const std::string& name) {
-  if (name == "kernel_efficiency") return rt.kernel_efficiency;
-  if (name == "xla_kernel_efficiency") return rt.xla_kernel_efficiency;
-  if (name == "eager_dispatch") return rt.eager_dispatch.v;
-  if (name == "lazy_trace") return rt.lazy_trace.v;
+// The value of fitted parameter `p` in `rt`.
+double runtime_value(const workloads::RuntimeSpec& rt, RuntimeParam p) {
+  switch (p) {
+    case RuntimeParam::KernelEfficiency: return rt.kernel_efficiency;
+    case RuntimeParam::XlaKernelEfficiency: return rt.xla_kernel_efficiency;
+    case RuntimeParam::EagerDispatch: return rt.eager_dispatch.v;
+    case RuntimeParam::LazyTrace: return rt.lazy_trace.v;
+  }
   return 0;
 }
 
@@ -443,7 +462,7 @@ Fit fit_map(Problem& pb) {
   for (Eigen::Index j = 0; j < n; ++j) {
     const Param& p = pb.params[static_cast<size_t>(j)];
     prior[j] = p.theta0;
-    const double v = runtime_value(pb.shipped, p.name);
+    const double v = runtime_value(pb.shipped, p.param);
     have_shipped = have_shipped && v > 0;
     shipped[j] = v > 0 ? std::log(v) : p.theta0;
   }
@@ -541,7 +560,7 @@ void report_parameters(const Problem& pb, const Fit& f, CalibrateRuntimeResult& 
   for (size_t j = 0; j < pb.params.size(); ++j) {
     const Param& p = pb.params[j];
     RuntimeParameter q;
-    q.name = p.name;
+    q.name = p.name();
     q.applies = p.applies;
     q.provenance = p.provenance;
     q.value = best[j];

@@ -17,6 +17,10 @@ struct HbmCli {
   CommonOptions common;
   HbmOptions hbm;
 };
+struct ShowCli {
+  std::string kind;  // system | chip
+  ShowOptions show;
+};
 }  // namespace
 
 Runner add_bench_matmul(CLI::App* bench) {
@@ -62,13 +66,15 @@ Runner add_bench_hbm(CLI::App* bench) {
 }
 
 Runner add_show(CLI::App* app) {
-  auto o = std::make_shared<ShowOptions>();
+  auto o = std::make_shared<ShowCli>();
   auto* c = app->add_subcommand("show", "Print the resolved configuration of a system or chip");
   c->add_option("kind", o->kind, "system | chip")->required()->check(CLI::IsMember({"system", "chip"}));
-  c->add_option("name", o->name, "Name (hw/configs/...) or YAML path")->required();
-  c->add_option("--set", o->sets, "Override any configuration key (repeatable)");
+  c->add_option("name", o->show.name, "Name (hw/configs/...) or YAML path")->required();
+  c->add_option("--set", o->show.sets, "Override any configuration key (repeatable)");
   return [o]() -> int {
-    std::fputs(run_show(*o).c_str(), stdout);
+    ShowOptions opt = o->show;
+    opt.kind = sim::enum_of_word<ShowKind>(o->kind).value();  // system or chip (the option's check)
+    std::fputs(run_show(opt).c_str(), stdout);
     return 0;
   };
 }

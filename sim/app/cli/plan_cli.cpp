@@ -120,7 +120,7 @@ PlanOptions plan_options(const PlanCli& cli) {
       throw ConfigError(sim::Location{"--price", 0, 0}, "", "expected SYSTEM=USD_PER_INSTANCE_HOUR, got '" + pr + "'");
     p.prices[pr.substr(0, eq)] = number(pr.substr(eq + 1), "--price " + pr.substr(0, eq), 0);
   }
-  p.cache = cli.cache;
+  p.cache = sim::enum_of_word<workloads::CompileCache>(cli.cache).value();  // cold or warm (the option's check)
   if (cli.seq_len < 1 || cli.seq_len > 10000000)
     throw ConfigError(sim::Location{"--seq-len", 0, 0}, "", "expected 1 to 10,000,000 tokens");
   p.seq_len = cli.seq_len;
@@ -136,7 +136,7 @@ PlanOptions plan_options(const PlanCli& cli) {
   if (cli.jobs < 1 || cli.jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
   p.jobs = cli.jobs;
   p.db = cli.db;
-  p.rank_by = cli.rank_by;
+  p.rank_by = sim::enum_of_word<RankBy>(cli.rank_by).value();  // time or cost (the option's check)
   p.exhaustive = cli.exhaustive;
   p.sets = cli.sets;
   if (!cli.rate.empty()) p.restart.interruptions_per_chip_hour = number(cli.rate, "--interruption-rate", 0);

@@ -146,9 +146,10 @@ nlohmann::ordered_json hbm_json(const HbmResult& r) {
 std::string run_show(const ShowOptions& o) {
   // Resolve the name here so that errors name "show system"/"show chip", not an option
   // this command does not have.
+  const std::string& kind = sim::word_of(o.kind);
   std::string path =
-      sim::resolve_named_config(o.name, "hw/configs/" + o.kind + "s", o.kind, sim::Location{"show " + o.kind, 0, 0});
-  if (o.kind == "system") {
+      sim::resolve_named_config(o.name, "hw/configs/" + kind + "s", kind, sim::Location{"show " + kind, 0, 0});
+  if (o.kind == ShowKind::System) {
     auto s = models::load_system(path, o.sets, 0);
     return models::resolved_yaml(s, "# resolved system " + s.name + "\n");
   }

@@ -53,8 +53,15 @@ void write_hbm_text(const HbmResult& r, FILE* out);
 /// The --json document (docs/schema/bench-hbm.schema.json).
 nlohmann::ordered_json hbm_json(const HbmResult& r);
 
+/// What `trnsim show` resolves: a system or a chip.
+enum class ShowKind { System, Chip };
+inline const std::vector<std::string>& enum_words(ShowKind) {
+  static const std::vector<std::string> w{"system", "chip"};
+  return w;
+}
+
 struct ShowOptions {
-  std::string kind;  // system | chip
+  ShowKind kind = ShowKind::System;
   std::string name;  // name (hw/configs/...) or YAML path
   std::vector<std::string> sets;
 };

@@ -175,7 +175,7 @@ nlohmann::ordered_json run_json(const RunResult& res) {
   js["mode"] = sim::word_of(s.mode);
   js["system"] = {{"name", s.system.name}, {"chip", s.system.chip.name}, {"instances", s.system.instances},
                   {"chips", s.system.total_chips()}, {"world", r.world}};
-  js["model"] = {{"name", s.model.name}, {"architecture", s.model.architecture},
+  js["model"] = {{"name", s.model.name}, {"architecture", sim::word_of(s.model.architecture)},
                  {"parameters", s.model.parameters()}, {"active_parameters", s.model.active_parameters()}};
   js["precision"] = {{"compute", workloads::enum_word(s.precision.compute)}};
   js["steady"]["step_time_s"] = r.step_time_s;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "hw/host/compile_host.h"
@@ -39,11 +40,9 @@ void host_compile(workloads::FirstStep& f) {
         return {host.makespan()};
       },
       "host compile model")[0];
-  for (auto& [k, v] : f.parts)
-    if (k == "compile") {
-      f.total += makespan - v;
-      v = makespan;
-    }
+  double& compile = f.part(workloads::StartupPart::Compile);
+  f.total += makespan - compile;
+  compile = makespan;
 }
 
 double steady_of(const workloads::ScenarioSpec& s) {
@@ -66,7 +65,17 @@ std::vector<std::pair<std::string, double>> uncertainties() {
   return out;
 }
 
-// Multiplies the named parameter by `factor` (through the resolved YAML of the parameters).
+// The inclusive lower bound the field `key` declares (alpha and k_first: 1), if any.
+struct LowerBound {
+  const std::string& key;
+  std::optional<double> min;
+  template <class T> void field(const char* k, T&, const sim::FieldSpec& s) {
+    if (key == k && s.min && !s.min_exclusive) min = s.min;
+  }
+};
+
+// Multiplies the named parameter by `factor` (through the resolved YAML of the parameters); a
+// plain number stays within its field's lower bound.
 models::CompileParams scaled(const models::CompileParams& p, const std::string& key, double factor) {
   sim::ConfigNode n = sim::write_config(p);
   models::CompileParams out = p;
@@ -80,10 +89,10 @@ models::CompileParams scaled(const models::CompileParams& p, const std::string& 
   } else if (auto b = sim::parse_quantity(f->scalar, sim::Dim::Bytes, &why)) {
     f->scalar = sim::format_quantity_exact(*b * factor, sim::Dim::Bytes);
   } else {
-    double x = std::stod(f->scalar) * factor;
-    if (key == "alpha") x = std::max(1.0, x);
-    if (key == "k_first") x = std::max(1.0, x);
-    f->scalar = sim::format_double_exact(x);
+    LowerBound bound{key, std::nullopt};
+    out.visit(bound);
+    const double x = std::stod(f->scalar) * factor;
+    f->scalar = sim::format_double_exact(bound.min ? std::max(*bound.min, x) : x);
   }
   sim::read_config(n, out);
   return out;
@@ -185,8 +194,9 @@ void write_trace(const std::string& path, const StartupResult& r) {
     sink.process_name(pid, std::string("host (") + mode + ")");
     sink.thread_name(pid, 0, "first step");
     double t = 0, compile_start = 0;
-    for (const auto& [k, v] : f->parts) {
-      if (k == "compile") compile_start = t;
+    for (size_t i = 0; i < f->parts.size(); ++i) {
+      const auto& [k, v] = f->parts[i];
+      if (i == static_cast<size_t>(workloads::StartupPart::Compile)) compile_start = t;
       sink.span(pid, 0, k, "host", t, t + v);
       t += v;
     }
@@ -280,7 +290,7 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   const auto& fe = r.eager;
   const auto& fc = r.compiled;
   std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s_e.name.c_str(), s_e.model.name.c_str(),
-               r.instances, s_e.system.name.c_str(), s_e.compile.cache.c_str(),
+               r.instances, s_e.system.name.c_str(), workloads::enum_word(s_e.compile.cache).c_str(),
                s_e.compile.budget.v > 0 ? (", budget " + s_e.compile.budget.str()).c_str() : "");
   if (workloads::is_imported(s_e.model)) std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s_e.model).c_str());
   std::fprintf(out, "  %-22s %12s %12s\n", "part (s)", "eager", "compiled");
@@ -318,7 +328,7 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
   const double ih_e = r.eager.total / 3600 * r.instances, ih_c = r.compiled.total / 3600 * r.instances;
   js["scenario"] = r.eager_scenario.name;
   const auto& mdl = r.eager_scenario.model;
-  js["model"] = {{"name", mdl.name}, {"architecture", mdl.architecture},
+  js["model"] = {{"name", mdl.name}, {"architecture", sim::word_of(mdl.architecture)},
                  {"parameters", mdl.parameters()}, {"active_parameters", mdl.active_parameters()}};
   js["verdict"] = r.verdict;
   js["tokens_per_step"] = r.tokens;

@@ -12,7 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "sim/app/storage/sweep_store.h"
+
 namespace trn::app {
+
+/// The command a sweep runs at every point (`command:`): `trnsim run` or `trnsim startup`.
+enum class SweepCommand { Run, Startup };
+inline const std::vector<std::string>& enum_words(SweepCommand) {
+  static const std::vector<std::string> w{"run", "startup"};
+  return w;
+}
 
 struct SweepOptions {
   std::string file;   // the sweep YAML
@@ -25,14 +34,15 @@ struct SweepOptions {
 /// One point of the summary table printed at the end of a sweep.
 struct SweepPointSummary {
   std::vector<std::string> values;  // per axis column, as written in the sweep file ("" when not set)
-  std::string status;               // ok | infeasible | error
+  storage::PointStatus status = storage::PointStatus::Error;
   std::string detail;               // infeasible: the kind (oom, invalid-layout, ...); error: "exit N"
   double step_time_s = -1, tokens_per_s = -1;          // steady step (run; compiled mode for startup); -1: none
   double first_eager_s = -1, first_compiled_s = -1;    // first step (startup only); -1: none
 };
 
 struct SweepResult {
-  std::string name, db, command;
+  std::string name, db;
+  SweepCommand command = SweepCommand::Run;
   size_t points = 0, run = 0;  // points of the sweep, points run now
   int shard = 1, shards = 1;
   std::vector<std::string> columns;       // the axis columns of the points table, in axis order

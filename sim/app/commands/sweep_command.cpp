@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "sim/app/commands/documents.h"
@@ -39,7 +40,8 @@ struct Assignment {
 using Point = std::vector<Assignment>;
 
 struct Sweep {
-  std::string name, command = "run", scenario;
+  std::string name, scenario;
+  SweepCommand command = SweepCommand::Run;
   sim::Location scenario_loc;
   std::vector<std::vector<Point>> axes;  // axis -> value -> its assignments
   std::vector<std::string> columns;      // every axis key, in axis order: the points table's axis columns
@@ -92,9 +94,10 @@ Sweep load_sweep(const std::string& path) {
   for (const auto& e : root.map) {
     if (e.key == "name") s.name = scalar_of(e.value, "name");
     else if (e.key == "command") {
-      s.command = scalar_of(e.value, "command");
-      if (s.command != "run" && s.command != "startup")
-        throw ConfigError(e.value.loc, "command", "expected run or startup, found '" + s.command + "'");
+      const std::string word = scalar_of(e.value, "command");
+      const std::optional<SweepCommand> command = sim::enum_of_word<SweepCommand>(word);
+      if (!command) throw ConfigError(e.value.loc, "command", "expected run or startup, found '" + word + "'");
+      s.command = *command;
     } else if (e.key == "scenario") {
       s.scenario = scalar_of(e.value, "scenario");
       s.scenario_loc = e.value.loc;
@@ -245,8 +248,8 @@ std::string make_workdir() {
 // --set ...` with its stderr in BASE.err. Never returns.
 [[noreturn]] void exec_point(const std::string& self, const Sweep& s, const std::vector<std::string>& sets,
                              const std::string& base, pid_t parent) {
-  std::vector<std::string> args = {self,           s.command,       s.scenario,      "--json",
-                                   base + ".json", "--reason-json", base + ".reason"};
+  std::vector<std::string> args = {self,           sim::word_of(s.command), s.scenario, "--json",
+                                   base + ".json", "--reason-json",         base + ".reason"};
   for (const auto& a : sets) {
     args.push_back("--set");
     args.push_back(a);
@@ -277,7 +280,7 @@ std::string first_line(const std::string& path) {
 // wrong under `key` ("infeasible" or "error"), stamped with the hash of the point's inputs
 // (it has no resolved configuration).
 std::string reason_doc(const Sweep& s, const std::vector<std::string>& sets, const char* key, const Json& what) {
-  std::string inputs = "command: " + s.command + "\nscenario: " + s.scenario + "\nsets:\n";
+  std::string inputs = "command: " + sim::word_of(s.command) + "\nscenario: " + s.scenario + "\nsets:\n";
   for (const auto& a : sets) inputs += "- " + a + "\n";
   return stamped(Document::SweepRow, inputs_hash(inputs), Json{{key, what}}).dump(2) + "\n";
 }
@@ -310,14 +313,14 @@ storage::SweepRow point_row(const Sweep& s, const Point& p, size_t i, int rc, co
   if (rc == 0) {
     row.result = slurp(base + ".json");
     if (Json::accept(row.result)) {
-      row.status = "ok";
+      row.status = storage::PointStatus::Ok;
       return row;
     }
     row.reason = "the worker exited 0 but wrote no valid result JSON";
   } else {
     row.reason = first_line(base + ".err");
   }
-  row.status = rc == 2 ? "infeasible" : "error";
+  row.status = rc == 2 ? storage::PointStatus::Infeasible : storage::PointStatus::Error;
   row.result = rc == 2 ? reason_doc(s, sets, "infeasible", infeasible_reason(base, row.reason))
                        : reason_doc(s, sets, "error", {{"exit_code", rc}, {"message", row.reason}});
   return row;
@@ -338,15 +341,16 @@ SweepPointSummary summarize(const Sweep& s, const Point& p, const storage::Sweep
   out.values = column_values(s, p);
   out.status = row.status;
   Json j = Json::parse(row.result, nullptr, false);  // a row of an older trnsim may hold ''
-  if (row.status == "ok" && s.command == "run") {
+  using storage::PointStatus;
+  if (row.status == PointStatus::Ok && s.command == SweepCommand::Run) {
     out.step_time_s = number_at(j, {"steady", "step_time_s"});
     out.tokens_per_s = number_at(j, {"steady", "tokens_per_s"});
-  } else if (row.status == "ok") {
+  } else if (row.status == PointStatus::Ok) {
     out.step_time_s = number_at(j, {"compiled", "steady", "step_time_s"});
     out.tokens_per_s = number_at(j, {"compiled", "steady", "tokens_per_s"});
     out.first_eager_s = number_at(j, {"eager", "first_step", "total_s"});
     out.first_compiled_s = number_at(j, {"compiled", "first_step", "total_s"});
-  } else if (row.status == "infeasible" && j.is_object() && j.contains("infeasible")) {
+  } else if (row.status == PointStatus::Infeasible && j.is_object() && j.contains("infeasible")) {
     out.detail = j["infeasible"].value("kind", "");
   } else if (j.is_object() && j.contains("error")) {
     out.detail = "exit " + std::to_string(j["error"].value("exit_code", 0));
@@ -363,13 +367,14 @@ void fill_summary(const Sweep& s, const std::vector<Point>& pts, int k, int n, s
     storage::SweepRow row;
     if (static_cast<int>(i % static_cast<size_t>(n)) != k - 1 || !db.get(point_id(s, pts[i]), row)) continue;
     r.table.push_back(summarize(s, pts[i], row));
-    const std::string& st = r.table.back().status;
-    ++(st == "ok" ? r.done : st == "infeasible" ? r.infeasible : r.failed);
+    const storage::PointStatus st = r.table.back().status;
+    ++(st == storage::PointStatus::Ok ? r.done : st == storage::PointStatus::Infeasible ? r.infeasible : r.failed);
   }
 }
 
-std::string status_text(const std::string& status, const std::string& detail) {
-  return detail.empty() ? status : status + " (" + detail + ")";
+std::string status_text(storage::PointStatus status, const std::string& detail) {
+  const std::string& word = sim::word_of(status);
+  return detail.empty() ? word : word + " (" + detail + ")";
 }
 
 }  // namespace
@@ -431,7 +436,7 @@ std::string figure(double x, const char* fmt) {
 
 // The table's cells: the axis values, then the figures of the command, then the status.
 std::vector<std::vector<std::string>> table_cells(const SweepResult& r, size_t& figures) {
-  const bool startup = r.command == "startup";
+  const bool startup = r.command == SweepCommand::Startup;
   std::vector<std::string> head = short_names(r.columns);
   if (startup) head.insert(head.end(), {"first eager (s)", "first compiled (s)"});
   head.insert(head.end(), {"step (s)", "tokens/s"});

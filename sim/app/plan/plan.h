@@ -16,6 +16,13 @@
 
 namespace trn::app {
 
+/// What `plan` minimises (--rank-by): the time to train or the cost.
+enum class RankBy { Time, Cost };
+inline const std::vector<std::string>& enum_words(RankBy) {
+  static const std::vector<std::string> w{"time", "cost"};
+  return w;
+}
+
 struct PlanOptions {
   std::string model;                  // zoo name, YAML or config.json
   double tokens = 0;                  // training tokens
@@ -24,13 +31,13 @@ struct PlanOptions {
   double deadline_s = 0;              // 0: none
   double budget_usd = 0;              // 0: none
   std::map<std::string, double> prices;  // USD per instance-hour, per system (given)
-  std::string cache = "cold";         // compile cache at the first start-up
+  workloads::CompileCache cache = workloads::CompileCache::Cold;  // compile cache at the first start-up: cold | warm
   std::vector<int64_t> global_batches;  // sequences per step (empty: tokens_per_step)
   std::vector<int64_t> tokens_per_step; // alternative (empty with global_batches)
   int64_t seq_len = 4096;
   int jobs = 1;
   std::string db;                     // sweep database (SQLite points table); empty: none
-  std::string rank_by = "time";       // time | cost
+  RankBy rank_by = RankBy::Time;
   bool exhaustive = false;            // no bound or dominance pruning (memory only)
   std::vector<std::string> sets;      // --set overrides applied to every point
   workloads::plan::RestartParams restart;
@@ -64,7 +71,8 @@ struct PlanCandidate {
 struct PlanResult {
   std::string model;
   double tokens = 0;
-  std::string rank_by, cache;
+  RankBy rank_by = RankBy::Time;
+  workloads::CompileCache cache = workloads::CompileCache::Cold;
   std::vector<std::string> systems;
   std::map<std::string, std::pair<double, std::string>> prices;  // system -> (USD/h, source)
   workloads::plan::RestartParams restart;

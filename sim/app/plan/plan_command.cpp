@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 
 #include "sim/app/commands/common.h"
@@ -36,11 +37,13 @@ std::string usd(double x) {
 
 std::pair<double, std::string> default_price(const std::string& system) {
   // Public on-demand prices, USD per instance-hour, us-east-1 (docs/plan.md section 5).
-  if (system == "trn1.32xlarge") return {21.50, "T10"};
-  if (system == "trn2.48xlarge") return {35.76, "T9"};
-  // Sold through Capacity Blocks only: priced as its four trn2.48xlarge-class servers (DERIVED, assumption).
-  if (system == "trn2-ultraserver") return {4 * 35.76, "T9, DERIVED: 4 x trn2.48xlarge"};
-  return {-1, ""};
+  static const std::map<std::string, std::pair<double, std::string>> prices = {
+      {"trn1.32xlarge", {21.50, "T10"}},
+      {"trn2.48xlarge", {35.76, "T9"}},
+      // Sold through Capacity Blocks only: priced as its four trn2.48xlarge-class servers (DERIVED, assumption).
+      {"trn2-ultraserver", {4 * 35.76, "T9, DERIVED: 4 x trn2.48xlarge"}}};
+  const auto it = prices.find(system);
+  return it == prices.end() ? std::pair<double, std::string>{-1, ""} : it->second;
 }
 
 std::string plan_text(const PlanResult& r) {
@@ -51,7 +54,7 @@ std::string plan_text(const PlanResult& r) {
     out += buf;
   };
   line("plan: %s on %.4g tokens, ranked by %s, first start-up with a %s compile cache\n", r.model.c_str(), r.tokens,
-       r.rank_by == "cost" ? "cost" : "time to train", r.cache.c_str());
+       r.rank_by == RankBy::Cost ? "cost" : "time to train", workloads::enum_word(r.cache).c_str());
   for (const auto& [sys, p] : r.prices) line("  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first, p.second.c_str());
   const auto& n = r.counts;
   line("  search       %d layouts: %d invalid, %d pruned by memory, %d by checkpointing dominance, %d by the bound, "
@@ -108,7 +111,11 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
   using J = nlohmann::ordered_json;
   auto fin = [](double x) { return std::isfinite(x) ? J(x) : J(nullptr); };
   J js;
-  js["plan"] = {{"model", r.model}, {"tokens", r.tokens}, {"rank_by", r.rank_by}, {"cache", r.cache}, {"systems", r.systems}};
+  js["plan"] = {{"model", r.model},
+                {"tokens", r.tokens},
+                {"rank_by", sim::word_of(r.rank_by)},
+                {"cache", workloads::enum_word(r.cache)},
+                {"systems", r.systems}};
   for (const auto& [sys, p] : r.prices) js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", p.first}, {"source", p.second}};
   js["plan"]["restart"] = {{"interruptions_per_chip_hour", r.restart.interruptions_per_chip_hour},
                            {"checkpoint_write_B_per_s_per_host", r.restart.write_bandwidth},

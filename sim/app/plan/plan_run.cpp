@@ -186,13 +186,13 @@ PlanCandidate derive(const Survivor& sv, const json& j, const PlanOptions& o) {
   c.step_breakdown = j["breakdown"].get<std::vector<std::pair<std::string, double>>>();
   c.per_rank_bytes = j["memory"]["per_rank_bytes"];
   c.hbm_capacity_bytes = j["memory"]["hbm_capacity_bytes"];
-  const json& first = j["first_step"][o.cache];
+  const json& first = j["first_step"][workloads::enum_word(o.cache)];
   c.startup_s = std::max(0.0, first["total_s"].get<double>() - c.step_time_s);
   const json& warm = j["first_step"]["warm"];
   // A restart: warm compile cache; the weights come from the checkpoint (its read is part of
   // the restart model), so the start-up's own weight initialisation is left out.
-  c.restart_startup_s =
-      std::max(0.0, warm["total_s"].get<double>() - c.step_time_s - part(warm["parts"], "weight_init"));
+  const double weight_init = part(warm["parts"], workloads::enum_word(workloads::StartupPart::WeightInit));
+  c.restart_startup_s = std::max(0.0, warm["total_s"].get<double>() - c.step_time_s - weight_init);
   c.steady_s = double(c.steps) * c.step_time_s;
   c.checkpoint_bytes = wp::checkpoint_bytes(sv.spec);
   wp::RestartInput in;
@@ -213,8 +213,8 @@ PlanCandidate derive(const Survivor& sv, const json& j, const PlanOptions& o) {
   return c;
 }
 
-double metric(const PlanCandidate& c, const std::string& rank_by) {
-  return rank_by == "cost" ? c.cost_usd : c.time_to_train_s;
+double metric(const PlanCandidate& c, RankBy rank_by) {
+  return rank_by == RankBy::Cost ? c.cost_usd : c.time_to_train_s;
 }
 
 double share(const PlanCandidate& c, const std::string& k) {
@@ -224,36 +224,40 @@ double share(const PlanCandidate& c, const std::string& k) {
 }
 
 // Why `c` lost to `w`: the step category whose share grew most, or price and start-up.
-std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, const std::string& rank_by) {
+std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, RankBy rank_by) {
   char buf[256];
   const double dm = metric(c, rank_by) / metric(w, rank_by) - 1;
   std::string head;
-  std::snprintf(buf, sizeof buf, "%+.1f%% %s", 100 * dm, rank_by == "cost" ? "cost" : "time");
+  std::snprintf(buf, sizeof buf, "%+.1f%% %s", 100 * dm, sim::word_of(rank_by).c_str());
   head = buf;
-  std::string best_k;
+  // The step categories that can explain a loss, and how the reason names them.
+  static const std::pair<const char*, const char*> categories[] = {{"pipeline_bubble", "bubble"},
+                                                                   {"exposed_communication", "exposed communication"},
+                                                                   {"host_dispatch", "host_dispatch"},
+                                                                   {"memory_bound", "memory_bound"},
+                                                                   {"idle", "idle"}};
+  const std::pair<const char*, const char*>* best = nullptr;
   double best_d = 0.02;  // a share must grow by 2 points of the step to be named
-  for (const char* k : {"pipeline_bubble", "exposed_communication", "host_dispatch", "memory_bound", "idle"}) {
-    const double d = share(c, k) - share(w, k);
-    if (d > best_d) best_d = d, best_k = k;
+  for (const auto& k : categories) {
+    const double d = share(c, k.first) - share(w, k.first);
+    if (d > best_d) best_d = d, best = &k;
   }
-  if (!best_k.empty()) {
-    std::string name = best_k == "pipeline_bubble" ? "bubble" : best_k == "exposed_communication" ? "exposed communication"
-                                                                                                     : best_k;
-    std::snprintf(buf, sizeof buf, "%s: %s %.0f%% of the step vs %.0f%%", head.c_str(), name.c_str(),
-                  100 * share(c, best_k), 100 * share(w, best_k));
+  if (best) {
+    std::snprintf(buf, sizeof buf, "%s: %s %.0f%% of the step vs %.0f%%", head.c_str(), best->second,
+                  100 * share(c, best->first), 100 * share(w, best->first));
     return buf;
   }
   if (c.point.layout.checkpointing != workloads::Checkpointing::None &&
       c.point.layout.checkpointing != w.point.layout.checkpointing)
     return head + ": recompute (" + workloads::enum_word(c.point.layout.checkpointing) +
            " checkpointing, needed to fit memory)";
-  if (rank_by == "time" && c.point.chips < w.point.chips)
+  if (rank_by == RankBy::Time && c.point.chips < w.point.chips)
     return head + ": fewer chips (" + std::to_string(c.point.chips) + " vs " + std::to_string(w.point.chips) + ")";
-  if (rank_by == "cost" && c.mfu < w.mfu) {
+  if (rank_by == RankBy::Cost && c.mfu < w.mfu) {
     std::snprintf(buf, sizeof buf, "%s: lower MFU (%.1f%% vs %.1f%%)", head.c_str(), 100 * c.mfu, 100 * w.mfu);
     return buf;
   }
-  if (rank_by == "cost" &&
+  if (rank_by == RankBy::Cost &&
       c.price * c.point.instances / c.point.chips > w.price * w.point.instances / w.point.chips * 1.001)
     return head + ": higher price per chip-hour";
   // What the extra time is mostly made of: the steady steps, or start-up, restarts, lost work
@@ -274,9 +278,9 @@ std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, const std::
 // parameters.
 std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model, const PlanResult& res) {
   json opts = {{"tokens", o.tokens}, {"systems", o.systems}, {"min_chips", o.min_chips}, {"max_chips", o.max_chips},
-               {"deadline_s", o.deadline_s}, {"budget_usd", o.budget_usd}, {"cache", o.cache},
+               {"deadline_s", o.deadline_s}, {"budget_usd", o.budget_usd}, {"cache", workloads::enum_word(o.cache)},
                {"global_batches", o.global_batches}, {"tokens_per_step", o.tokens_per_step}, {"seq_len", o.seq_len},
-               {"rank_by", o.rank_by}, {"exhaustive", o.exhaustive}, {"sets", o.sets}};
+               {"rank_by", sim::word_of(o.rank_by)}, {"exhaustive", o.exhaustive}, {"sets", o.sets}};
   for (const auto& [sys, p] : res.prices) opts["prices"][sys] = p.first;
   opts["restart"] = {o.restart.interruptions_per_chip_hour, o.restart.write_bandwidth, o.restart.read_bandwidth,
                      o.restart.interval_s};
@@ -471,7 +475,7 @@ void schedule_bound(Survivor& s, StepBounder& bounder, const PlanOptions& o, Pla
 template <class Heap>
 std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& survivors, double best, StepBounder& bounder,
                                        const PlanOptions& o, PlanResult& res) {
-  auto lb = [&](const Survivor& s) { return o.rank_by == "cost" ? s.cost_lb : s.time_lb; };
+  auto lb = [&](const Survivor& s) { return o.rank_by == RankBy::Cost ? s.cost_lb : s.time_lb; };
   std::vector<const Survivor*> wave;
   while (!heap.empty() && wave.size() < kWave) {
     Survivor& s = survivors[heap.top()];
@@ -499,7 +503,7 @@ std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& surviv
 // best so far. The order and the pruning depend on the inputs only, not on -j.
 std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<Survivor>& survivors, PointsDb& db,
                                               PlanResult& res) {
-  auto lb = [&](const Survivor& s) { return o.rank_by == "cost" ? s.cost_lb : s.time_lb; };
+  auto lb = [&](const Survivor& s) { return o.rank_by == RankBy::Cost ? s.cost_lb : s.time_lb; };
   auto later = [&](size_t a, size_t b) {
     const Survivor &x = survivors[a], &y = survivors[b];
     return lb(x) != lb(y) ? lb(x) > lb(y) : x.id > y.id;

@@ -106,8 +106,9 @@ RankProgram lower_program(const workloads::ScenarioSpec& s, const workloads::Lay
 
 // Sets each collective's bound from its group's plan (cached per (op, bytes, group)).
 void bound_collectives(RankProgram& p, StepBounder::SystemCache& sc, const models::ChipSpec& chip, int lnc) {
-  const models::Algorithm large =
-      chip.collectives.large_message_algorithm == "kangaring" ? models::Algorithm::KangaRing : models::Algorithm::Ring;
+  const models::Algorithm large = chip.collectives.large_message_algorithm == models::LargeMessageAlgorithm::KangaRing
+                                      ? models::Algorithm::KangaRing
+                                      : models::Algorithm::Ring;
   const int ranks_per_chip = chip.cores.physical / lnc;
   for (BoundOp& b : p.ops) {
     if (!b.collective) continue;

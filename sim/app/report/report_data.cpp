@@ -12,6 +12,7 @@
 
 #include "sim/app/storage/sweep_store.h"
 #include "sim/base/config_node.h"
+#include "sim/base/config_reader.h"
 
 namespace trn::app::report {
 namespace {
@@ -206,7 +207,9 @@ ReportData load_sweep_db(const std::string& path) {
   const Location loc{"--db " + path, 0, 0};
   check_readable(path, loc);
   struct Row {
-    std::string id, sweep, status, result, reason;
+    std::string id, sweep;
+    storage::PointStatus status;
+    std::string result, reason;
     std::vector<std::string> items;
   };
   std::vector<Row> rows;
@@ -241,10 +244,10 @@ ReportData load_sweep_db(const std::string& path) {
         label += (label.empty() ? "" : ", ") + i;
     if (label.empty()) label = r.sweep;
     ++d.rows;
-    if (r.status == "ok")
+    if (r.status == storage::PointStatus::Ok)
       add_result(d, Reader{"--db " + path + ": row '" + r.id + "'"}, r.result, label);
     else
-      d.skipped.push_back({label, r.status, r.reason});
+      d.skipped.push_back({label, sim::word_of(r.status), r.reason});
   }
   if (d.rows == 0) throw ConfigError(loc, "", "the sweep database has no rows (run trnsim sweep first)");
   return d;

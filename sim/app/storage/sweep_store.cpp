@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "sim/base/config_node.h"
+#include "sim/base/config_reader.h"
 
 namespace trn::app::storage {
 
@@ -73,6 +74,12 @@ std::string column_list(const std::vector<std::string>& cols) {
   return s;
 }
 
+// The status column's text as a PointStatus: a word this trnsim does not write (a database
+// edited by hand) is an error, as the sweep's counts always took it.
+PointStatus status_of(const std::string& text) {
+  return sim::enum_of_word<PointStatus>(text).value_or(PointStatus::Error);
+}
+
 }  // namespace
 
 const std::vector<std::string>& fixed_columns() {
@@ -122,7 +129,7 @@ bool SweepStore::get(const std::string& id, SweepRow& row) {
   row.id = st.text(0);
   row.sweep = st.text(1);
   row.sets = st.text(2);
-  row.status = st.text(3);
+  row.status = status_of(st.text(3));
   row.result = st.text(4);
   row.reason = st.text(5);
   row.idx = std::atoi(st.text(6).c_str());
@@ -135,7 +142,8 @@ void SweepStore::put(const SweepRow& r) {
   std::string marks;
   for (size_t i = 0; i < cols.size(); ++i) marks += i ? ", ?" : "?";
   Statement st = db_.prepare("INSERT OR REPLACE INTO points (" + column_list(cols) + ") VALUES (" + marks + ")");
-  st.bind(1, r.id).bind(2, r.idx).bind(3, r.sweep).bind(4, r.sets).bind(5, r.status).bind(6, r.result).bind(7, r.reason);
+  st.bind(1, r.id).bind(2, r.idx).bind(3, r.sweep).bind(4, r.sets).bind(5, sim::word_of(r.status));
+  st.bind(6, r.result).bind(7, r.reason);
   for (size_t i = 0; i < r.axes.size(); ++i) bind_value(st, static_cast<int>(8 + i), r.axes[i].second);
   st.step();
 }
@@ -187,7 +195,7 @@ std::vector<SweepRow> read_sweep_rows(const std::string& path, const std::string
       r.id = st->text(0);
       r.sweep = st->text(1);
       r.sets = st->text(2);
-      r.status = st->text(3);
+      r.status = status_of(st->text(3));
       r.result = st->text(4);
       r.reason = st->text(5);
       rows.push_back(r);

@@ -13,13 +13,22 @@
 
 namespace trn::app::storage {
 
+/// The outcome of a point: a result (ok), a configuration that cannot run (infeasible, e.g. a
+/// layout that does not divide or does not fit) or a failure (error). The status column holds
+/// these words; rows are converted when written and read.
+enum class PointStatus { Ok, Infeasible, Error };
+inline const std::vector<std::string>& enum_words(PointStatus) {
+  static const std::vector<std::string> w{"ok", "infeasible", "error"};
+  return w;
+}
+
 /// One point of a sweep and its outcome.
 struct SweepRow {
   std::string id;      // "SWEEP:SETS": the primary key
   int idx = 0;         // position in the sweep's product
   std::string sweep;   // the sweep's name
   std::string sets;    // "key=value;key=value"
-  std::string status;  // ok | infeasible | error
+  PointStatus status = PointStatus::Error;
   std::string result;  // JSON on every row: the point's result (ok) or why it has none (docs/schema/sweep-row.schema.json)
   std::string reason;  // first line of the error (status not ok), else empty
   /// (axis column, value as written in the sweep file) for the axis keys this point sets;
