@@ -410,13 +410,13 @@ std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads:
 std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const Survivor*>& wave, PointsDb& db,
                                   PlanResult& res, int& idx) {
   std::vector<std::string> results(wave.size());
-  std::vector<size_t> todo;
+  std::vector<size_t> unsimulated;  // indices into wave of the points the database does not hold
   for (size_t i = 0; i < wave.size(); ++i)
     if (db.get(wave[i]->id, results[i])) ++res.counts.reused;
-    else todo.push_back(i);
-  if (todo.empty()) return results;
+    else unsimulated.push_back(i);
+  if (unsimulated.empty()) return results;
   std::vector<std::function<std::string()>> bodies;
-  for (size_t i : todo) {
+  for (size_t i : unsimulated) {
     const Survivor* s = wave[i];
     const std::string model_arg = o.model;
     bodies.push_back([s, model_arg]() { return evaluate(s->spec, s->sets, model_arg); });
@@ -434,8 +434,8 @@ std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const 
       }
     }
   }
-  for (size_t k = 0; k < todo.size(); ++k) {
-    const size_t i = todo[k];
+  for (size_t k = 0; k < unsimulated.size(); ++k) {
+    const size_t i = unsimulated[k];
     ++res.counts.simulated_now;
     if (!out[k].empty() && out[k][0] == '!') {
       // The result column holds JSON on every row, so that json_extract works on all of them.
