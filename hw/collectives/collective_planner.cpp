@@ -10,11 +10,12 @@ PlannedCollective plan_collective(const System& sys, models::CollectiveOp op, do
                                   const models::PlanOptions& opt) {
   if (op != models::CollectiveOp::SendRecv)
     for (int r : ranks) sys.placement(r);  // range check (std::out_of_range), as before the move to models/
-  models::Algorithm large = sys.spec().chip.collectives.large_message_algorithm == models::LargeMessageAlgorithm::KangaRing
-                                ? models::Algorithm::KangaRing
-                                : models::Algorithm::Ring;
-  models::GroupPlan gp = models::plan_group_collective(sys.topology(), sys.ranks_per_chip(), large, op, bytes, ranks,
-                                                       force, opt);
+  models::Algorithm large =
+      sys.spec().chip.collectives.large_message_algorithm == models::LargeMessageAlgorithm::KangaRing
+          ? models::Algorithm::KangaRing
+          : models::Algorithm::Ring;
+  models::GroupPlan gp =
+      models::plan_group_collective(sys.topology(), sys.ranks_per_chip(), large, op, bytes, ranks, force, opt);
   PlannedCollective out;
   out.plan = std::move(gp.plan);
   out.ranks = std::move(gp.ranks);

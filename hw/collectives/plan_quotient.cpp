@@ -89,7 +89,8 @@ struct PairIndex {
     for (size_t p = 0; p < count.size(); ++p) pair_start[p + 1] = pair_start[p] + static_cast<size_t>(count[p]);
     by_pair.resize(n);
     for (size_t i = 0; i < n; ++i)
-      by_pair[pair_start[static_cast<size_t>(pair_of[i])] + static_cast<size_t>(occurrence[i])] = static_cast<int32_t>(i);
+      by_pair[pair_start[static_cast<size_t>(pair_of[i])] + static_cast<size_t>(occurrence[i])] =
+          static_cast<int32_t>(i);
   }
   /// The k-th transfer from plan rank a to plan rank b, or -1.
   int32_t kth(int32_t a, int32_t b, size_t k) const {

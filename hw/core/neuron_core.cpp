@@ -96,7 +96,8 @@ void NeuronCore::append(std::vector<models::Op>& ops) {
     Slot& sl = *window_.back();
     sl.op = std::move(o);
     for (int32_t d : sl.op.deps) {
-      if (d < 0 || static_cast<size_t>(d) >= id) throw std::logic_error("NeuronCore: op dependency does not point backward");
+      if (d < 0 || static_cast<size_t>(d) >= id)
+        throw std::logic_error("NeuronCore: op dependency does not point backward");
       if (static_cast<size_t>(d) < base_ || !window_[static_cast<size_t>(d) - base_]) continue;  // released: finished
       Slot& dep = slot(static_cast<size_t>(d));
       if (dep.finished) continue;
@@ -191,8 +192,7 @@ void NeuronCore::begin(size_t i) {
     return;
   }
   double d = op.duration_s;
-  if (op.engine == Engine::Tensor && op.tensor_busy &&
-      now - tensor_idle_since_ >= chip_.tensor.throttle_window.v)
+  if (op.engine == Engine::Tensor && op.tensor_busy && now - tensor_idle_since_ >= chip_.tensor.throttle_window.v)
     d += models::throttle_penalty(chip_.tensor, d);
   sl.parts_left = 1;
   if (op.bytes > 0 && op.engine != Engine::Host) {  // operands stream from/to HBM alongside compute

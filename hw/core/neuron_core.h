@@ -40,8 +40,8 @@ class NeuronCore : public sc_core::sc_module {
   using RetireHook = std::function<void(const models::Op&, double start, double end)>;
 
   /// `dma_path`: resources a DMA transfer of this core crosses (its DMA engines, its HBM stack).
-  NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chip, FlowNetwork& net,
-             sim::EventQueue& events, std::vector<ResourceUse> dma_path);
+  NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chip, FlowNetwork& net, sim::EventQueue& events,
+             std::vector<ResourceUse> dma_path);
 
   /// Loads a program; it starts when the simulation starts. One program per run.
   void load(models::Program program);
@@ -94,8 +94,8 @@ class NeuronCore : public sc_core::sc_module {
   // The ops lowered and not yet retired: op id i is window_[i - base_].
   struct Slot {
     models::Op op;
-    int32_t waiting = 0;             // unfinished deps
-    int8_t parts_left = 0;           // compute and/or streamed bytes still running
+    int32_t waiting = 0;    // unfinished deps
+    int8_t parts_left = 0;  // compute and/or streamed bytes still running
     char finished = 0;
     std::vector<size_t> dependents;  // lowered ops that wait for this one
     double start = 0, end = 0;

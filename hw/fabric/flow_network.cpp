@@ -53,8 +53,7 @@ size_t FlowNetwork::alloc() {
   return slots_.size() - 1;
 }
 
-void FlowNetwork::start(std::vector<ResourceUse> uses, double bytes, double latency_s,
-                        std::function<void()> done) {
+void FlowNetwork::start(std::vector<ResourceUse> uses, double bytes, double latency_s, std::function<void()> done) {
   size_t slot = alloc();
   slots_[slot].uses = std::move(uses);
   enqueue(slot, bytes, latency_s, std::move(done));
@@ -292,7 +291,7 @@ void FlowNetwork::finish_flows(double now, double res) {
     if (rem <= 1e-9 * std::max(1.0, f.bytes) || (f.rate > 0 && rem / f.rate < res))
       finished_.emplace_back(f.act_seq, n.slot);
   };
-  finish_.for_each_at_most(now + 3.0 * res, check);   // done from finish - res on
+  finish_.for_each_at_most(now + 3.0 * res, check);  // done from finish - res on
   done_at_.for_each_at_most(now + 2.0 * res, check);
   // In activation order, as callbacks, slot reuse and resource lists depend on it (a flow
   // in both heaps is found twice).
@@ -322,8 +321,14 @@ void FlowNetwork::retire(uint32_t slot, double now) {
   callbacks_.push_back(std::move(f.done));
   f.done = nullptr;
   // Unlink from the active list.
-  if (f.prev != kNil) slots_[f.prev].next = f.next; else active_head_ = f.next;
-  if (f.next != kNil) slots_[f.next].prev = f.prev; else active_tail_ = f.prev;
+  if (f.prev != kNil)
+    slots_[f.prev].next = f.next;
+  else
+    active_head_ = f.next;
+  if (f.next != kNil)
+    slots_[f.next].prev = f.prev;
+  else
+    active_tail_ = f.prev;
   f.prev = f.next = kNil;
   f.act_seq = 0;
   --n_active_;
@@ -340,7 +345,10 @@ void FlowNetwork::start_pending(double now, double res) {
     f.act_seq = ++act_seq_;
     f.prev = active_tail_;
     f.next = kNil;
-    if (active_tail_ != kNil) slots_[active_tail_].next = static_cast<uint32_t>(slot); else active_head_ = static_cast<uint32_t>(slot);
+    if (active_tail_ != kNil)
+      slots_[active_tail_].next = static_cast<uint32_t>(slot);
+    else
+      active_head_ = static_cast<uint32_t>(slot);
     active_tail_ = static_cast<uint32_t>(slot);
     ++n_active_;
     f.t_upd = now;
@@ -356,8 +364,7 @@ void FlowNetwork::start_pending(double now, double res) {
       if (++active_count_[r] == 1) busy_since_[r] = now;
       if (r < span_on_.size() && span_on_[r]) {
         // A new span, unless the resource went idle at this very instant (then it continues).
-        if (active_count_[r] == 1 &&
-            std::find(span_closing_.begin(), span_closing_.end(), ri) == span_closing_.end()) {
+        if (active_count_[r] == 1 && std::find(span_closing_.begin(), span_closing_.end(), ri) == span_closing_.end()) {
           span_start_[r] = now;
           span_bytes0_[r] = carried_[r];
           span_flows_[r] = 0;

@@ -78,10 +78,10 @@ class FlowNetwork : public sc_core::sc_module {
     std::vector<ResourceUse> uses;
     std::vector<uint32_t> pos;  // pos[k]: index of this flow in res_flows_[uses[k].resource]
     double bytes = 0, remaining = 0, rate = 0;
-    double t_upd = 0;           // time at which `remaining` was last brought up to date
-    uint64_t act_seq = 0;       // activation order (0 = not active)
+    double t_upd = 0;                   // time at which `remaining` was last brought up to date
+    uint64_t act_seq = 0;               // activation order (0 = not active)
     uint32_t prev = kNil, next = kNil;  // list of active flows, in activation order
-    bool fresh = false;         // activated in this wake, not yet given a rate
+    bool fresh = false;                 // activated in this wake, not yet given a rate
     std::function<void()> done;
   };
   static constexpr uint32_t kNil = 0xffffffffu;
@@ -112,7 +112,7 @@ class FlowNetwork : public sc_core::sc_module {
 
   std::vector<double> capacity_, carried_, busy_, busy_since_;
   std::vector<std::string> names_;
-  std::vector<Flow> slots_;          // flow storage (active and pending)
+  std::vector<Flow> slots_;  // flow storage (active and pending)
   std::vector<size_t> free_slots_;
   uint32_t active_head_ = kNil, active_tail_ = kNil;  // active flows, in activation order
   size_t n_active_ = 0;

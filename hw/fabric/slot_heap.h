@@ -76,9 +76,7 @@ class SlotHeap {
 
  private:
   static constexpr uint32_t kArity = 4;
-  static bool less(const Node& a, const Node& b) {
-    return a.key != b.key ? a.key < b.key : a.slot < b.slot;
-  }
+  static bool less(const Node& a, const Node& b) { return a.key != b.key ? a.key < b.key : a.slot < b.slot; }
   void up(uint32_t i) {
     const Node n = heap_[i];
     while (i > 0) {

@@ -6,7 +6,10 @@
 namespace trn::hw {
 
 CompileHost::CompileHost(sc_core::sc_module_name name, sim::EventQueue& events, int workers)
-    : sc_core::sc_module(name), events_(events), workers_(std::max(1, workers)), busy_(static_cast<size_t>(workers_), 0) {}
+    : sc_core::sc_module(name),
+      events_(events),
+      workers_(std::max(1, workers)),
+      busy_(static_cast<size_t>(workers_), 0) {}
 
 void CompileHost::submit(const std::string& name, double seconds) { queue_.push_back({seconds, name}); }
 

@@ -28,15 +28,14 @@ NeuronCore& ProgramRunner::add_rank(int rank, models::Program program, const std
     RankPlacement q = sys_.placement(m);
     core.add_mirror(sys_.dma_path(q.chip, q.first_core, q.lnc));
   }
-  core.set_collective_hook([this, rank](const models::Op& op, std::function<void()> done) {
-    arrive(rank, op, std::move(done));
-  });
+  core.set_collective_hook(
+      [this, rank](const models::Op& op, std::function<void()> done) { arrive(rank, op, std::move(done)); });
   cores_[rank] = &core;
   return core;
 }
 
 NeuronCore& ProgramRunner::add_rank(int rank, std::unique_ptr<models::ProgramSource> source,
-                                   const std::vector<int>& mirrors) {
+                                    const std::vector<int>& mirrors) {
   NeuronCore& core = add_rank(rank, models::Program{}, mirrors);
   core.load(std::move(source));
   return core;
@@ -60,7 +59,8 @@ void ProgramRunner::check_finished() const {
         detail += " #" + std::to_string(seq) + " has " + std::to_string(p->waiters.size()) + "/" +
                   std::to_string(p->expected) + " members;";
       }
-    throw std::logic_error("simulation deadlock: rank " + std::to_string(rank) + " did not finish its program;" + detail);
+    throw std::logic_error("simulation deadlock: rank " + std::to_string(rank) + " did not finish its program;" +
+                           detail);
   }
 }
 
@@ -73,7 +73,8 @@ const std::vector<std::vector<int>>& ProgramRunner::siblings_of(int rank, int32_
     // A group's image in the representative instances (the symmetry element that moves its
     // first member there): siblings with the image of a group already started are skipped.
     auto canon = [this](const std::vector<int>& m) {
-      const int g = sys_.symmetry().active() ? sys_.symmetry().to_rep[static_cast<size_t>(sys_.instance_of_rank(m[0]))] : 0;
+      const int g =
+          sys_.symmetry().active() ? sys_.symmetry().to_rep[static_cast<size_t>(sys_.instance_of_rank(m[0]))] : 0;
       std::vector<int> out;
       for (int r : m) out.push_back(sys_.rank_image(g, r));
       std::sort(out.begin(), out.end());

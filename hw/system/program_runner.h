@@ -21,7 +21,7 @@ namespace trn::hw {
 struct CollectiveStats {
   uint64_t count = 0;
   uint64_t siblings = 0;  // collectives of sibling groups started alongside (nobody waits)
-  double busy_s = 0;  // summed collective durations (launch to end)
+  double busy_s = 0;      // summed collective durations (launch to end)
   double bytes = 0;
 };
 

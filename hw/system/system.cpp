@@ -15,8 +15,8 @@ System::System(sc_core::sc_module_name name, const models::SystemSpec& spec, int
   const auto& chip = spec_.chip;
   for (size_t i = 0; i < topo_.links().size(); ++i) {
     const auto& l = topo_.links()[i];
-    link_res_.push_back(net_.add_resource(
-        "link." + topo_.node_name(l.from) + "->" + topo_.node_name(l.to), l.bandwidth));
+    link_res_.push_back(
+        net_.add_resource("link." + topo_.node_name(l.from) + "->" + topo_.node_name(l.to), l.bandwidth));
   }
   const double stack_bw = chip.hbm.bandwidth.v / chip.hbm.stacks;
   const double core_dma = chip.dma.core_bandwidth();
@@ -67,7 +67,8 @@ void System::set_symmetry(InstanceSymmetry k) {
 int System::rank_image(int g, int rank) const {
   if (!sym_.active()) return rank;
   const int i = instance_of_rank(rank);
-  return sym_.perms[static_cast<size_t>(g)][static_cast<size_t>(i)] * ranks_per_instance() + rank % ranks_per_instance();
+  return sym_.perms[static_cast<size_t>(g)][static_cast<size_t>(i)] * ranks_per_instance() +
+         rank % ranks_per_instance();
 }
 
 int System::rep_rank(int rank) const {

@@ -58,7 +58,7 @@ double collective_time_lower_bound(const GroupPlan& gp, const Topology& topo, co
   std::unordered_map<int64_t, double> load;     // resource -> seconds of its capacity used
   std::unordered_map<int, double> issue_queue;  // source rank -> seconds of issue
   double path = 0;
-  const int64_t kRankKey = int64_t{1} << 40;    // collective DMA of rank r: key kRankKey + r; links: their index
+  const int64_t kRankKey = int64_t{1} << 40;  // collective DMA of rank r: key kRankKey + r; links: their index
   for (size_t i = 0; i < xs.size(); ++i) {
     const Transfer& x = xs[i];
     double start = 0;

@@ -8,8 +8,8 @@
 namespace trn::models {
 namespace {
 
-constexpr double kMeshMax = 1e6;   // S22: mesh below 1 MB
-constexpr double kRdhMax = 56e6;   // S22: rdh from 1 MB to 56 MB
+constexpr double kMeshMax = 1e6;  // S22: mesh below 1 MB
+constexpr double kRdhMax = 56e6;  // S22: rdh from 1 MB to 56 MB
 
 bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
@@ -84,8 +84,8 @@ int ring_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kin
         for (int c = 0; c < k; ++c) {
           DepList deps;
           if (s > 0) deps.push_back(prev[at(ch, from, c)]);
-          cur[at(ch, i, c)] = b.add(ranks[static_cast<size_t>(i)], ranks[static_cast<size_t>(to)], chunk,
-                                    s < rs_steps, std::move(deps));
+          cur[at(ch, i, c)] = b.add(ranks[static_cast<size_t>(i)], ranks[static_cast<size_t>(to)], chunk, s < rs_steps,
+                                    std::move(deps));
         }
       }
     }
@@ -124,7 +124,8 @@ int rdh_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kind
       int q = p ^ d;
       DepList deps;
       if (last_in[static_cast<size_t>(p)] >= 0) deps.push_back(last_in[static_cast<size_t>(p)]);
-      next[static_cast<size_t>(q)] = b.add(ranks[static_cast<size_t>(p)], ranks[static_cast<size_t>(q)], sz, reduce, deps);
+      next[static_cast<size_t>(q)] =
+          b.add(ranks[static_cast<size_t>(p)], ranks[static_cast<size_t>(q)], sz, reduce, deps);
     }
     last_in = next;
     ++steps;
@@ -173,13 +174,18 @@ int max_rank(const std::vector<int>& v) { return v.empty() ? 0 : *std::max_eleme
 }  // namespace
 
 bool parse_collective_op(const std::string& s, CollectiveOp* out) {
-  static const std::map<std::string, CollectiveOp> m = {
-      {"all-reduce", CollectiveOp::AllReduce},     {"allreduce", CollectiveOp::AllReduce},
-      {"allr", CollectiveOp::AllReduce},           {"all-gather", CollectiveOp::AllGather},
-      {"allgather", CollectiveOp::AllGather},      {"allg", CollectiveOp::AllGather},
-      {"reduce-scatter", CollectiveOp::ReduceScatter}, {"reducescatter", CollectiveOp::ReduceScatter},
-      {"redsct", CollectiveOp::ReduceScatter},     {"all-to-all", CollectiveOp::AllToAll},
-      {"alltoall", CollectiveOp::AllToAll},        {"alltoall2", CollectiveOp::AllToAll}};
+  static const std::map<std::string, CollectiveOp> m = {{"all-reduce", CollectiveOp::AllReduce},
+                                                        {"allreduce", CollectiveOp::AllReduce},
+                                                        {"allr", CollectiveOp::AllReduce},
+                                                        {"all-gather", CollectiveOp::AllGather},
+                                                        {"allgather", CollectiveOp::AllGather},
+                                                        {"allg", CollectiveOp::AllGather},
+                                                        {"reduce-scatter", CollectiveOp::ReduceScatter},
+                                                        {"reducescatter", CollectiveOp::ReduceScatter},
+                                                        {"redsct", CollectiveOp::ReduceScatter},
+                                                        {"all-to-all", CollectiveOp::AllToAll},
+                                                        {"alltoall", CollectiveOp::AllToAll},
+                                                        {"alltoall2", CollectiveOp::AllToAll}};
   auto it = m.find(s);
   if (it == m.end()) return false;
   *out = it->second;
@@ -265,16 +271,15 @@ namespace {
 // barriers in b (the previous piece's first phase); returns this piece's first-phase
 // barriers so that the next piece's first phase queues behind it.
 std::vector<int32_t> hierarchical_piece(Builder& b, CollectiveOp op, double bytes,
-                                        const std::vector<std::vector<int>>& groups,
-                                        Algorithm large_algorithm, const PlanOptions& opt,
-                                        const Algorithm* force_intra) {
+                                        const std::vector<std::vector<int>>& groups, Algorithm large_algorithm,
+                                        const PlanOptions& opt, const Algorithm* force_intra) {
   std::vector<int32_t> first_phase_end;
   const size_t local = groups.empty() ? 0 : groups[0].size();
   const int inst = static_cast<int>(groups.size());
   auto intra_algo = [&](double sz, Kind k) {
     if (force_intra) return *force_intra;
-    return choose_intra(k == Kind::A2A ? CollectiveOp::AllToAll : CollectiveOp::AllReduce, sz,
-                        static_cast<int>(local), large_algorithm);
+    return choose_intra(k == Kind::A2A ? CollectiveOp::AllToAll : CollectiveOp::AllReduce, sz, static_cast<int>(local),
+                        large_algorithm);
   };
   auto intra = [&](double sz, Kind k) {
     Algorithm a = intra_algo(sz, k);
@@ -344,8 +349,7 @@ std::vector<int32_t> hierarchical_piece(Builder& b, CollectiveOp op, double byte
 }  // namespace
 
 CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vector<std::vector<int>>& groups,
-                                 Algorithm large_algorithm, const PlanOptions& opt,
-                                 const Algorithm* force_intra) {
+                                 Algorithm large_algorithm, const PlanOptions& opt, const Algorithm* force_intra) {
   int total = 0;
   for (const auto& g : groups) total = std::max(total, max_rank(g) + 1);
   Builder b(total);

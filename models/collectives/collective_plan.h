@@ -125,26 +125,26 @@ class DepList {
 };
 
 struct Transfer {
-  int32_t src = 0, dst = 0;     // group-local rank indices
+  int32_t src = 0, dst = 0;  // group-local rank indices
   double bytes = 0;
-  DepList deps;                 // indices of transfers that must complete first
-  bool reduce = false;          // read-add-write reduction done by the sending rank's DMA
-                                // engines, at reduce_rate of their copy bandwidth
-  bool barrier = false;         // zero-cost join node (src == dst), no data moves
+  DepList deps;          // indices of transfers that must complete first
+  bool reduce = false;   // read-add-write reduction done by the sending rank's DMA
+                         // engines, at reduce_rate of their copy bandwidth
+  bool barrier = false;  // zero-cost join node (src == dst), no data moves
 };
 
 struct CollectivePlan {
   std::string algorithm;
   std::vector<Transfer> transfers;
-  int steps = 0;                // sequential communication steps on the critical path
+  int steps = 0;  // sequential communication steps on the critical path
   double bytes_moved() const;
 };
 
 struct PlanOptions {
-  int channels = 2;             // rings for ring/kangaring
+  int channels = 2;  // rings for ring/kangaring
   double max_chunk_bytes = 4.0 * 1024 * 1024;
-  int max_chunks = 16;          // per segment
-  int pipeline_pieces = 4;      // hierarchical: independent pieces so phases overlap
+  int max_chunks = 16;      // per segment
+  int pipeline_pieces = 4;  // hierarchical: independent pieces so phases overlap
   double min_piece_bytes = 64.0 * 1024 * 1024;
 };
 
@@ -164,8 +164,7 @@ Algorithm choose_inter(CollectiveOp op, double bytes, int ranks);
 /// unless `force` is set. Large messages are cut into up to `pipeline_pieces` pieces of at
 /// least `min_piece_bytes`, each an independent hierarchical plan, so that one piece's
 /// inter-instance phase overlaps the next piece's intra-instance phase (pipelining).
-CollectivePlan plan_hierarchical(CollectiveOp op, double bytes,
-                                 const std::vector<std::vector<int>>& groups,
+CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vector<std::vector<int>>& groups,
                                  Algorithm large_algorithm, const PlanOptions& opt = {},
                                  const Algorithm* force_intra = nullptr);
 

@@ -65,9 +65,12 @@ CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>
     r.seconds = (1.0 - j.hit) * full + j.hit * std::min(p.t_hit.v, full);
     r.memory = j.hit >= 1 ? 0 : compile_memory(p, j);
     if (j.hit < 1 && !j.kernel) {
-      if (j.units > p.i_max) r.failure = "instruction-limit";
-      else if (r.memory > host.memory) r.failure = "host-oom";
-      else if (budget_s > 0 && r.seconds > budget_s) r.failure = "timeout";
+      if (j.units > p.i_max)
+        r.failure = "instruction-limit";
+      else if (r.memory > host.memory)
+        r.failure = "host-oom";
+      else if (budget_s > 0 && r.seconds > budget_s)
+        r.failure = "timeout";
     }
     if (!r.failure.empty()) out.failures.push_back(j.name + ": " + r.failure);
     max_mem = std::max(max_mem, r.memory);

@@ -26,29 +26,30 @@ namespace trn::models {
 using sim::F;
 
 struct CompileParams {
-  sim::Time c0{9};              // fixed per graph compile
-  sim::Time a{5e-4};            // per instruction unit (linear)
-  sim::Time b{5e-4};            // per unit of the super-linear term at I = i_ref
-  double alpha = 1.3;           // super-linearity exponent
-  double i_ref = 1e6;           // units, reference size of the super-linear term
-  sim::Time c0_op{0.3};         // per eager kernel
-  sim::Time a_op{1e-4};         // per unit of an eager kernel
-  sim::Time t_hit{1};           // per graph or kernel found in the cache
-  double cores_per_job = 8;     // host cores one neuronx-cc job uses
-  sim::Bytes mu0{2e9};          // host memory per compile job
-  sim::Bytes mu1{2e4};          // host memory per instruction unit
-  double i_max = 1e7;           // units, compiler instruction limit
-  sim::Time t_proc{30};         // process, runtime and framework start
+  sim::Time c0{9};                  // fixed per graph compile
+  sim::Time a{5e-4};                // per instruction unit (linear)
+  sim::Time b{5e-4};                // per unit of the super-linear term at I = i_ref
+  double alpha = 1.3;               // super-linearity exponent
+  double i_ref = 1e6;               // units, reference size of the super-linear term
+  sim::Time c0_op{0.3};             // per eager kernel
+  sim::Time a_op{1e-4};             // per unit of an eager kernel
+  sim::Time t_hit{1};               // per graph or kernel found in the cache
+  double cores_per_job = 8;         // host cores one neuronx-cc job uses
+  sim::Bytes mu0{2e9};              // host memory per compile job
+  sim::Bytes mu1{2e4};              // host memory per instruction unit
+  double i_max = 1e7;               // units, compiler instruction limit
+  sim::Time t_proc{30};             // process, runtime and framework start
   sim::Bandwidth weight_bw{2.9e9};  // weight initialisation per host server
-  sim::Time t_capture_op{5e-3}; // per op traced into a graph
-  sim::Time l0{0.5};            // per NEFF load
-  sim::Time t_load_unit{1e-5};  // per instruction unit loaded
-  sim::Time k0_coll{10};        // collective bootstrap
-  sim::Time k1_coll{1};         // per doubling of ranks
-  double k_first = 1.5;         // first execution / steady step
-  double moe_row_units = 1;     // units per routed token row in MoE dispatch/combine (indirect DMA)
-  double xla_factor = 1;        // compile-time multiplier of the torch-neuronx XLA frontend (older SDK)
-  template <class V> void visit(V& v) {
+  sim::Time t_capture_op{5e-3};     // per op traced into a graph
+  sim::Time l0{0.5};                // per NEFF load
+  sim::Time t_load_unit{1e-5};      // per instruction unit loaded
+  sim::Time k0_coll{10};            // collective bootstrap
+  sim::Time k1_coll{1};             // per doubling of ranks
+  double k_first = 1.5;             // first execution / steady step
+  double moe_row_units = 1;         // units per routed token row in MoE dispatch/combine (indirect DMA)
+  double xla_factor = 1;            // compile-time multiplier of the torch-neuronx XLA frontend (older SDK)
+  template <class V>
+  void visit(V& v) {
     v.field("c0", c0, F("fixed time per graph compile").ge(0));
     v.field("a", a, F("time per instruction unit, linear part").ge(0));
     v.field("b", b, F("time per instruction unit, super-linear part at I = i_ref").ge(0));
@@ -77,33 +78,33 @@ struct CompileParams {
 /// One unit of compilation: a graph or an eager kernel.
 struct CompileJob {
   std::string name;
-  double units = 0;        // instruction units I
-  double ops = 0;          // ops traced (capture cost)
-  bool kernel = false;     // eager kernel (c0_op, a_op) or graph (c0, a, b, alpha)
-  double hit = 0;          // probability of a persistent-cache hit (0 cold, 1 warm)
-  double scale = 1;        // compile-time multiplier (frontend / compiler version)
+  double units = 0;     // instruction units I
+  double ops = 0;       // ops traced (capture cost)
+  bool kernel = false;  // eager kernel (c0_op, a_op) or graph (c0, a, b, alpha)
+  double hit = 0;       // probability of a persistent-cache hit (0 cold, 1 warm)
+  double scale = 1;     // compile-time multiplier (frontend / compiler version)
 };
 
 enum class Schedule { Sequential, Parallel };
 
 struct HostLimits {
-  int vcpus = 1;           // of one host server
-  double memory = 0;       // bytes
-  int duplicate = 1;       // identical compiles per host (no shared cache lock)
+  int vcpus = 1;      // of one host server
+  double memory = 0;  // bytes
+  int duplicate = 1;  // identical compiles per host (no shared cache lock)
 };
 
 struct JobResult {
   std::string name;
   double units = 0, seconds = 0, memory = 0;
   double hit = 0;
-  std::string failure;     // "", "timeout", "host-oom", "instruction-limit"
+  std::string failure;  // "", "timeout", "host-oom", "instruction-limit"
 };
 
 struct CompilePhase {
   std::vector<JobResult> jobs;
-  double wall_s = 0;       // makespan (or sum when sequential)
+  double wall_s = 0;  // makespan (or sum when sequential)
   int workers = 1;
-  int duplicate = 1;       // identical compiles of each graph (no shared cache lock)
+  int duplicate = 1;  // identical compiles of each graph (no shared cache lock)
   std::vector<std::string> failures;
 };
 

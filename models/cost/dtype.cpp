@@ -9,9 +9,8 @@ struct Row {
   const char* name;
   double bytes;
 };
-const Row kRows[] = {{DType::FP32, "fp32", 4},   {DType::BF16, "bf16", 2},
-                     {DType::FP16, "fp16", 2},   {DType::FP8, "fp8", 1},
-                     {DType::MXFP8, "mxfp8", 1}, {DType::MXFP4, "mxfp4", 0.5},
+const Row kRows[] = {{DType::FP32, "fp32", 4},  {DType::BF16, "bf16", 2},   {DType::FP16, "fp16", 2},
+                     {DType::FP8, "fp8", 1},    {DType::MXFP8, "mxfp8", 1}, {DType::MXFP4, "mxfp4", 0.5},
                      {DType::UINT8, "uint8", 1}};
 }  // namespace
 

@@ -12,9 +12,7 @@ double stream_cycles(const StreamEngineSpec& e, const StreamOp& op) {
   return e.fixed_overhead_cycles + body;
 }
 
-double stream_time(const StreamEngineSpec& e, const StreamOp& op) {
-  return stream_cycles(e, op) / e.clock.v;
-}
+double stream_time(const StreamEngineSpec& e, const StreamOp& op) { return stream_cycles(e, op) / e.clock.v; }
 
 double dma_time(const DmaSpec& d, double bytes, int engines) {
   double bw = d.engine_bandwidth.v * std::max(1, engines);

@@ -15,9 +15,9 @@
 namespace trn::models {
 
 struct StreamOp {
-  double elements = 0;   // total elements written
-  int inputs = 1;        // tensor inputs read per element (1 or 2)
-  bool fast = false;     // 16-bit copy-like op eligible for performance mode
+  double elements = 0;  // total elements written
+  int inputs = 1;       // tensor inputs read per element (1 or 2)
+  bool fast = false;    // 16-bit copy-like op eligible for performance mode
 };
 
 /// Cycles and seconds of one streaming-engine instruction.

@@ -14,9 +14,7 @@ int64_t k_multiplier(const TensorEngineSpec& t, DType d) {
   return 1;
 }
 
-double dtype_slowdown(const TensorEngineSpec& t, DType d) {
-  return d == DType::FP32 ? t.fp32_slowdown : 1.0;
-}
+double dtype_slowdown(const TensorEngineSpec& t, DType d) { return d == DType::FP32 ? t.fp32_slowdown : 1.0; }
 
 // Sizes of the tiles along one dimension: `full` tiles of `tile` and one remainder.
 struct Split {
@@ -28,8 +26,7 @@ Split split(int64_t n, int64_t tile) { return Split{n / tile, tile, n % tile}; }
 }  // namespace
 
 double tensor_peak_flops(const TensorEngineSpec& t, DType dtype) {
-  return 2.0 * t.rows * t.cols * t.clock.v * static_cast<double>(k_multiplier(t, dtype)) /
-         dtype_slowdown(t, dtype);
+  return 2.0 * t.rows * t.cols * t.clock.v * static_cast<double>(k_multiplier(t, dtype)) / dtype_slowdown(t, dtype);
 }
 
 double throttle_penalty(const TensorEngineSpec& t, double busy_s) {
@@ -40,15 +37,13 @@ double throttle_penalty(const TensorEngineSpec& t, double busy_s) {
   return w * (1.0 - f);
 }
 
-MatmulCost matmul_cost(const TensorEngineSpec& t, int psum_banks, const MatmulShape& s,
-                       bool from_idle) {
+MatmulCost matmul_cost(const TensorEngineSpec& t, int psum_banks, const MatmulShape& s, bool from_idle) {
   MatmulCost c;
   c.flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
   c.peak_flops_per_s = tensor_peak_flops(t, s.dtype);
   if (s.m <= 0 || s.n <= 0 || s.k <= 0) return c;
   c.k_per_instruction = t.rows * k_multiplier(t, s.dtype);
-  Split ms = split(s.m, t.cols), ns = split(s.n, t.moving_free_max),
-        ks = split(s.k, c.k_per_instruction);
+  Split ms = split(s.m, t.cols), ns = split(s.n, t.moving_free_max), ks = split(s.k, c.k_per_instruction);
   c.m_tiles = ms.count();
   c.n_tiles = ns.count();
   c.k_tiles = ks.count();

@@ -26,23 +26,22 @@ struct MatmulShape {
 
 struct MatmulCost {
   int64_t m_tiles = 0, n_tiles = 0, k_tiles = 0;
-  int64_t k_per_instruction = 0;     // contraction rows per MultiplyMoving
-  int64_t matmul_instructions = 0;   // MultiplyMoving count
-  int64_t load_stationary = 0;       // LoadStationary count
-  double cycles = 0;                 // tensor-engine cycles, throttle excluded
-  double throttle_s = 0;             // extra seconds from the dI/dt ramp (when from idle)
-  double time_s = 0;                 // cycles / clock + throttle_s
-  double flops = 0;                  // 2*M*N*K
-  double peak_flops_per_s = 0;       // this dtype's peak on one core
-  double utilization = 0;            // flops / (time_s * peak)
+  int64_t k_per_instruction = 0;    // contraction rows per MultiplyMoving
+  int64_t matmul_instructions = 0;  // MultiplyMoving count
+  int64_t load_stationary = 0;      // LoadStationary count
+  double cycles = 0;                // tensor-engine cycles, throttle excluded
+  double throttle_s = 0;            // extra seconds from the dI/dt ramp (when from idle)
+  double time_s = 0;                // cycles / clock + throttle_s
+  double flops = 0;                 // 2*M*N*K
+  double peak_flops_per_s = 0;      // this dtype's peak on one core
+  double utilization = 0;           // flops / (time_s * peak)
 };
 
 /// Peak FLOP/s of one core's tensor engine for a dtype (rows*cols*2*clock*K multiplier / f).
 double tensor_peak_flops(const TensorEngineSpec& t, DType dtype);
 
 /// Tensor-engine time of a whole matmul; `psum_banks` bounds stationary reuse.
-MatmulCost matmul_cost(const TensorEngineSpec& t, int psum_banks, const MatmulShape& s,
-                       bool from_idle = true);
+MatmulCost matmul_cost(const TensorEngineSpec& t, int psum_banks, const MatmulShape& s, bool from_idle = true);
 
 /// Extra time the dI/dt throttle adds to `busy_s` of work started from idle.
 double throttle_penalty(const TensorEngineSpec& t, double busy_s);

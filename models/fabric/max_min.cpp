@@ -18,8 +18,7 @@ namespace trn::models {
 // One flow alone: it freezes at the lowest saturation level over its resources,
 // 0 + capacity / weight (weights of a resource used twice add up, in use order), or at 0
 // when no resource bounds it; the same arithmetic as the general loop below.
-void MaxMinSolver::solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses,
-                             double& rate) {
+void MaxMinSolver::solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses, double& rate) {
   double best = 0.0;
   int32_t best_res = 0;
   bool any = false;

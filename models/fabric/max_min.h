@@ -23,9 +23,8 @@ class MaxMinSolver {
   /// `capacity[j]` in bytes/s. Flows are given as spans of ResourceUse.
   /// Writes one rate per flow into `rates` (bytes/s). A flow with no resources gets
   /// `unbounded_rate`.
-  void solve(const std::vector<double>& capacity,
-             const std::vector<const std::vector<ResourceUse>*>& flows, std::vector<double>& rates,
-             double unbounded_rate = 1e18);
+  void solve(const std::vector<double>& capacity, const std::vector<const std::vector<ResourceUse>*>& flows,
+             std::vector<double>& rates, double unbounded_rate = 1e18);
 
  private:
   struct Entry {
@@ -33,9 +32,7 @@ class MaxMinSolver {
     int32_t resource;  // global index: ties break on it, so the order is deterministic
     int32_t local;     // index into the touched resources of this solve
     uint32_t version;  // stale when the resource's unfrozen weight changed since
-    bool operator>(const Entry& o) const {
-      return level != o.level ? level > o.level : resource > o.resource;
-    }
+    bool operator>(const Entry& o) const { return level != o.level ? level > o.level : resource > o.resource; }
   };
   using Flows = std::vector<const std::vector<ResourceUse>*>;
   void solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses, double& rate);
@@ -46,8 +43,8 @@ class MaxMinSolver {
                      double unbounded_rate);
   double fill(const Flows& flows, std::vector<double>& rates, size_t& active);
   void freeze_batch(const Flows& flows, std::vector<double>& rates, double level, size_t& active);
-  void push(size_t l);                  // a heap entry for local resource l at its current state
-  bool valid(const Entry& e) const;     // not saturated and not stale
+  void push(size_t l);               // a heap entry for local resource l at its current state
+  bool valid(const Entry& e) const;  // not saturated and not stale
   // Scratch space, kept between calls to avoid reallocation. Per-resource arrays are
   // indexed by the local number of a touched resource; local_ maps global -> local (-1).
   std::vector<double> remaining_, weight_sum_, base_, cap_;

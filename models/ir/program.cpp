@@ -22,8 +22,8 @@ void Program::check() const {
   for (size_t i = 0; i < ops.size(); ++i)
     for (int32_t d : ops[i].deps)
       if (d < 0 || static_cast<size_t>(d) >= i)
-        throw std::logic_error("program: op " + std::to_string(i) + " depends on op " +
-                               std::to_string(d) + ", which does not precede it");
+        throw std::logic_error("program: op " + std::to_string(i) + " depends on op " + std::to_string(d) +
+                               ", which does not precede it");
 }
 
 }  // namespace trn::models

@@ -22,18 +22,18 @@ const char* engine_name(Engine e);
 
 struct Op {
   Engine engine = Engine::Tensor;
-  int queue = 0;                 // Engine::Dma: DMA queue; Engine::Collective: collective stream
-                                 // (the producer names them: models/kernels, workloads/lowering)
-  double duration_s = 0;         // compute ops: time on the engine
-  double bytes = 0;              // DMA ops: bytes moved; compute ops: HBM bytes streamed
-                                 // alongside (the op ends when both compute and bytes are done);
-                                 // collective ops: message size (nccom-test semantics)
-  double flops = 0;              // for reporting
-  double sbuf_bytes = 0;         // SBUF working set while the op runs (whole bytes; traces only)
-  bool tensor_busy = false;      // tensor op subject to the dI/dt throttle after idle
-  int32_t group = -1;            // collective ops: index into Program::groups
+  int queue = 0;             // Engine::Dma: DMA queue; Engine::Collective: collective stream
+                             // (the producer names them: models/kernels, workloads/lowering)
+  double duration_s = 0;     // compute ops: time on the engine
+  double bytes = 0;          // DMA ops: bytes moved; compute ops: HBM bytes streamed
+                             // alongside (the op ends when both compute and bytes are done);
+                             // collective ops: message size (nccom-test semantics)
+  double flops = 0;          // for reporting
+  double sbuf_bytes = 0;     // SBUF working set while the op runs (whole bytes; traces only)
+  bool tensor_busy = false;  // tensor op subject to the dI/dt throttle after idle
+  int32_t group = -1;        // collective ops: index into Program::groups
   CollectiveOp coll = CollectiveOp::AllReduce;
-  std::vector<int32_t> deps;     // indices of ops in the same program
+  std::vector<int32_t> deps;  // indices of ops in the same program
   std::string name;
 };
 

@@ -66,7 +66,9 @@ struct MatmulLowering {
     kt = ceil_div(s.k, k_inst);
     chunks = std::min<int64_t>(kt, 8);
   }
-  int64_t chunk_rows(int64_t c) const { return std::min(ceil_div(kt, chunks) * k_inst, s.k - c * ceil_div(kt, chunks) * k_inst); }
+  int64_t chunk_rows(int64_t c) const {
+    return std::min(ceil_div(kt, chunks) * k_inst, s.k - c * ceil_div(kt, chunks) * k_inst);
+  }
   std::vector<int32_t> after_last_group() const {
     return mm_last.empty() ? std::vector<int32_t>{} : std::vector<int32_t>{mm_last.back()};
   }

@@ -16,10 +16,10 @@ namespace trn::models {
 
 struct MatmulKernel {
   Program program;
-  MatmulCost cost;            // closed-form tensor-engine cost of the whole matmul
-  double dma_bytes = 0;       // HBM <-> SBUF bytes moved
-  int64_t n_block = 0;        // columns of B resident at once
-  bool b_resident = true;     // false when a B block does not fit in SBUF
+  MatmulCost cost;         // closed-form tensor-engine cost of the whole matmul
+  double dma_bytes = 0;    // HBM <-> SBUF bytes moved
+  int64_t n_block = 0;     // columns of B resident at once
+  bool b_resident = true;  // false when a B block does not fit in SBUF
 };
 
 MatmulKernel lower_matmul(const ChipSpec& chip, const MatmulShape& s);

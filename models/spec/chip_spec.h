@@ -15,10 +15,11 @@ namespace trn::models {
 using sim::F;
 
 struct CoreSpec {
-  int physical = 8;                 // physical NeuronCores per chip
-  std::vector<int64_t> lnc_modes;   // supported logical-core sizes (physical cores per logical core)
+  int physical = 8;                // physical NeuronCores per chip
+  std::vector<int64_t> lnc_modes;  // supported logical-core sizes (physical cores per logical core)
   int default_lnc = 1;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("physical", physical, F("physical NeuronCores per chip").ge(1).le(64));
     v.field("lnc_modes", lnc_modes, F("logical NeuronCore sizes supported").ge(1).le(8));
     v.field("default_lnc", default_lnc, F("default logical NeuronCore size").ge(1).le(8));
@@ -26,26 +27,28 @@ struct CoreSpec {
 };
 
 struct TensorEngineSpec {
-  int rows = 128;                     // contraction lanes (SBUF partitions)
-  int cols = 128;                     // PE columns (stationary free size M)
+  int rows = 128;  // contraction lanes (SBUF partitions)
+  int cols = 128;  // PE columns (stationary free size M)
   sim::Frequency clock{2.4e9};
-  int moving_free_max = 512;          // N per MultiplyMoving (one fp32 PSUM bank)
-  int mm_init_latency_cycles = 64;    // MM initiation interval floor
-  int issue_overhead_cycles = 0;      // per instruction dispatch gap (assumption)
-  int load_stationary_speedup = 4;    // LoadStationary vs MultiplyMoving speed
-  int fp32_slowdown = 4;              // fp32 inputs take 4x the cycles
-  bool fp8_double_row = false;        // trn2/trn3: K=256 per FP8 instruction
-  int mx_pairs_per_pe = 1;            // trn3 MX: 4 pairs per PE per cycle
-  sim::Time throttle_window{3e-6};    // dI/dt ramp window
-  double throttle_fraction = 1.0;     // throughput during the ramp
-  template <class V> void visit(V& v) {
+  int moving_free_max = 512;        // N per MultiplyMoving (one fp32 PSUM bank)
+  int mm_init_latency_cycles = 64;  // MM initiation interval floor
+  int issue_overhead_cycles = 0;    // per instruction dispatch gap (assumption)
+  int load_stationary_speedup = 4;  // LoadStationary vs MultiplyMoving speed
+  int fp32_slowdown = 4;            // fp32 inputs take 4x the cycles
+  bool fp8_double_row = false;      // trn2/trn3: K=256 per FP8 instruction
+  int mx_pairs_per_pe = 1;          // trn3 MX: 4 pairs per PE per cycle
+  sim::Time throttle_window{3e-6};  // dI/dt ramp window
+  double throttle_fraction = 1.0;   // throughput during the ramp
+  template <class V>
+  void visit(V& v) {
     v.field("rows", rows, F("systolic array rows (contraction dim, SBUF partitions)").ge(1).le(1024));
     v.field("cols", cols, F("systolic array columns (stationary free size)").ge(1).le(1024));
     v.field("clock", clock, F("tensor engine clock").gt(0));
     v.field("moving_free_max", moving_free_max, F("max moving free size N per instruction").ge(1));
     v.field("mm_init_latency_cycles", mm_init_latency_cycles, F("MultiplyMoving initiation floor, cycles").ge(0));
     v.field("issue_overhead_cycles", issue_overhead_cycles, F("per-instruction issue gap, cycles").ge(0));
-    v.field("load_stationary_speedup", load_stationary_speedup, F("LoadStationary speed relative to MultiplyMoving").ge(1));
+    v.field("load_stationary_speedup", load_stationary_speedup,
+            F("LoadStationary speed relative to MultiplyMoving").ge(1));
     v.field("fp32_slowdown", fp32_slowdown, F("cycle multiplier for fp32 inputs").ge(1));
     v.field("fp8_double_row", fp8_double_row, F("FP8 double-row mode (K=2x rows per instruction)"));
     v.field("mx_pairs_per_pe", mx_pairs_per_pe, F("MX (MXFP8/MXFP4) multiply pairs per PE per cycle").ge(1).le(8));
@@ -57,18 +60,20 @@ struct TensorEngineSpec {
 /// Vector, scalar and GpSimd engines: elements per cycle plus a fixed overhead.
 struct StreamEngineSpec {
   sim::Frequency clock{1e9};
-  int elems_per_cycle = 128;          // typical elementwise rate (one per partition lane)
-  int elems_per_cycle_fast = 128;     // 16-bit copy-like ops ("performance mode")
-  int fixed_overhead_cycles = 64;     // static instruction overhead
+  int elems_per_cycle = 128;            // typical elementwise rate (one per partition lane)
+  int elems_per_cycle_fast = 128;       // 16-bit copy-like ops ("performance mode")
+  int fixed_overhead_cycles = 64;       // static instruction overhead
   int mx_quantize_elems_per_cycle = 0;  // MX quantisation (data + block scales); 0 = no such instruction
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("clock", clock, F("engine clock").gt(0));
     v.field("elems_per_cycle", elems_per_cycle, F("elements per cycle, typical op").ge(1));
     v.field("elems_per_cycle_fast", elems_per_cycle_fast, F("elements per cycle, 16-bit copy-like op").ge(1));
     v.field("fixed_overhead_cycles", fixed_overhead_cycles, F("fixed cycles per instruction").ge(0));
     v.field("mx_quantize_elems_per_cycle", mx_quantize_elems_per_cycle,
             F("elements per cycle of the MX quantise instruction (MXFP8 data and per-block scales); 0 = none")
-                .ge(0).optional());
+                .ge(0)
+                .optional());
   }
 };
 
@@ -76,7 +81,8 @@ struct MemorySpec {  // SBUF or PSUM
   int partitions = 128;
   sim::Bytes bytes_per_partition{0};
   int banks = 1;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("partitions", partitions, F("partitions").ge(1));
     v.field("bytes_per_partition", bytes_per_partition, F("capacity per partition").gt(0));
     v.field("banks", banks, F("banks").ge(1));
@@ -87,9 +93,10 @@ struct MemorySpec {  // SBUF or PSUM
 struct DmaSpec {
   int engines_per_core = 16;
   sim::Bandwidth engine_bandwidth{27.2e9};
-  sim::Time fixed_latency{1.3e-6};        // semaphore-to-start per transfer
-  sim::Time descriptor_latency{0.6e-6};   // hardware DGE per instruction
-  template <class V> void visit(V& v) {
+  sim::Time fixed_latency{1.3e-6};       // semaphore-to-start per transfer
+  sim::Time descriptor_latency{0.6e-6};  // hardware DGE per instruction
+  template <class V>
+  void visit(V& v) {
     v.field("engines_per_core", engines_per_core, F("DMA engines per physical NeuronCore").ge(1));
     v.field("engine_bandwidth", engine_bandwidth, F("bandwidth of one DMA engine").gt(0));
     v.field("fixed_latency", fixed_latency, F("fixed cost per DMA transfer").ge(0));
@@ -102,7 +109,8 @@ struct HbmSpec {
   int stacks = 4;
   sim::Bytes capacity{0};
   sim::Bandwidth bandwidth{0};  // chip total
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("stacks", stacks, F("HBM stacks per chip").ge(1));
     v.field("capacity", capacity, F("HBM capacity per chip").gt(0));
     v.field("bandwidth", bandwidth, F("HBM bandwidth per chip (all stacks)").gt(0));
@@ -114,7 +122,8 @@ struct NeuronLinkSpec {
   int ports = 4;
   sim::Bandwidth bandwidth_per_chip{0};
   sim::Time hop_latency{1.5e-6};
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("version", version, F("NeuronLink generation"));
     v.field("ports", ports, F("NeuronLink ports per chip").ge(1));
     v.field("bandwidth_per_chip", bandwidth_per_chip, F("NeuronLink bandwidth per chip").gt(0));
@@ -131,14 +140,16 @@ inline const std::vector<std::string>& enum_words(LargeMessageAlgorithm) {
 
 struct CollectiveSpec {
   int cc_cores = 16;
-  double reduce_rate = 1.0;               // reduction throughput as a fraction of DMA rate
-  int dma_engines_per_core = 3;           // DMA engines the CC-cores drive per physical core
-  sim::Time launch_overhead{50e-6};       // runtime cost to start one collective
+  double reduce_rate = 1.0;          // reduction throughput as a fraction of DMA rate
+  int dma_engines_per_core = 3;      // DMA engines the CC-cores drive per physical core
+  sim::Time launch_overhead{50e-6};  // runtime cost to start one collective
   LargeMessageAlgorithm large_message_algorithm = LargeMessageAlgorithm::Ring;  // intra-instance, above 56 MB
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("cc_cores", cc_cores, F("collective-communication cores per chip").ge(1));
     v.field("reduce_rate", reduce_rate, F("DMA reduction throughput / copy throughput").gt(0).le(1));
-    v.field("dma_engines_per_core", dma_engines_per_core, F("DMA engines driven by collectives per physical core (calibrated)").ge(1));
+    v.field("dma_engines_per_core", dma_engines_per_core,
+            F("DMA engines driven by collectives per physical core (calibrated)").ge(1));
     v.field("launch_overhead", launch_overhead, F("fixed cost of one collective operation (calibrated)").ge(0));
     v.field("large_message_algorithm", large_message_algorithm, F("intra-instance algorithm above 56 MB"));
   }
@@ -152,7 +163,8 @@ struct PeakSpec {
   sim::FlopRate fp8{0};
   sim::FlopRate mxfp8{0};
   sim::FlopRate fp32{0};
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("bf16", bf16, F("published dense BF16 peak per chip").gt(0));
     v.field("fp8", fp8, F("published dense FP8 peak per chip; 0 = no FP8 compute").ge(0).optional());
     v.field("mxfp8", mxfp8, F("published dense MXFP8 peak per chip; 0 = no MX compute").ge(0).optional());
@@ -173,7 +185,8 @@ struct ChipSpec {
   CollectiveSpec collectives;
   PeakSpec peak;
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("name", name, F("chip name"));
     v.field("core_version", core_version, F("NeuronCore generation"));
     v.section("cores", cores, F("NeuronCores"));

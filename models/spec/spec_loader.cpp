@@ -46,13 +46,14 @@ void SystemSpec::validate(const ConfigNode& where, const std::string& prefix) co
     double n = 1;  // a double: up to 1024^k for k dimensions
     for (const auto& d : topology.dims) n *= d.size;
     if (n != chips)
-      fail("topology.dims", "torus of " + sim::format_double_exact(n) + " chips does not match chips: " +
-                                std::to_string(chips));
+      fail("topology.dims",
+           "torus of " + sim::format_double_exact(n) + " chips does not match chips: " + std::to_string(chips));
   } else if (topology.impl == "switched") {
     if (topology.group_size < 1 || topology.group_bandwidth.v <= 0)
       fail("topology.group_size", "a switched topology needs group_size and group_bandwidth");
     if (chips % topology.group_size != 0)
-      fail("topology.group_size", std::to_string(topology.group_size) + " does not divide chips: " + std::to_string(chips));
+      fail("topology.group_size",
+           std::to_string(topology.group_size) + " does not divide chips: " + std::to_string(chips));
     if (topology.domain_size > 0 && topology.domain_bandwidth.v <= 0)
       fail("topology.domain_bandwidth", "a second switch level (domain_size > 0) needs domain_bandwidth > 0");
     if (topology.domain_size > 0 &&
@@ -106,10 +107,8 @@ ChipSpec load_chip(const std::string& name_or_path, const std::vector<std::strin
   return c;
 }
 
-SystemSpec load_system(const std::string& name_or_path, const std::vector<std::string>& sets,
-                       int instances_override) {
-  ConfigNode root =
-      sim::load_config_file(sim::resolve_named_config(name_or_path, "hw/configs/systems", "system"));
+SystemSpec load_system(const std::string& name_or_path, const std::vector<std::string>& sets, int instances_override) {
+  ConfigNode root = sim::load_config_file(sim::resolve_named_config(name_or_path, "hw/configs/systems", "system"));
   if (ConfigNode* chip = root.find("chip"); chip && chip->is_scalar()) {
     // A bad name or path is reported at `chip:`; errors inside the chip file keep their
     // own file:line:col behind it.

@@ -96,8 +96,7 @@ void build_switched(const SystemSpec& s, Topology& t, int inst) {
 
 using Builder = std::function<void(const SystemSpec&, Topology&, int)>;
 const std::map<std::string, Builder>& registry() {
-  static const std::map<std::string, Builder> r = {{"torus", build_torus},
-                                                   {"switched", build_switched}};
+  static const std::map<std::string, Builder> r = {{"torus", build_torus}, {"switched", build_switched}};
   return r;
 }
 
@@ -114,8 +113,7 @@ int Topology::add_node(std::string name) {
   return static_cast<int>(node_names_.size()) - 1;
 }
 
-void Topology::add_link(int a, int b, double bandwidth, double latency, double cost,
-                        const std::string& kind) {
+void Topology::add_link(int a, int b, double bandwidth, double latency, double cost, const std::string& kind) {
   links_.push_back(Link{a, b, bandwidth, latency, cost, kind, current_instance_});
 }
 
@@ -145,8 +143,7 @@ void Topology::set_shape(int chips_per_instance, int instances) {
 
 using RouteGraph =
     boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-                          boost::property<boost::edge_weight_t, double,
-                                          boost::property<boost::edge_index_t, int>>>;
+                          boost::property<boost::edge_weight_t, double, boost::property<boost::edge_index_t, int>>>;
 struct Topology::GraphCache {
   RouteGraph g;
 };
@@ -178,8 +175,7 @@ void Topology::compute_routes_from(int src) const {
     for (auto e : boost::make_iterator_range(out_edges(pred[v], g))) {
       if (target(e, g) != v) continue;
       int idx = get(edge_index, g, e);
-      if (dist[pred[v]] + links_[static_cast<size_t>(idx)].route_cost <= dist[v] + 1e-12 &&
-          (best < 0 || idx < best))
+      if (dist[pred[v]] + links_[static_cast<size_t>(idx)].route_cost <= dist[v] + 1e-12 && (best < 0 || idx < best))
         best = idx;
     }
     pe[v] = best;

@@ -13,9 +13,7 @@ namespace trn::sim {
 namespace fs = std::filesystem;
 namespace {
 
-Location loc_of(const YAML::Mark& m, const std::string& file) {
-  return Location{file, m.line + 1, m.column + 1};
-}
+Location loc_of(const YAML::Mark& m, const std::string& file) { return Location{file, m.line + 1, m.column + 1}; }
 
 // YAML aliases (*a) share nodes in yaml-cpp but are copied here, so a few lines of nested
 // aliases can expand into billions of values: the conversion stops at these limits.
@@ -27,15 +25,13 @@ struct Budget {
 ConfigNode convert(const YAML::Node& n, const std::string& file, Budget& budget) {
   ConfigNode out;
   out.loc = loc_of(n.Mark(), file);
-  if (++budget.nodes > Budget::kMaxNodes ||
-      (n.IsScalar() && (budget.bytes += n.Scalar().size()) > Budget::kMaxBytes))
-    throw ConfigError(out.loc, "", "the document expands to more than 100,000 values or 16 MiB of text "
-                                   "(nested YAML aliases?); expected a configuration file");
+  if (++budget.nodes > Budget::kMaxNodes || (n.IsScalar() && (budget.bytes += n.Scalar().size()) > Budget::kMaxBytes))
+    throw ConfigError(out.loc, "",
+                      "the document expands to more than 100,000 values or 16 MiB of text "
+                      "(nested YAML aliases?); expected a configuration file");
   switch (n.Type()) {
     case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      out.kind = ConfigNode::Kind::Null;
-      break;
+    case YAML::NodeType::Null: out.kind = ConfigNode::Kind::Null; break;
     case YAML::NodeType::Scalar:
       out.kind = ConfigNode::Kind::Scalar;
       out.scalar = n.Scalar();
@@ -50,8 +46,7 @@ ConfigNode convert(const YAML::Node& n, const std::string& file, Budget& budget)
       std::set<std::string> seen;
       for (const auto& kv : n) {
         Location kl = loc_of(kv.first.Mark(), file);
-        if (!kv.first.IsScalar())
-          throw ConfigError(kl, "", "a map key must be a plain name");
+        if (!kv.first.IsScalar()) throw ConfigError(kl, "", "a map key must be a plain name");
         std::string key = kv.first.Scalar();
         if (!seen.insert(key).second) throw ConfigError(kl, key, "duplicate key");
         out.map.push_back(ConfigNode::Entry{key, kl, convert(kv.second, file, budget)});
@@ -66,8 +61,7 @@ ConfigNode convert(const YAML::Node& n, const std::string& file, Budget& budget)
 std::string read_file(const std::string& path, const Location& from, const std::string& key = "") {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw ConfigError(from, key, "file '" + path + "' does not exist");
-  if (fs::is_directory(path, ec))
-    throw ConfigError(from, key, "'" + path + "' is a directory, expected a YAML file");
+  if (fs::is_directory(path, ec)) throw ConfigError(from, key, "'" + path + "' is a directory, expected a YAML file");
   // A device or FIFO (/dev/zero, /dev/stdin) could block or never end.
   if (!fs::is_regular_file(path, ec))
     throw ConfigError(from, key, "'" + path + "' is not a regular file, expected a YAML file");
@@ -83,8 +77,7 @@ std::string read_file(const std::string& path, const Location& from, const std::
 
 // `loaded` counts the files read for one top-level file: includes that fan out (each file
 // including the next one twice) would otherwise read an exponential number of files.
-ConfigNode load_rec(const std::string& path, const Location& from, std::vector<std::string>& stack,
-                    int& loaded) {
+ConfigNode load_rec(const std::string& path, const Location& from, std::vector<std::string>& stack, int& loaded) {
   if (++loaded > 1000)
     throw ConfigError(from, "include", "more than 1000 files included; expected a shallow include tree");
   std::string canon = fs::weakly_canonical(fs::path(path)).string();
@@ -98,8 +91,7 @@ ConfigNode load_rec(const std::string& path, const Location& from, std::vector<s
     doc.loc = Location{path, 1, 1};
   }
   if (!doc.is_map())
-    throw ConfigError(doc.loc, "", "expected a map of keys at the top of the file, found " +
-                                       doc.kind_name());
+    throw ConfigError(doc.loc, "", "expected a map of keys at the top of the file, found " + doc.kind_name());
   ConfigNode result;
   result.kind = ConfigNode::Kind::Map;
   result.loc = doc.loc;
@@ -123,8 +115,7 @@ ConfigNode load_rec(const std::string& path, const Location& from, std::vector<s
   merge_into(result, own);
   result.loc = doc.loc;
   if (const ConfigNode* ov = doc.find("overrides")) {
-    if (!ov->is_map())
-      throw ConfigError(ov->loc, "overrides", "expected a map of dotted keys to values");
+    if (!ov->is_map()) throw ConfigError(ov->loc, "overrides", "expected a map of dotted keys to values");
     for (const auto& e : ov->map) apply_dotted(result, e.key, e.value, e.key_loc);
   }
   stack.pop_back();

@@ -24,8 +24,8 @@ ConfigNode load_config_file(const std::string& path);
 
 /// One "--set a.b.c=value" assignment.
 struct SetAssignment {
-  std::string key;    // dotted path
-  ConfigNode value;   // parsed as a YAML scalar/flow value
+  std::string key;   // dotted path
+  ConfigNode value;  // parsed as a YAML scalar/flow value
   Location loc;
 };
 

@@ -16,19 +16,22 @@ std::string one_line(const std::string& text) {
   out.reserve(text.size());
   for (char ch : text) {
     unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
-    else out += ch;
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7f)
+      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else
+      out += ch;
   }
   return out;
 }
 
-ConfigError::ConfigError(const Location& loc, const std::string& key_path,
-                         const std::string& message, std::string kind)
-    : std::runtime_error(
-          one_line(loc.str() + ": " + (key_path.empty() ? "" : key_path + ": ") + message)),
+ConfigError::ConfigError(const Location& loc, const std::string& key_path, const std::string& message, std::string kind)
+    : std::runtime_error(one_line(loc.str() + ": " + (key_path.empty() ? "" : key_path + ": ") + message)),
       kind_(std::move(kind)) {}
 
 ConfigError::ConfigError(const std::string& message) : std::runtime_error(one_line(message)) {}
@@ -103,8 +106,7 @@ Location locate(const ConfigNode& root, const std::string& dotted) {
   return n->loc;
 }
 
-void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value,
-                  const Location& loc) {
+void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value, const Location& loc) {
   ConfigNode* cur = &root;
   size_t start = 0;
   std::string path;
@@ -118,8 +120,7 @@ void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value,
         cur->loc = loc;
       } else {
         // `path` is the parent at this point: the node that cannot hold keys.
-        throw ConfigError(loc, dotted, "cannot set a key inside '" + path + "', which is " +
-                                           cur->kind_name());
+        throw ConfigError(loc, dotted, "cannot set a key inside '" + path + "', which is " + cur->kind_name());
       }
     }
     path += (path.empty() ? "" : ".") + key;
@@ -146,9 +147,8 @@ bool needs_quotes(const std::string& s) {
   // Plain scalars that YAML reads as null.
   if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return true;
   for (char c : s)
-    if (c == ':' || c == '#' || c == '\'' || c == '"' || c == '{' || c == '}' || c == '[' ||
-        c == ']' || c == ',' || c == '&' || c == '*' || c == '!' || c == '|' || c == '>' ||
-        c == '%' || c == '@' || c == '`' || c == '\\' ||
+    if (c == ':' || c == '#' || c == '\'' || c == '"' || c == '{' || c == '}' || c == '[' || c == ']' || c == ',' ||
+        c == '&' || c == '*' || c == '!' || c == '|' || c == '>' || c == '%' || c == '@' || c == '`' || c == '\\' ||
         static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       return true;
   return s.front() == ' ' || s.back() == ' ' || s.front() == '-' || s.front() == '?';
@@ -187,8 +187,7 @@ void emit(std::ostringstream& os, const ConfigNode& n, int indent) {
         os << " " << scalar_text(e.value) << "\n";
       } else if (e.value.kind == ConfigNode::Kind::Null) {
         os << " null\n";
-      } else if ((e.value.is_map() && e.value.map.empty()) ||
-                 (e.value.is_list() && e.value.list.empty())) {
+      } else if ((e.value.is_map() && e.value.map.empty()) || (e.value.is_list() && e.value.list.empty())) {
         os << (e.value.is_map() ? " {}\n" : " []\n");
       } else {
         os << "\n";

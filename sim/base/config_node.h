@@ -42,8 +42,8 @@ class ConfigNode {
   struct Entry;
 
   Kind kind = Kind::Null;
-  std::string scalar;  // raw text of a scalar
-  bool quoted = false; // scalar was written in quotes ("...") in the source
+  std::string scalar;   // raw text of a scalar
+  bool quoted = false;  // scalar was written in quotes ("...") in the source
   std::vector<Entry> map;
   std::vector<ConfigNode> list;
   Location loc;
@@ -73,8 +73,7 @@ void merge_into(ConfigNode& base, const ConfigNode& overlay);
 Location locate(const ConfigNode& root, const std::string& dotted);
 
 /// Applies one dotted override ("chip.hbm.bandwidth") to `root`, creating maps on the way.
-void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value,
-                  const Location& loc);
+void apply_dotted(ConfigNode& root, const std::string& dotted, ConfigNode value, const Location& loc);
 
 /// Serialises a node as YAML text (block style, keys in their order).
 std::string to_yaml(const ConfigNode& node, int indent = 0);

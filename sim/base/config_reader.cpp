@@ -39,8 +39,14 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 bool parse_bool(const std::string& s, bool* out) {
-  if (s == "true" || s == "True" || s == "yes") { *out = true; return true; }
-  if (s == "false" || s == "False" || s == "no") { *out = false; return true; }
+  if (s == "true" || s == "True" || s == "yes") {
+    *out = true;
+    return true;
+  }
+  if (s == "false" || s == "False" || s == "no") {
+    *out = false;
+    return true;
+  }
   return false;
 }
 
@@ -71,8 +77,7 @@ std::string nearest_word(const std::string& word, const std::vector<std::string>
   return best_d <= limit ? best : "";
 }
 
-ConfigReader::ConfigReader(const ConfigNode& node, std::string path)
-    : node_(node), path_(std::move(path)) {}
+ConfigReader::ConfigReader(const ConfigNode& node, std::string path) : node_(node), path_(std::move(path)) {}
 
 std::string ConfigReader::child_path(const char* key) const {
   return path_.empty() ? std::string(key) : path_ + "." + key;
@@ -104,8 +109,8 @@ void ConfigReader::check_range(const ConfigNode& n, const char* key, double x, c
 
 double ConfigReader::number(const ConfigNode& n, const char* key, const FieldSpec& s) const {
   if (!n.is_scalar() || n.quoted)
-    fail(n, key, "expected a number (" + s.doc + "), found " +
-                     (n.quoted ? "the string \"" + n.scalar + "\"" : n.kind_name()));
+    fail(n, key,
+         "expected a number (" + s.doc + "), found " + (n.quoted ? "the string \"" + n.scalar + "\"" : n.kind_name()));
   char* end = nullptr;
   double x = std::strtod(n.scalar.c_str(), &end);
   if (n.scalar.empty() || end != n.scalar.c_str() + n.scalar.size() || !std::isfinite(x))
@@ -121,8 +126,7 @@ double ConfigReader::quantity(const ConfigNode& n, const char* key, Dim d, const
   if (!v) fail(n, key, why + "; expected " + dim_expectation(d) + ", e.g. \"" + example_of(d) + "\"");
   check_range(n, key, *v, s, "'" + n.scalar + "'");
   if (std::fabs(*v) > largest_quantity(d))
-    fail(n, key, "value '" + n.scalar + "' is too large: expected at most " +
-                     format_quantity(largest_quantity(d), d));
+    fail(n, key, "value '" + n.scalar + "' is too large: expected at most " + format_quantity(largest_quantity(d), d));
   return *v;
 }
 
@@ -134,8 +138,7 @@ void ConfigReader::field(const char* key, int64_t& out, const FieldSpec& s) {
   const ConfigNode* n = get(key, s);
   if (!n) return;
   double x = number(*n, key, s);
-  if (x != std::floor(x))
-    fail(*n, key, "expected a whole number (" + s.doc + "), found '" + n->scalar + "'");
+  if (x != std::floor(x)) fail(*n, key, "expected a whole number (" + s.doc + "), found '" + n->scalar + "'");
   if (std::fabs(x) > 9.0e15)
     fail(*n, key, "value " + n->scalar + " is out of range: expected a whole number of at most 9e15");
   out = static_cast<int64_t>(x);
@@ -146,9 +149,9 @@ void ConfigReader::field(const char* key, int& out, const FieldSpec& s) {
   const ConfigNode* n = node_.find(key);
   field(key, v, s);
   if (n && (v > std::numeric_limits<int>::max() || v < std::numeric_limits<int>::min()))
-    fail(*n, key, "value " + n->scalar + " is out of range: expected " +
-                      std::to_string(std::numeric_limits<int>::min()) + " to " +
-                      std::to_string(std::numeric_limits<int>::max()));
+    fail(*n, key,
+         "value " + n->scalar + " is out of range: expected " + std::to_string(std::numeric_limits<int>::min()) +
+             " to " + std::to_string(std::numeric_limits<int>::max()));
   out = static_cast<int>(v);
 }
 
@@ -163,11 +166,11 @@ void ConfigReader::field(const char* key, std::string& out, const FieldSpec& s) 
   const ConfigNode* n = get(key, s);
   if (!n) return;
   if (!n->is_scalar()) fail(*n, key, "expected a string (" + s.doc + "), found " + n->kind_name());
-  if (!s.choices.empty() &&
-      std::find(s.choices.begin(), s.choices.end(), n->scalar) == s.choices.end()) {
+  if (!s.choices.empty() && std::find(s.choices.begin(), s.choices.end(), n->scalar) == s.choices.end()) {
     std::string near = nearest_word(n->scalar, s.choices);
-    fail(*n, key, "unknown value '" + n->scalar + "': expected " + s.range_text() +
-                      (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    fail(*n, key,
+         "unknown value '" + n->scalar + "': expected " + s.range_text() +
+             (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
   out = n->scalar;
 }
@@ -239,9 +242,7 @@ void ConfigWriter::field(const char* key, const int& v, const FieldSpec&) {
 void ConfigWriter::field(const char* key, const bool& v, const FieldSpec&) {
   put(key, scalar(v ? "true" : "false", false));
 }
-void ConfigWriter::field(const char* key, const std::string& v, const FieldSpec&) {
-  put(key, scalar(v, false));
-}
+void ConfigWriter::field(const char* key, const std::string& v, const FieldSpec&) { put(key, scalar(v, false)); }
 void ConfigWriter::field(const char* key, const std::vector<int64_t>& v, const FieldSpec&) {
   ConfigNode l;
   l.kind = ConfigNode::Kind::List;

@@ -35,14 +35,35 @@ struct FieldSpec {
   bool required = true;
   std::vector<std::string> choices;
 
-  FieldSpec& gt(double x) { min = x; min_exclusive = true; return *this; }
-  FieldSpec& ge(double x) { min = x; min_exclusive = false; return *this; }
-  FieldSpec& le(double x) { max = x; return *this; }
-  FieldSpec& optional() { required = false; return *this; }
-  FieldSpec& one_of(std::vector<std::string> c) { choices = std::move(c); return *this; }
+  FieldSpec& gt(double x) {
+    min = x;
+    min_exclusive = true;
+    return *this;
+  }
+  FieldSpec& ge(double x) {
+    min = x;
+    min_exclusive = false;
+    return *this;
+  }
+  FieldSpec& le(double x) {
+    max = x;
+    return *this;
+  }
+  FieldSpec& optional() {
+    required = false;
+    return *this;
+  }
+  FieldSpec& one_of(std::vector<std::string> c) {
+    choices = std::move(c);
+    return *this;
+  }
   std::string range_text() const;
 };
-inline FieldSpec F(std::string doc) { FieldSpec f; f.doc = std::move(doc); return f; }
+inline FieldSpec F(std::string doc) {
+  FieldSpec f;
+  f.doc = std::move(doc);
+  return f;
+}
 
 /// The word of an enum value (see enum_words above).
 template <class E, std::enable_if_t<std::is_enum<E>::value, int> = 0>
@@ -123,8 +144,7 @@ class ConfigReader {
   [[noreturn]] void fail(const ConfigNode& n, const char* key, const std::string& msg) const;
   double number(const ConfigNode& n, const char* key, const FieldSpec& s) const;
   double quantity(const ConfigNode& n, const char* key, Dim d, const FieldSpec& s) const;
-  void check_range(const ConfigNode& n, const char* key, double x, const FieldSpec& s,
-                   const std::string& shown) const;
+  void check_range(const ConfigNode& n, const char* key, double x, const FieldSpec& s, const std::string& shown) const;
 
   const ConfigNode& node_;
   std::string path_;
@@ -220,7 +240,9 @@ class FieldLister {
   static std::string type_name(std::vector<int64_t>*) { return "list of integers"; }
   static std::string type_name(std::vector<std::string>*) { return "list of strings"; }
   template <Dim D>
-  static std::string type_name(Quantity<D>*) { return dim_expectation(D); }
+  static std::string type_name(Quantity<D>*) {
+    return dim_expectation(D);
+  }
 };
 
 /// Reads a whole document into `out` (strict), with `root_path` as key prefix ("" for top).

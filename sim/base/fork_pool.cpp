@@ -86,7 +86,8 @@ void run_forked(size_t n, const std::function<std::string(size_t)>& body, int jo
   std::vector<Running> running;
   size_t next = 0;
   while (next < n || !running.empty()) {
-    while (next < n && static_cast<int>(running.size()) < std::max(1, jobs)) running.push_back(spawn(next++, body, what));
+    while (next < n && static_cast<int>(running.size()) < std::max(1, jobs))
+      running.push_back(spawn(next++, body, what));
     std::vector<pollfd> fds;
     for (const auto& r : running) fds.push_back(pollfd{r.fd, POLLIN, 0});
     if (poll(fds.data(), fds.size(), -1) < 0) {

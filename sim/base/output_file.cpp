@@ -60,15 +60,13 @@ void check_writable(const std::string& path, const std::string& option) {
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::is_directory(dir, ec))
-    throw ConfigError(loc, "", fs::exists(dir, ec) ? "'" + dir.string() + "' is not a directory"
-                                                   : "directory '" + dir.string() + "' does not exist");
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw ConfigError(loc, "", "directory '" + dir.string() + "' is not writable");
+    throw ConfigError(loc, "",
+                      fs::exists(dir, ec) ? "'" + dir.string() + "' is not a directory"
+                                          : "directory '" + dir.string() + "' does not exist");
+  if (::access(dir.c_str(), W_OK) != 0) throw ConfigError(loc, "", "directory '" + dir.string() + "' is not writable");
 }
 
-void write_file_atomic(const std::string& path, const std::string& content) {
-  write_files_atomic({{path, content}});
-}
+void write_file_atomic(const std::string& path, const std::string& content) { write_files_atomic({{path, content}}); }
 
 void write_files_atomic(const std::vector<std::pair<std::string, std::string>>& files,
                         const std::vector<std::string>& options) {

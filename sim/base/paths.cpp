@@ -25,13 +25,11 @@ std::vector<std::string> list_named_configs(const std::string& subdir) {
   return names;
 }
 
-std::string resolve_named_config(const std::string& name_or_path, const std::string& subdir,
-                                 const std::string& what, const Location& from,
-                                 const std::string& key) {
+std::string resolve_named_config(const std::string& name_or_path, const std::string& subdir, const std::string& what,
+                                 const Location& from, const std::string& key) {
   Location loc = from.file.empty() ? Location{"--" + what, 0, 0} : from;
   bool looks_like_path = name_or_path.find('/') != std::string::npos ||
-                         (name_or_path.size() > 5 &&
-                          name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
+                         (name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
   std::error_code ec;
   if (looks_like_path) {
     if (!fs::exists(name_or_path, ec))

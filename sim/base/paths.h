@@ -17,9 +17,8 @@ std::string data_root();
 /// listing the available names when a name is unknown, or when a path is missing or a
 /// directory. Errors name `from` and `key` (where the name was written); by default the
 /// command-line option "--<what>".
-std::string resolve_named_config(const std::string& name_or_path, const std::string& subdir,
-                                 const std::string& what, const Location& from = Location{},
-                                 const std::string& key = "");
+std::string resolve_named_config(const std::string& name_or_path, const std::string& subdir, const std::string& what,
+                                 const Location& from = Location{}, const std::string& key = "");
 
 /// Names (file stems) of the YAML files in a data subdirectory, sorted.
 std::vector<std::string> list_named_configs(const std::string& subdir);

@@ -26,7 +26,11 @@ std::string json_quote(const std::string& s) {
 }
 
 TraceSink::TraceSink(const std::string& path, std::set<std::string> categories, double t0, double t1)
-    : path_(path), tmp_(path + ".tmp." + std::to_string(::getpid())), categories_(std::move(categories)), t0_(t0), t1_(t1) {
+    : path_(path),
+      tmp_(path + ".tmp." + std::to_string(::getpid())),
+      categories_(std::move(categories)),
+      t0_(t0),
+      t1_(t1) {
   register_temp_file(tmp_);
   f_ = std::fopen(tmp_.c_str(), "wb");
   if (!f_) {
@@ -54,7 +58,8 @@ void TraceSink::write(const std::string& text) {
 }
 
 void TraceSink::process_name(int pid, const std::string& name) {
-  write("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid) + ",\"args\":{\"name\":" + json_quote(name) + "}}");
+  write("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid) +
+        ",\"args\":{\"name\":" + json_quote(name) + "}}");
 }
 
 void TraceSink::thread_name(int pid, int tid, const std::string& name) {
@@ -84,8 +89,8 @@ void TraceSink::counter(int pid, const std::string& name, const std::string& cat
   if (!wants(category) || t < t0_ || t > t1_ || !std::isfinite(value)) return;
   char v[48];
   std::snprintf(v, sizeof v, "%.6g", value);
-  write("{\"ph\":\"C\",\"name\":" + json_quote(name) + ",\"cat\":" + json_quote(category) + ",\"pid\":" +
-        std::to_string(pid) + ",\"ts\":" + us(t) + ",\"args\":{\"value\":" + v + "}}");
+  write("{\"ph\":\"C\",\"name\":" + json_quote(name) + ",\"cat\":" + json_quote(category) +
+        ",\"pid\":" + std::to_string(pid) + ",\"ts\":" + us(t) + ",\"args\":{\"value\":" + v + "}}");
 }
 
 void TraceSink::finish() {

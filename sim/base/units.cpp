@@ -18,21 +18,26 @@ struct Unit {
 };
 
 const std::vector<Unit>& units_of(Dim dim) {
-  static const std::vector<Unit> time = {{"s", 1.0},     {"ms", 1e-3}, {"us", 1e-6},
-                                         {"\xC2\xB5s", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12},
-                                         {"min", 60.0},  {"h", 3600.0}};
-  static const std::vector<Unit> bytes = {
-      {"B", 1.0},     {"KB", 1e3},           {"MB", 1e6},           {"GB", 1e9},
-      {"TB", 1e12},   {"PB", 1e15},          {"KiB", 1024.0},       {"MiB", 1048576.0},
-      {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"PiB", 1125899906842624.0}};
-  static const std::vector<Unit> bw = {
-      {"B/s", 1.0},          {"KB/s", 1e3},      {"MB/s", 1e6},           {"GB/s", 1e9},
-      {"TB/s", 1e12},        {"KiB/s", 1024.0},  {"MiB/s", 1048576.0},    {"GiB/s", 1073741824.0},
-      {"TiB/s", 1099511627776.0}, {"bps", 0.125}, {"Kbps", 125.0},       {"Mbps", 125e3},
-      {"Gbps", 125e6},       {"Tbps", 125e9}};
+  static const std::vector<Unit> time = {{"s", 1.0},   {"ms", 1e-3},  {"us", 1e-6},  {"\xC2\xB5s", 1e-6},
+                                         {"ns", 1e-9}, {"ps", 1e-12}, {"min", 60.0}, {"h", 3600.0}};
+  static const std::vector<Unit> bytes = {{"B", 1.0},
+                                          {"KB", 1e3},
+                                          {"MB", 1e6},
+                                          {"GB", 1e9},
+                                          {"TB", 1e12},
+                                          {"PB", 1e15},
+                                          {"KiB", 1024.0},
+                                          {"MiB", 1048576.0},
+                                          {"GiB", 1073741824.0},
+                                          {"TiB", 1099511627776.0},
+                                          {"PiB", 1125899906842624.0}};
+  static const std::vector<Unit> bw = {{"B/s", 1.0},         {"KB/s", 1e3},           {"MB/s", 1e6},
+                                       {"GB/s", 1e9},        {"TB/s", 1e12},          {"KiB/s", 1024.0},
+                                       {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0}, {"TiB/s", 1099511627776.0},
+                                       {"bps", 0.125},       {"Kbps", 125.0},         {"Mbps", 125e3},
+                                       {"Gbps", 125e6},      {"Tbps", 125e9}};
   static const std::vector<Unit> freq = {{"Hz", 1.0}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}};
-  static const std::vector<Unit> flops = {{"FLOPS", 1.0},  {"GFLOPS", 1e9}, {"TFLOPS", 1e12},
-                                          {"PFLOPS", 1e15}};
+  static const std::vector<Unit> flops = {{"FLOPS", 1.0}, {"GFLOPS", 1e9}, {"TFLOPS", 1e12}, {"PFLOPS", 1e15}};
   switch (dim) {
     case Dim::Time: return time;
     case Dim::Bytes: return bytes;
@@ -45,21 +50,15 @@ const std::vector<Unit>& units_of(Dim dim) {
 
 // Units used for printing, largest first (decimal family).
 const std::vector<Unit>& print_units(Dim dim, bool binary) {
-  static const std::vector<Unit> time = {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
-                                         {"ps", 1e-12}};
+  static const std::vector<Unit> time = {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
   static const std::vector<Unit> bytes_dec = {{"PB", 1e15}, {"TB", 1e12}, {"GB", 1e9},
                                               {"MB", 1e6},  {"KB", 1e3},  {"B", 1.0}};
-  static const std::vector<Unit> bytes_bin = {{"PiB", 1125899906842624.0},
-                                              {"TiB", 1099511627776.0},
-                                              {"GiB", 1073741824.0},
-                                              {"MiB", 1048576.0},
-                                              {"KiB", 1024.0},
-                                              {"B", 1.0}};
-  static const std::vector<Unit> bw = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6},
-                                       {"KB/s", 1e3},  {"B/s", 1.0}};
+  static const std::vector<Unit> bytes_bin = {
+      {"PiB", 1125899906842624.0}, {"TiB", 1099511627776.0}, {"GiB", 1073741824.0},
+      {"MiB", 1048576.0},          {"KiB", 1024.0},          {"B", 1.0}};
+  static const std::vector<Unit> bw = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3}, {"B/s", 1.0}};
   static const std::vector<Unit> freq = {{"GHz", 1e9}, {"MHz", 1e6}, {"kHz", 1e3}, {"Hz", 1.0}};
-  static const std::vector<Unit> flops = {{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9},
-                                          {"FLOPS", 1.0}};
+  static const std::vector<Unit> flops = {{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9}, {"FLOPS", 1.0}};
   switch (dim) {
     case Dim::Time: return time;
     case Dim::Bytes: return binary ? bytes_bin : bytes_dec;
@@ -136,12 +135,11 @@ std::optional<double> parse_quantity(std::string_view text, Dim dim, std::string
   }
   // Split number and unit: the number ends at the first char that cannot be part of it.
   size_t i = 0;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' ||
-                          s[i] == '-' || s[i] == '+' || s[i] == 'e' || s[i] == 'E')) {
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '-' || s[i] == '+' ||
+                          s[i] == 'e' || s[i] == 'E')) {
     // 'e' only counts as exponent if followed by digit/sign
-    if ((s[i] == 'e' || s[i] == 'E') &&
-        !(i + 1 < s.size() && (std::isdigit(static_cast<unsigned char>(s[i + 1])) ||
-                               s[i + 1] == '-' || s[i + 1] == '+')))
+    if ((s[i] == 'e' || s[i] == 'E') && !(i + 1 < s.size() && (std::isdigit(static_cast<unsigned char>(s[i + 1])) ||
+                                                               s[i + 1] == '-' || s[i + 1] == '+')))
       break;
     ++i;
   }

@@ -38,9 +38,7 @@ class EventQueue : public sc_core::sc_module {
     uint32_t slot;
   };
   struct Later {
-    bool operator()(const Item& a, const Item& b) const {
-      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-    }
+    bool operator()(const Item& a, const Item& b) const { return a.time != b.time ? a.time > b.time : a.seq > b.seq; }
   };
   void wake();
   std::vector<Item> items_;  // binary heap (Later): the earliest item at the front

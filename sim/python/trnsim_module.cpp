@@ -120,8 +120,8 @@ py::tuple in_child(const std::function<std::string()>& command) {
   try {
     py::gil_scoped_release nogil;
     sim::run_forked(
-        1, [&](size_t) { return child_reply(command); }, 1,
-        [&](size_t, sim::ChildOutcome&& c) { out = std::move(c); }, "trnsim");
+        1, [&](size_t) { return child_reply(command); }, 1, [&](size_t, sim::ChildOutcome&& c) { out = std::move(c); },
+        "trnsim");
   } catch (const std::exception& e) {
     return py::make_tuple(3, py::bytes(e.what()), py::bytes(""));
   }
@@ -163,7 +163,8 @@ std::string bench_collective_command(const BenchCollectiveOptions& o, const Comm
   check_outputs(c);
   BenchCollectiveResult r = run_bench_collective(o);
   std::string json = bench_collective_json(r).dump(2) + "\n";
-  write_outputs(c, json, models::resolved_yaml(r.spec, "# trnsim resolved configuration (system " + r.spec.name + ")\n"));
+  write_outputs(c, json,
+                models::resolved_yaml(r.spec, "# trnsim resolved configuration (system " + r.spec.name + ")\n"));
   return json;
 }
 
@@ -218,6 +219,7 @@ PYBIND11_MODULE(_trnsim, m) {
   m.attr("executable") = TRNSIM_EXE;  // the trnsim the sweep's workers run
   m.def("run", &trn::app::py_run, "trnsim run: (status, JSON or message, detail)");
   m.def("startup", &trn::app::py_startup, "trnsim startup: (status, JSON or message, detail)");
-  m.def("bench_collective", &trn::app::py_bench_collective, "trnsim bench collective: (status, JSON or message, detail)");
+  m.def("bench_collective", &trn::app::py_bench_collective,
+        "trnsim bench collective: (status, JSON or message, detail)");
   m.def("sweep", &trn::app::py_sweep, "trnsim sweep: (status, JSON or message, detail)");
 }

@@ -62,7 +62,8 @@ inline std::vector<std::string> set_lines(const std::string& text) {
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    if (text.compare(start, 5, "#set ") == 0 && end - start > 5) sets.push_back(text.substr(start + 5, end - start - 5));
+    if (text.compare(start, 5, "#set ") == 0 && end - start > 5)
+      sets.push_back(text.substr(start + 5, end - start - 5));
     start = end + 1;
   }
   return sets;
@@ -81,8 +82,7 @@ inline void check_message(const char* what) {
   if (m.empty()) failure("empty ConfigError message");
   if (m.find('\n') != std::string::npos || m.find('\r') != std::string::npos)
     failure("ConfigError message spans several lines: " + m);
-  if (m.find(": ") == std::string::npos || m.rfind(": ", 0) == 0)
-    failure("ConfigError message names no place: " + m);
+  if (m.find(": ") == std::string::npos || m.rfind(": ", 0) == 0) failure("ConfigError message names no place: " + m);
 }
 
 /// Runs `f`; a ConfigError is the expected outcome of bad input and is checked for its shape.
@@ -111,7 +111,8 @@ void check_roundtrip(const std::string& name, const std::string& text, Load load
   } catch (const sim::ConfigError& e) {
     failure("the resolved dump does not load again: " + std::string(e.what()) + "\n--- dump:\n" + text);
   }
-  if (again != text) failure("the resolved dump changes when loaded again:\n--- first:\n" + text + "--- again:\n" + again);
+  if (again != text)
+    failure("the resolved dump changes when loaded again:\n--- first:\n" + text + "--- again:\n" + again);
 }
 
 }  // namespace trn::fuzz

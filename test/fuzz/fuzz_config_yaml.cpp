@@ -50,20 +50,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   models::ChipSpec chip;
   if (fuzz::expect_config_errors([&] { chip = models::load_chip(path, sets); }))
-    fuzz::check_roundtrip("configs/chips/resolved.yaml", models::resolved_yaml(chip, ""),
-                          [](const std::string& p) { return models::load_chip(p, {}); },
-                          [](const models::ChipSpec& c) { return models::resolved_yaml(c, ""); });
+    fuzz::check_roundtrip(
+        "configs/chips/resolved.yaml", models::resolved_yaml(chip, ""),
+        [](const std::string& p) { return models::load_chip(p, {}); },
+        [](const models::ChipSpec& c) { return models::resolved_yaml(c, ""); });
 
   models::SystemSpec system;
   if (fuzz::expect_config_errors([&] { system = models::load_system(path, sets); }))
-    fuzz::check_roundtrip("configs/systems/resolved.yaml", models::resolved_yaml(system, ""),
-                          [](const std::string& p) { return models::load_system(p, {}); },
-                          [](const models::SystemSpec& s) { return models::resolved_yaml(s, ""); });
+    fuzz::check_roundtrip(
+        "configs/systems/resolved.yaml", models::resolved_yaml(system, ""),
+        [](const std::string& p) { return models::load_system(p, {}); },
+        [](const models::SystemSpec& s) { return models::resolved_yaml(s, ""); });
 
   workloads::ModelSpec model;
   if (fuzz::expect_config_errors([&] { model = workloads::load_model(path, sets); }))
-    fuzz::check_roundtrip("configs/models/resolved.yaml", workloads::resolved_yaml(model, ""),
-                          [](const std::string& p) { return workloads::load_model(p, {}); },
-                          [](const workloads::ModelSpec& m) { return workloads::resolved_yaml(m, ""); });
+    fuzz::check_roundtrip(
+        "configs/models/resolved.yaml", workloads::resolved_yaml(model, ""),
+        [](const std::string& p) { return workloads::load_model(p, {}); },
+        [](const workloads::ModelSpec& m) { return workloads::resolved_yaml(m, ""); });
   return 0;
 }

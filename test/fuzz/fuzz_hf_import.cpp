@@ -16,8 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = fuzz::write_scratch("hf/Model-X/config.json", text);
   workloads::ModelSpec m;
   if (fuzz::expect_config_errors([&] { m = workloads::load_model(path, {}); }))
-    fuzz::check_roundtrip("hf/resolved.yaml", workloads::resolved_yaml(m, ""),
-                          [](const std::string& p) { return workloads::load_model(p, {}); },
-                          [](const workloads::ModelSpec& r) { return workloads::resolved_yaml(r, ""); });
+    fuzz::check_roundtrip(
+        "hf/resolved.yaml", workloads::resolved_yaml(m, ""),
+        [](const std::string& p) { return workloads::load_model(p, {}); },
+        [](const workloads::ModelSpec& r) { return workloads::resolved_yaml(r, ""); });
   return 0;
 }

@@ -17,8 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string> sets = fuzz::set_lines(text);
   workloads::ScenarioSpec s;
   if (fuzz::expect_config_errors([&] { s = workloads::load_scenario(path, sets); }))
-    fuzz::check_roundtrip("scenarios/resolved.yaml", workloads::resolved_yaml(s, ""),
-                          [](const std::string& p) { return workloads::load_scenario(p, {}); },
-                          [](const workloads::ScenarioSpec& r) { return workloads::resolved_yaml(r, ""); });
+    fuzz::check_roundtrip(
+        "scenarios/resolved.yaml", workloads::resolved_yaml(s, ""),
+        [](const std::string& p) { return workloads::load_scenario(p, {}); },
+        [](const workloads::ScenarioSpec& r) { return workloads::resolved_yaml(r, ""); });
   return 0;
 }

@@ -46,8 +46,8 @@ static void all_ops(const char* system, int instances, int ranks) {
   eng = std::make_unique<hw::CollectiveEngine>("collectives", *sys);
   std::vector<int> list(static_cast<size_t>(ranks));
   std::iota(list.begin(), list.end(), 0);
-  const std::vector<CollectiveOp> ops = {CollectiveOp::AllReduce, CollectiveOp::AllGather,
-                                         CollectiveOp::ReduceScatter, CollectiveOp::AllToAll};
+  const std::vector<CollectiveOp> ops = {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter,
+                                         CollectiveOp::AllToAll};
   std::vector<double> times(ops.size(), 0);
   std::function<void(size_t)> next = [&](size_t i) {
     if (i >= ops.size()) return;

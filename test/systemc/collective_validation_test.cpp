@@ -18,7 +18,8 @@ TEST_CASE("2-rank all-reduce of 1 GiB takes about 18.93 ms (within 15%)", "[vali
   CHECK(r.times[0] == Approx(18.93e-3).epsilon(0.15));
 }
 
-TEST_CASE("16-rank all-reduce of 512 MiB: about 9.69 ms, busbw about 104 GB/s (within 20%)", "[validation][collective]") {
+TEST_CASE("16-rank all-reduce of 512 MiB: about 9.69 ms, busbw about 104 GB/s (within 20%)",
+          "[validation][collective]") {
   auto r = test::run_collective("trn2.48xlarge", 1, CollectiveOp::AllReduce, 16, {512 * MiB});
   CHECK(r.algorithms[0] == "kangaring");
   CHECK(r.times[0] == Approx(9.69e-3).epsilon(0.20));
@@ -26,7 +27,8 @@ TEST_CASE("16-rank all-reduce of 512 MiB: about 9.69 ms, busbw about 104 GB/s (w
   CHECK(busbw / 1e9 == Approx(103.9).epsilon(0.20));
 }
 
-TEST_CASE("trn1 64 ranks on 2 instances, 1 GiB: about 41.8 ms, busbw about 47 GB/s (within 20%)", "[validation][collective]") {
+TEST_CASE("trn1 64 ranks on 2 instances, 1 GiB: about 41.8 ms, busbw about 47 GB/s (within 20%)",
+          "[validation][collective]") {
   auto r = test::run_collective("trn1.32xlarge", 2, CollectiveOp::AllReduce, 64, {1 * GiB});
   CHECK(r.algorithms[0].find("hier") == 0);
   CHECK(r.times[0] == Approx(41.806e-3).epsilon(0.20));

@@ -25,7 +25,8 @@ TEST_CASE("a single tensor op takes exactly its cost-model time", "[core]") {
   models::Op op;
   op.engine = models::Engine::Tensor;
   op.tensor_busy = true;
-  op.duration_s = models::matmul_cost(chip.tensor, chip.psum.banks, {128, 512, 1024, models::DType::BF16}, false).time_s;
+  op.duration_s =
+      models::matmul_cost(chip.tensor, chip.psum.banks, {128, 512, 1024, models::DType::BF16}, false).time_s;
   p.add(op);
   hw::NeuronCore& core = sys.add_core(0, 0, p);
   sim::run_to_completion();

@@ -24,8 +24,8 @@ TEST_CASE("flows share a link fairly and rates rise when one ends", "[fabric]") 
   net.start({{r, 1.0}}, 1e9, 0, [&] { a = sim::now_s(); });
   net.start({{r, 1.0}}, 3e9, 0, [&] { b = sim::now_s(); });
   sim::run_to_completion();
-  CHECK(a == Approx(2e9 / 100e9));           // 1 GB at 50 GB/s
-  CHECK(b == Approx((1e9 + 3e9) / 100e9));   // then the rest alone: total bytes / capacity
+  CHECK(a == Approx(2e9 / 100e9));          // 1 GB at 50 GB/s
+  CHECK(b == Approx((1e9 + 3e9) / 100e9));  // then the rest alone: total bytes / capacity
 }
 
 TEST_CASE("bytes are conserved on every resource of a multi-hop flow", "[fabric]") {

@@ -36,10 +36,10 @@ struct Net {
 };
 
 struct Outcome {
-  std::vector<double> done_at;              // per flow
-  std::vector<double> carried, busy;        // per resource
-  std::vector<int> order;                   // flows in callback order
-  std::vector<uint64_t> act_rank;           // reference only: activation order
+  std::vector<double> done_at;        // per flow
+  std::vector<double> carried, busy;  // per resource
+  std::vector<int> order;             // flows in callback order
+  std::vector<uint64_t> act_rank;     // reference only: activation order
 };
 
 Net random_net(uint32_t seed, int resources, int flows, int max_hops) {
@@ -61,7 +61,7 @@ Net random_net(uint32_t seed, int resources, int flows, int max_hops) {
     }
     const double b = u01(rng);
     f.bytes = b < 0.03 ? 0.0 : std::pow(10.0, 5.0 + 4.0 * u01(rng));  // 3% zero bytes, else 100 kB..1 GB
-    if (u01(rng) < 0.1) f.bytes = 64e6;                                 // some equal sizes (ties)
+    if (u01(rng) < 0.1) f.bytes = 64e6;                               // some equal sizes (ties)
     f.latency = u01(rng) < 0.4 ? 0.0 : 2e-3 * u01(rng);
     if (i > 0 && u01(rng) < 0.35) {
       f.parent = static_cast<int>(u01(rng) * i) % i;
@@ -123,9 +123,7 @@ Outcome run_reference(const Net& n) {
   out.busy.assign(nr, 0.0);
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   double now = 0;
-  auto launch = [&](int i) {
-    pending.push(P{now + std::max(0.0, n.flows[static_cast<size_t>(i)].latency), seq++, i});
-  };
+  auto launch = [&](int i) { pending.push(P{now + std::max(0.0, n.flows[static_cast<size_t>(i)].latency), seq++, i}); };
   for (size_t i = 0; i < nf; ++i)
     if (n.flows[i].parent < 0) launch(static_cast<int>(i));
   models::MaxMinSolver solver;
@@ -160,7 +158,8 @@ Outcome run_reference(const Net& n) {
     double next = std::numeric_limits<double>::infinity();
     if (!pending.empty()) next = pending.top().time;
     for (int i : active)
-      if (rate[static_cast<size_t>(i)] > 0) next = std::min(next, now + rem[static_cast<size_t>(i)] / rate[static_cast<size_t>(i)]);
+      if (rate[static_cast<size_t>(i)] > 0)
+        next = std::min(next, now + rem[static_cast<size_t>(i)] / rate[static_cast<size_t>(i)]);
     for (int i : done) {  // callbacks, after the next wake-up was chosen (as in the network)
       out.order.push_back(i);
       for (int c : n.flows[static_cast<size_t>(i)].children) {
@@ -239,8 +238,8 @@ TEST_CASE("flow network matches a re-solve-everything reference (seed 4)", "[fab
 TEST_CASE("busy time counts an interval still open up to the last event", "[fabric]") {
   hw::FlowNetwork net("net");
   int32_t a = net.add_resource("a", 100e9), b = net.add_resource("b", 100e9);
-  net.start({{a, 1.0}}, 1e9, 0, [] {});          // ends at 10 ms
-  net.start({{b, 1.0}}, 0.2e9, 1e-3, [] {});     // on b from 1 ms to 3 ms
+  net.start({{a, 1.0}}, 1e9, 0, [] {});       // ends at 10 ms
+  net.start({{b, 1.0}}, 0.2e9, 1e-3, [] {});  // on b from 1 ms to 3 ms
   sc_core::sc_start(sim::to_sc(5e-3));
   // a is still busy: counted up to the network's last event (b's end at 3 ms).
   CHECK(net.busy_time(a) == Approx(3e-3).epsilon(1e-9));

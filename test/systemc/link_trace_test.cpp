@@ -41,8 +41,9 @@ std::vector<Span> read_spans(const std::string& path, int* thread_names) {
     if (line.find("\"thread_name\"") != std::string::npos) ++*thread_names;
     if (line.find("\"cat\":\"links\"") == std::string::npos) continue;
     Span s;
-    REQUIRE(std::sscanf(line.c_str() + line.find("\"tid\":"), "\"tid\":%d,\"ts\":%lf,\"dur\":%lf,\"args\":{\"flows\":%d,\"bytes\":%lf",
-                        &s.tid, &s.ts, &s.dur, &s.flows, &s.bytes) == 5);
+    REQUIRE(std::sscanf(line.c_str() + line.find("\"tid\":"),
+                        "\"tid\":%d,\"ts\":%lf,\"dur\":%lf,\"args\":{\"flows\":%d,\"bytes\":%lf", &s.tid, &s.ts, &s.dur,
+                        &s.flows, &s.bytes) == 5);
     out.push_back(s);
   }
   std::remove(path.c_str());

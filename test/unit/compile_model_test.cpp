@@ -74,8 +74,10 @@ TEST_CASE("failure predicates: budget, host memory, instruction limit", "[compil
 
 TEST_CASE("a warm cache removes compile time but not load and initialisation", "[compile][mechanism]") {
   CompileParams p = workloads::load_compile_params();
-  auto cold = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {}), p, workloads::ExecMode::Compiled, 4.6);
-  auto warm = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {"compile.cache=warm"}), p, workloads::ExecMode::Compiled, 4.6);
+  auto cold =
+      workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {}), p, workloads::ExecMode::Compiled, 4.6);
+  auto warm = workloads::first_step(workloads::load_scenario("qwen3-32b-trn2", {"compile.cache=warm"}), p,
+                                    workloads::ExecMode::Compiled, 4.6);
   CHECK(part(warm, "compile") <= warm.inventory.jobs.size() * p.t_hit.v * (1 + 1e-9));  // a lookup per graph or kernel
   CHECK(part(warm, "compile") < 0.2 * part(cold, "compile"));
   CHECK(part(warm, "neff_load") == Approx(part(cold, "neff_load")));
@@ -84,7 +86,8 @@ TEST_CASE("a warm cache removes compile time but not load and initialisation", "
   CHECK(warm.total < cold.total);
 }
 
-TEST_CASE("doubling host vCPUs shortens parallel compilation until the longest graph dominates", "[compile][mechanism]") {
+TEST_CASE("doubling host vCPUs shortens parallel compilation until the longest graph dominates",
+          "[compile][mechanism]") {
   CompileParams p = workloads::load_compile_params();
   double prev = 1e30, longest = 0;
   for (int vcpus : {8, 16, 32, 64, 128, 256}) {
@@ -102,8 +105,8 @@ TEST_CASE("doubling host vCPUs shortens parallel compilation until the longest g
 TEST_CASE("more layers: regional compile unchanged, whole-step compile grows super-linearly", "[compile][mechanism]") {
   CompileParams p = workloads::load_compile_params();
   auto compile_of = [&](int layers, const std::string& frontend) {
-    auto s = workloads::load_scenario("qwen3-32b-trn2", {"model.num_layers=" + std::to_string(layers),
-                                                         "compile.frontend=" + frontend});
+    auto s = workloads::load_scenario("qwen3-32b-trn2",
+                                      {"model.num_layers=" + std::to_string(layers), "compile.frontend=" + frontend});
     return workloads::first_step(s, p, workloads::ExecMode::Compiled, 1.0).compile.wall_s;
   };
   auto regional_graphs = [&](int layers) {  // the block graphs (the eager remainder's optimizer grows)
@@ -128,14 +131,16 @@ TEST_CASE("validation: gpt-oss-20B recipe compile ~1,637 s within 15%", "[compil
 
 TEST_CASE("validation: BERT-Large ~13 min parallel vs ~40 min sequential within 25%", "[compile][validation]") {
   CompileParams p = workloads::load_compile_params();
-  auto seq = workloads::first_step(workloads::load_scenario("bert-large-trn1", {}), p, workloads::ExecMode::Compiled, 1.0);
+  auto seq =
+      workloads::first_step(workloads::load_scenario("bert-large-trn1", {}), p, workloads::ExecMode::Compiled, 1.0);
   auto par = workloads::first_step(workloads::load_scenario("bert-large-trn1", {"compile.parallel_compile=true"}), p,
                                    workloads::ExecMode::Compiled, 1.0);
   CHECK(seq.compile.wall_s == Approx(40 * 60).epsilon(0.25));
   CHECK(par.compile.wall_s == Approx(13 * 60).epsilon(0.25));
 }
 
-TEST_CASE("validation: FlexAttention suite, exactly 7 of 96 fail, all at batch 4 and seq 8192", "[compile][validation]") {
+TEST_CASE("validation: FlexAttention suite, exactly 7 of 96 fail, all at batch 4 and seq 8192",
+          "[compile][validation]") {
   CompileParams p = workloads::load_compile_params();
   auto rs = workloads::run_flex_suite(p, 600, 1.0);
   REQUIRE(rs.size() == 96);

@@ -20,7 +20,8 @@ namespace {
 struct Inner {
   Bandwidth bandwidth{0};
   int count = 1;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("bandwidth", bandwidth, F("link bandwidth").gt(0));
     v.field("count", count, F("links").ge(1).le(64));
   }
@@ -31,7 +32,8 @@ struct Outer {
   Inner link;
   bool fast = false;
   Time latency{0};
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("name", name, F("name"));
     v.section("link", link, F("link"));
     v.field("fast", fast, F("fast mode").optional());
@@ -95,41 +97,65 @@ TEST_CASE("errors name file:line:col, key path and expectation", "[config]") {
   TempDir t;
   SECTION("unknown key suggests the nearest") {
     std::string p = t.write("b.yaml", "name: x\nlink:\n  bandwith: \"1 GB/s\"\n  count: 1\nlatency: 1 us\n");
-    std::string e = error_of([&] { Outer o; read_config(load_config_file(p), o); });
+    std::string e = error_of([&] {
+      Outer o;
+      read_config(load_config_file(p), o);
+    });
     CHECK(e.find("b.yaml:3:3") != std::string::npos);
     CHECK(e.find("link.bandwith") != std::string::npos);
     CHECK(e.find("did you mean 'bandwidth'") != std::string::npos);
   }
   SECTION("unitless bandwidth") {
     std::string p = t.write("c.yaml", "name: x\nlink:\n  bandwidth: 2.9\n  count: 1\nlatency: 1 us\n");
-    std::string e = error_of([&] { Outer o; read_config(load_config_file(p), o); });
+    std::string e = error_of([&] {
+      Outer o;
+      read_config(load_config_file(p), o);
+    });
     CHECK(e.find("c.yaml:3:14") != std::string::npos);
     CHECK(e.find("link.bandwidth") != std::string::npos);
     CHECK(e.find("no unit") != std::string::npos);
   }
   SECTION("out of range") {
     std::string p = t.write("d.yaml", "name: x\nlink:\n  bandwidth: 0 GB/s\n  count: 1\nlatency: 1 us\n");
-    std::string e = error_of([&] { Outer o; read_config(load_config_file(p), o); });
+    std::string e = error_of([&] {
+      Outer o;
+      read_config(load_config_file(p), o);
+    });
     CHECK(e.find("out of range") != std::string::npos);
     CHECK(e.find("> 0") != std::string::npos);
   }
   SECTION("negative count and non-integer count") {
     std::string p = t.write("e.yaml", "name: x\nlink:\n  bandwidth: 1 GB/s\n  count: -1\nlatency: 1 us\n");
-    CHECK(error_of([&] { Outer o; read_config(load_config_file(p), o); }).find("link.count") != std::string::npos);
+    CHECK(error_of([&] {
+            Outer o;
+            read_config(load_config_file(p), o);
+          }).find("link.count") != std::string::npos);
     p = t.write("e2.yaml", "name: x\nlink:\n  bandwidth: 1 GB/s\n  count: 1.5\nlatency: 1 us\n");
-    CHECK(error_of([&] { Outer o; read_config(load_config_file(p), o); }).find("whole number") != std::string::npos);
+    CHECK(error_of([&] {
+            Outer o;
+            read_config(load_config_file(p), o);
+          }).find("whole number") != std::string::npos);
   }
   SECTION("missing key") {
     std::string p = t.write("f.yaml", "name: x\nlink:\n  count: 1\nlatency: 1 us\n");
-    std::string e = error_of([&] { Outer o; read_config(load_config_file(p), o); });
+    std::string e = error_of([&] {
+      Outer o;
+      read_config(load_config_file(p), o);
+    });
     CHECK(e.find("f.yaml:3:3") != std::string::npos);
     CHECK(e.find("missing key 'bandwidth'") != std::string::npos);
   }
   SECTION("wrong type") {
     std::string p = t.write("g.yaml", "name: x\nlink: 5\nlatency: 1 us\n");
-    CHECK(error_of([&] { Outer o; read_config(load_config_file(p), o); }).find("expected a map") != std::string::npos);
+    CHECK(error_of([&] {
+            Outer o;
+            read_config(load_config_file(p), o);
+          }).find("expected a map") != std::string::npos);
     p = t.write("g2.yaml", std::string(kGood) + "fast: \"yes\"\n");
-    CHECK(error_of([&] { Outer o; read_config(load_config_file(p), o); }).find("true or false") != std::string::npos);
+    CHECK(error_of([&] {
+            Outer o;
+            read_config(load_config_file(p), o);
+          }).find("true or false") != std::string::npos);
   }
   SECTION("YAML syntax error") {
     std::string p = t.write("h.yaml", "name: x\nlink: [1, 2\n");

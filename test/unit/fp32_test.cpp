@@ -23,7 +23,7 @@ using trn::models::Engine;
 
 namespace {
 
-const std::vector<std::string> kFp32 = {"precision.compute=fp32"};                                // auto-cast matmult
+const std::vector<std::string> kFp32 = {"precision.compute=fp32"};  // auto-cast matmult
 const std::vector<std::string> kFp32NoCast = {"precision.compute=fp32", "compile.auto_cast=none"};
 
 std::vector<std::string> plus(std::vector<std::string> a, const std::vector<std::string>& b) {
@@ -99,7 +99,7 @@ TEST_CASE("FP32 with auto-cast: every GEMM at the BF16 rate on FP32 bytes, after
     for (size_t i = 0; i < a.size(); ++i) {
       INFO(a[i]->name);
       REQUIRE(a[i]->name == b[i]->name);
-      CHECK(b[i]->duration_s == a[i]->duration_s);  // the same BF16 tiling, op for op
+      CHECK(b[i]->duration_s == a[i]->duration_s);                   // the same BF16 tiling, op for op
       CHECK(b[i]->bytes == Approx(2 * a[i]->bytes).epsilon(1e-12));  // operands and output in FP32
       CHECK(b[i]->flops == a[i]->flops);
     }
@@ -137,8 +137,8 @@ TEST_CASE("the auto-cast costs one ScalarE pass over the GEMM's two operands", "
     const GraphOp& o = it->second;
     const double n = (o.tokens * o.k + o.k * o.n) * std::max(1, o.experts);
     const double per_core = n / lnc;
-    const double expect = (per_core / sc.elems_per_cycle + std::ceil(per_core / (128.0 * 2048)) * sc.fixed_overhead_cycles) /
-                          sc.clock.v;
+    const double expect =
+        (per_core / sc.elems_per_cycle + std::ceil(per_core / (128.0 * 2048)) * sc.fixed_overhead_cycles) / sc.clock.v;
     CHECK(op.duration_s == Approx(expect).epsilon(1e-12));
     ++checked;
   }
@@ -190,9 +190,10 @@ TEST_CASE("FP32 doubles the bytes of every collective", "[workload][fp32]") {
   // TP all-reduces and (with SP) reduce-scatters and all-gathers, FSDP gathers and scatters, DP
   // gradient reductions with and without ZeRO and its parameter gather, pipeline sends and
   // receives, MoE all-to-alls.
-  for (const Case& k : {Case{"qwen3-32b-trn2", {}}, Case{"qwen3-32b-trn2", {"parallel.sequence_parallel=true"}},
-                        Case{"llama2-70b-trn1-pp", {"parallel.fsdp=1", "parallel.dp=4", "parallel.zero=1"}},
-                        Case{"llama2-70b-trn1-pp", {"parallel.fsdp=2", "parallel.dp=2"}}, Case{"mixtral-8x7b-trn2", {}}}) {
+  for (const Case& k :
+       {Case{"qwen3-32b-trn2", {}}, Case{"qwen3-32b-trn2", {"parallel.sequence_parallel=true"}},
+        Case{"llama2-70b-trn1-pp", {"parallel.fsdp=1", "parallel.dp=4", "parallel.zero=1"}},
+        Case{"llama2-70b-trn1-pp", {"parallel.fsdp=2", "parallel.dp=2"}}, Case{"mixtral-8x7b-trn2", {}}}) {
     const std::vector<std::string> sets = plus(two_layers(k.scenario), k.sets);
     ScenarioSpec bs = load_scenario(k.scenario, sets), fs = load_scenario(k.scenario, plus(sets, kFp32));
     for (int stage : {0, bs.parallel.pp - 1}) {  // the first and the last stage (embedding, LM head)
@@ -225,7 +226,8 @@ TEST_CASE("FP32 doubles the bytes of every collective", "[workload][fp32]") {
 TEST_CASE("FP32 doubles weights, gradients and activations; the weights are the master", "[workload][fp32]") {
   for (const char* master : {"fp32", "bf16"}) {
     INFO("master_weights " << master);
-    const std::vector<std::string> base = {"checkpointing=selective", std::string("precision.master_weights=") + master};
+    const std::vector<std::string> base = {"checkpointing=selective",
+                                           std::string("precision.master_weights=") + master};
     const auto bf = memory("qwen3-32b-trn2", base), f32 = memory("qwen3-32b-trn2", plus(base, kFp32));
     CHECK(f32.at("weights") == Approx(2 * bf.at("weights")).epsilon(1e-12));
     CHECK(f32.at("gradients") == Approx(2 * bf.at("gradients")).epsilon(1e-12));

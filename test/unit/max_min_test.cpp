@@ -59,7 +59,9 @@ TEST_CASE("random instances never oversubscribe and every flow is bottlenecked",
     for (size_t f = 0; f < flows.size(); ++f) {
       CHECK(rates[f] > 0);
       bool saturated = false;
-      for (auto& u : flows[f]) saturated = saturated || used[static_cast<size_t>(u.resource)] >= cap[static_cast<size_t>(u.resource)] * (1 - 1e-9);
+      for (auto& u : flows[f])
+        saturated =
+            saturated || used[static_cast<size_t>(u.resource)] >= cap[static_cast<size_t>(u.resource)] * (1 - 1e-9);
       CHECK(saturated);
     }
   }

@@ -26,9 +26,7 @@ std::filesystem::path scratch(const std::string& name) {
   return std::filesystem::temp_directory_path() / (name + "." + std::to_string(::getpid()));
 }
 
-std::string hf(const std::string& file) {
-  return std::string(TRNSIM_SOURCE_DIR) + "/test/data/hf/" + file;
-}
+std::string hf(const std::string& file) { return std::string(TRNSIM_SOURCE_DIR) + "/test/data/hf/" + file; }
 
 using trn::test::error_of;
 
@@ -59,11 +57,10 @@ TEST_CASE("every zoo model loads and validates", "[model]") {
 
 TEST_CASE("zoo parameter counts match the published model sizes within 3%", "[model]") {
   const Published table[] = {
-      {"qwen3-8b", 8.2, 0},      {"qwen3-32b", 32.8, 0},     {"llama2-7b", 6.74, 0},
-      {"llama2-13b", 13.0, 0},   {"llama2-70b", 69.0, 0},    {"llama3.1-8b", 8.03, 0},
-      {"llama3.1-70b", 70.6, 0}, {"gpt3-175b", 175.0, 0},    {"gpt-oss-20b", 20.9, 3.6},
-      {"mixtral-8x7b", 46.7, 12.9}, {"bert-large", 0.335, 0},
-      {"gpt3-6.7b", 6.7, 0},     {"gpt3-23b", 23.0, 0},      {"gpt3-46b", 46.0, 0},  // nominal sizes
+      {"qwen3-8b", 8.2, 0},       {"qwen3-32b", 32.8, 0},       {"llama2-7b", 6.74, 0},    {"llama2-13b", 13.0, 0},
+      {"llama2-70b", 69.0, 0},    {"llama3.1-8b", 8.03, 0},     {"llama3.1-70b", 70.6, 0}, {"gpt3-175b", 175.0, 0},
+      {"gpt-oss-20b", 20.9, 3.6}, {"mixtral-8x7b", 46.7, 12.9}, {"bert-large", 0.335, 0},  {"gpt3-6.7b", 6.7, 0},
+      {"gpt3-23b", 23.0, 0},      {"gpt3-46b", 46.0, 0},  // nominal sizes
   };
   for (const auto& p : table) {
     ModelSpec m = load_model(p.name, {});
@@ -71,23 +68,20 @@ TEST_CASE("zoo parameter counts match the published model sizes within 3%", "[mo
     std::printf("  %-14s parameters %8.3fB (published %7.3fB, %+5.2f%%)", p.name, total, p.total,
                 100 * (total / p.total - 1));
     if (p.active > 0)
-      std::printf("  active %6.3fB (published %5.2fB, %+5.2f%%)", active, p.active,
-                  100 * (active / p.active - 1));
+      std::printf("  active %6.3fB (published %5.2fB, %+5.2f%%)", active, p.active, 100 * (active / p.active - 1));
     std::printf("\n");
     INFO(p.name);
     CHECK(total == Approx(p.total).epsilon(0.03));
     if (p.active > 0) CHECK(active == Approx(p.active).epsilon(0.03));
     // Dense: active = total - lookup tables, + the table again when it doubles as the LM head.
     double head = m.tied_embeddings ? static_cast<double>(m.vocab_size) * m.hidden_size : 0;
-    if (!m.is_moe())
-      CHECK(m.active_parameters() == Approx(m.parameters() - m.embedding_parameters() + head));
+    if (!m.is_moe()) CHECK(m.active_parameters() == Approx(m.parameters() - m.embedding_parameters() + head));
   }
 }
 
 TEST_CASE("parameter count of a small dense model, counted by hand", "[model]") {
-  ModelSpec m = load_model("llama2-7b", {"num_layers=1", "vocab_size=10", "model.hidden_size=8",
-                                         "num_heads=2", "num_kv_heads=1", "head_dim=4",
-                                         "intermediate_size=16"});
+  ModelSpec m = load_model("llama2-7b", {"num_layers=1", "vocab_size=10", "model.hidden_size=8", "num_heads=2",
+                                         "num_kv_heads=1", "head_dim=4", "intermediate_size=16"});
   // embed 10x8 + head 10x8 + q 8x8 + k 8x4 + v 8x4 + o 8x8 + 2 norms 2x8 + swiglu 3x8x16
   // + final norm 8 = 80 + 80 + 192 + 16 + 384 + 8.
   CHECK(m.parameters() == 760);
@@ -226,8 +220,7 @@ TEST_CASE("a misspelt key in a zoo-style YAML names the nearest key", "[model]")
 
 TEST_CASE("bad values and inconsistent models are rejected", "[model]") {
   CHECK_THROWS_AS(load_model("llama2-7b", {"num_heads=0"}), ConfigError);
-  CHECK_THAT(error_of([] { load_model("llama2-7b", {"num_kv_heads=5"}); }),
-             Catch::Contains("do not divide"));
+  CHECK_THAT(error_of([] { load_model("llama2-7b", {"num_kv_heads=5"}); }), Catch::Contains("do not divide"));
   CHECK_THAT(error_of([] { load_model("mixtral-8x7b", {"experts_per_token=9"}); }),
              Catch::Contains("experts_per_token"));
   CHECK_THAT(error_of([] { load_model("llama2-7b", {"mlp=relu"}); }), Catch::Contains("swiglu"));
@@ -266,7 +259,7 @@ TEST_CASE("Mistral and Qwen2 configs import with their windows and biases", "[mo
 
   ModelSpec q = import_hf_config(hf("qwen2-7b.json"));
   CHECK(q.architecture == Architecture::Qwen2);
-  CHECK(q.attention_bias);  // q, k, v biases (no o bias)
+  CHECK(q.attention_bias);       // q, k, v biases (no o bias)
   CHECK(q.sliding_window == 0);  // use_sliding_window false
   CHECK(q.num_kv_heads == 4);
   CHECK(q.vocab_size == 152064);
@@ -291,7 +284,8 @@ TEST_CASE("sliding-window keys are honoured or refused, never dropped", "[model]
     return path;
   };
   // Mistral without a window (null) attends fully.
-  ModelSpec none = import_hf_config(with("mistral-7b-v0.1.json", "\"sliding_window\": 4096", "\"sliding_window\": null"));
+  ModelSpec none =
+      import_hf_config(with("mistral-7b-v0.1.json", "\"sliding_window\": 4096", "\"sliding_window\": null"));
   CHECK(none.sliding_window == 0);
   CHECK(none.sliding_window_pattern == SlidingPattern::None);
   // Qwen2 with use_sliding_window: layers max_window_layers and above use the window; all
@@ -317,14 +311,18 @@ TEST_CASE("sliding-window keys are honoured or refused, never dropped", "[model]
   CHECK_THAT(e, Catch::Contains("14 full-attention layers"));
   CHECK_THAT(e, Catch::Contains("mwl-14.json:13:3"));  // the key's line and column
   // Qwen3-MoE: dense layers and shared experts change the math and are refused.
-  CHECK_THAT(error_of([&] { import_hf_config(with("qwen3-30b-a3b.json", "\"mlp_only_layers\": []",
-                                                  "\"mlp_only_layers\": [0, 1]")); }),
+  CHECK_THAT(error_of([&] {
+               import_hf_config(with("qwen3-30b-a3b.json", "\"mlp_only_layers\": []", "\"mlp_only_layers\": [0, 1]"));
+             }),
              Catch::Contains("mlp_only_layers: dense layers inside a MoE model are not supported"));
-  CHECK_THAT(error_of([&] { import_hf_config(with("qwen3-30b-a3b.json", "\"decoder_sparse_step\": 1",
-                                                  "\"decoder_sparse_step\": 2")); }),
+  CHECK_THAT(error_of([&] {
+               import_hf_config(with("qwen3-30b-a3b.json", "\"decoder_sparse_step\": 1", "\"decoder_sparse_step\": 2"));
+             }),
              Catch::Contains("decoder_sparse_step"));
-  CHECK_THAT(error_of([&] { import_hf_config(with("qwen3-30b-a3b.json", "\"mlp_only_layers\": []",
-                                                  "\"mlp_only_layers\": [], \"shared_expert_intermediate_size\": 512")); }),
+  CHECK_THAT(error_of([&] {
+               import_hf_config(with("qwen3-30b-a3b.json", "\"mlp_only_layers\": []",
+                                     "\"mlp_only_layers\": [], \"shared_expert_intermediate_size\": 512"));
+             }),
              Catch::Contains("no shared expert"));
   // Mixtral with a window applies it to every layer.
   ModelSpec mx = import_hf_config(with("mixtral-8x7b.json", "\"sliding_window\": null", "\"sliding_window\": 4096"));
@@ -340,8 +338,10 @@ TEST_CASE("imported parameter counts match the published sizes within 2%", "[mod
     const char* file;
     double total, active;  // billions; active 0 = dense
   };
-  const Row rows[] = {{"mistral-7b-v0.1.json", 7.24, 0}, {"qwen2-7b.json", 7.62, 0},
-                      {"mixtral-8x7b.json", 46.7, 12.9}, {"qwen3-30b-a3b.json", 30.5, 3.3}};
+  const Row rows[] = {{"mistral-7b-v0.1.json", 7.24, 0},
+                      {"qwen2-7b.json", 7.62, 0},
+                      {"mixtral-8x7b.json", 46.7, 12.9},
+                      {"qwen3-30b-a3b.json", 30.5, 3.3}};
   for (const auto& r : rows) {
     INFO(r.file);
     ModelSpec m = load_model(hf(r.file), {});

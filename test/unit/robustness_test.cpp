@@ -38,7 +38,8 @@ struct Sized {
   sim::Bytes size{0};
   int count = 0;
   std::string name;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("size", size, sim::F("a size").ge(0));
     v.field("count", count, sim::F("a count").ge(0));
     v.field("name", name, sim::F("a name"));
@@ -63,7 +64,8 @@ TEST_CASE("a device or FIFO is not read as a configuration file", "[robustness]"
              Catch::Contains("'/dev/zero' is not a regular file, expected a YAML file"));
   Scratch t;
   std::string p = t.write("inc.yaml", "include: /dev/zero\n");
-  CHECK_THAT(error_of([&] { sim::load_config_file(p); }), Catch::Contains("inc.yaml:1:10: include: '/dev/zero' is not a regular file"));
+  CHECK_THAT(error_of([&] { sim::load_config_file(p); }),
+             Catch::Contains("inc.yaml:1:10: include: '/dev/zero' is not a regular file"));
   CHECK_THAT(error_of([] { workloads::import_hf_config("/dev/null"); }), Catch::Contains("is not a regular file"));
 }
 

@@ -40,7 +40,7 @@ TEST_CASE("tensor-engine peaks derived from the array match the published per-co
 TEST_CASE("system totals match the published instance figures", "[spec]") {
   SystemSpec s = load_system("trn2.48xlarge", {}, 0);
   CHECK(s.chips * s.chip.hbm.capacity.v / (1024.0 * 1024 * 1024) == Approx(1536));  // S8: 1.5 TiB
-  CHECK(s.chips * s.chip.hbm.bandwidth.v / 1e12 == Approx(46.4));                    // S8
+  CHECK(s.chips * s.chip.hbm.bandwidth.v / 1e12 == Approx(46.4));                   // S8
   CHECK(s.efa.nics * s.efa.bandwidth_per_nic.v * 8 / 1e9 == Approx(3200));          // S8: 3.2 Tbps
   double per_chip_links = 0;
   for (const auto& d : s.topology.dims) per_chip_links += 2 * d.link_bandwidth.v;

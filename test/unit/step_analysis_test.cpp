@@ -46,8 +46,7 @@ TEST_CASE("name_stem drops layer indices", "[analysis]") {
   CHECK(name_stem("12") == "12");  // nothing left: the name itself
 }
 
-TEST_CASE("the roofline divides the chip's peaks among logical cores and keeps the largest groups",
-          "[analysis]") {
+TEST_CASE("the roofline divides the chip's peaks among logical cores and keeps the largest groups", "[analysis]") {
   trn::workloads::ScenarioSpec s = trn::workloads::load_scenario("qwen3-32b-trn2", {});
   std::vector<RooflinePoint> pts;
   for (int i = 0; i < kRooflinePoints + 5; ++i) {

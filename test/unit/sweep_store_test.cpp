@@ -99,8 +99,9 @@ TEST_CASE("axis columns: one per axis key, typed values, added to older tables a
   a.axes = {{"parallel.tp", "4"}, {"mode", "eager"}};
   {
     Database d(db.path, Database::Mode::Create);  // a table of an older trnsim: no axis columns
-    d.exec("CREATE TABLE points (id TEXT PRIMARY KEY, idx INTEGER, sweep TEXT, sets TEXT, status TEXT, result TEXT, "
-           "reason TEXT)");
+    d.exec(
+        "CREATE TABLE points (id TEXT PRIMARY KEY, idx INTEGER, sweep TEXT, sets TEXT, status TEXT, result TEXT, "
+        "reason TEXT)");
   }
   {
     SweepStore store(db.path, db.path, {"parallel.tp", "mode"});
@@ -124,7 +125,8 @@ TEST_CASE("axis columns: one per axis key, typed values, added to older tables a
   REQUIRE(cols.step());
   CHECK(cols.text(0) == "id,idx,sweep,sets,status,result,reason,parallel.tp,mode,system.topology.dims");
   Statement st = d.prepare(
-      "SELECT typeof(\"parallel.tp\"), \"parallel.tp\", mode, quote(\"system.topology.dims\") FROM points ORDER BY idx");
+      "SELECT typeof(\"parallel.tp\"), \"parallel.tp\", mode, quote(\"system.topology.dims\") FROM points ORDER BY "
+      "idx");
   REQUIRE(st.step());
   CHECK(st.text(0) == "integer");
   CHECK(st.text(1) == "4");

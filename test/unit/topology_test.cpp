@@ -39,8 +39,7 @@ TEST_CASE("ring order visits every chip through neighbours", "[topology]") {
     const auto& ring = t.ring_order_local();
     REQUIRE(static_cast<int>(ring.size()) == t.chips_per_instance());
     CHECK(std::set<int>(ring.begin(), ring.end()).size() == ring.size());
-    for (size_t i = 0; i < ring.size(); ++i)
-      CHECK(t.route(ring[i], ring[(i + 1) % ring.size()]).size() == 1);
+    for (size_t i = 0; i < ring.size(); ++i) CHECK(t.route(ring[i], ring[(i + 1) % ring.size()]).size() == 1);
   }
 }
 

@@ -29,14 +29,15 @@ std::string error_of(const std::vector<std::string>& sets) {
 std::map<std::string, int> count_collectives(const TrainingGraph& t) {
   std::map<std::string, int> n;
   for (Vertex v : t.order)
-    if (t.g[v].kind == OpKind::Collective) n[std::string(group_kind_name(t.g[v].group)) + ":" + t.g[v].name.substr(0, 7)]++;
+    if (t.g[v].kind == OpKind::Collective)
+      n[std::string(group_kind_name(t.g[v].group)) + ":" + t.g[v].name.substr(0, 7)]++;
   return n;
 }
 }  // namespace
 
 TEST_CASE("every shipped scenario loads and its resolved form reproduces it", "[workload]") {
-  for (const char* name : {"qwen3-32b-trn2", "llama2-70b-trn1-pp", "llama3.1-70b-trn2-ultraserver", "qwen3-32b-trn3-gen1",
-                           "qwen3-32b-trn3-gen2", "gpt-oss-20b-trn2", "mixtral-8x7b-trn2"}) {
+  for (const char* name : {"qwen3-32b-trn2", "llama2-70b-trn1-pp", "llama3.1-70b-trn2-ultraserver",
+                           "qwen3-32b-trn3-gen1", "qwen3-32b-trn3-gen2", "gpt-oss-20b-trn2", "mixtral-8x7b-trn2"}) {
     INFO(name);
     ScenarioSpec s = load_scenario(name, {});
     std::string y = resolved_yaml(s, "");
@@ -47,7 +48,8 @@ TEST_CASE("every shipped scenario loads and its resolved form reproduces it", "[
 }
 
 TEST_CASE("layouts that do not divide the model say which number fails", "[workload]") {
-  CHECK(error_of({"parallel.tp=3", "parallel.fsdp=21"}).find("tp 3 does not divide the model's 64 attention heads") != std::string::npos);
+  CHECK(error_of({"parallel.tp=3", "parallel.fsdp=21"}).find("tp 3 does not divide the model's 64 attention heads") !=
+        std::string::npos);
   CHECK(error_of({"parallel.pp=3"}).find("pp 3 does not divide the model's 64 layers") != std::string::npos);
   CHECK(error_of({"parallel.fsdp=8"}).find("ranks") != std::string::npos);
   CHECK(error_of({"batch.seq_len=65536"}).find("over the model's limit of 40960") != std::string::npos);
@@ -92,7 +94,8 @@ TEST_CASE("assignments checked against the scenario schema alone, at their own l
         "sweep.yaml:4:5: parallel.tpp: unknown key 'tpp' (did you mean 'tp'?)");
   CHECK(error_of_sets({assignment("parallel.tp=four", 5)}) ==
         "sweep.yaml:5:20: parallel.tp: expected a number (tensor-parallel degree), found 'four'");
-  CHECK(error_of_sets({assignment("model=llama3.1-9b", 6)}).rfind("sweep.yaml:6:20: model: unknown model 'llama3.1-9b'", 0) == 0);
+  CHECK(error_of_sets({assignment("model=llama3.1-9b", 6)})
+            .rfind("sweep.yaml:6:20: model: unknown model 'llama3.1-9b'", 0) == 0);
   CHECK(error_of_sets({assignment("system.chips=1", 7)}) == "(no error)");  // the torus check is cross-field
 }
 
@@ -107,7 +110,8 @@ TEST_CASE("MoE layouts check experts against ep", "[workload]") {
 
 TEST_CASE("tensor and FSDP passes shard shapes and insert the collectives of each layer", "[workload]") {
   ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"checkpointing=none"});
-  TrainingGraph t = build_training_graph(s.model, 0, 2, 1, 4096, trn::workloads::Checkpointing::None, s.precision.element_bytes());
+  TrainingGraph t =
+      build_training_graph(s.model, 0, 2, 1, 4096, trn::workloads::Checkpointing::None, s.precision.element_bytes());
   double qkv_n = 0;
   for (Vertex v : t.order)
     if (t.g[v].name == "qkv") qkv_n = t.g[v].n;
@@ -124,7 +128,8 @@ TEST_CASE("tensor and FSDP passes shard shapes and insert the collectives of eac
 
 TEST_CASE("sequence parallelism replaces all-reduces by reduce-scatter and all-gather", "[workload]") {
   ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"parallel.sequence_parallel=true"});
-  TrainingGraph t = build_training_graph(s.model, 0, 1, 1, 4096, trn::workloads::Checkpointing::None, s.precision.element_bytes());
+  TrainingGraph t =
+      build_training_graph(s.model, 0, 1, 1, 4096, trn::workloads::Checkpointing::None, s.precision.element_bytes());
   apply_parallel_passes(t, s, 0);
   int rs = 0, ag = 0, ar = 0;
   for (Vertex v : t.order) {
@@ -143,14 +148,17 @@ TEST_CASE("eager dispatches every op and fuses nothing; compiled launches region
   for (const char* mode : {"eager", "compiled"}) {
     ScenarioSpec s = load_scenario("qwen3-32b-trn2", {std::string("mode=") + mode});
     Layout layout(s.parallel);
-    TrainingGraph t = build_training_graph(s.model, 0, s.model.num_layers, 1, 4096, s.checkpointing, s.precision.element_bytes());
+    TrainingGraph t =
+        build_training_graph(s.model, 0, s.model.num_layers, 1, 4096, s.checkpointing, s.precision.element_bytes());
     apply_parallel_passes(t, s, 0);
     trn::models::Program p = lower_rank(s, layout, t, 0);
     int host = 0, device = 0;
     double ew_bytes = 0;
     for (const auto& op : p.ops) {
-      if (op.engine == trn::models::Engine::Host) ++host;
-      else ++device;
+      if (op.engine == trn::models::Engine::Host)
+        ++host;
+      else
+        ++device;
       if (op.engine == trn::models::Engine::Vector && op.name.find("norm") != std::string::npos) ew_bytes += op.bytes;
     }
     if (std::string(mode) == "eager") {
@@ -304,9 +312,9 @@ TEST_CASE("FP8 and MXFP8: GEMMs at the FP8 rate, casts and scales on VectorE and
   CHECK(f8.cast == f8.amax);
   CHECK(mx.mxq == f8.amax);
   CHECK(f8.tensor_s < bf.tensor_s);
-  CHECK(mx.tensor_s < f8.tensor_s);  // MX: 4 pairs per PE on trn3, double row: 2
+  CHECK(mx.tensor_s < f8.tensor_s);               // MX: 4 pairs per PE on trn3, double row: 2
   CHECK(f8.tensor_s > bf.tensor_s / 2.0 * 0.99);  // attention stays BF16
-  CHECK(f8.mm_bytes < bf.mm_bytes);  // FP8 operands
+  CHECK(f8.mm_bytes < bf.mm_bytes);               // FP8 operands
   CHECK(mx.cast_bytes > 0);
   CHECK(f8.cast_bytes > 0);
 }
@@ -335,14 +343,14 @@ TEST_CASE("xla whole graphs: one launch per graph, a list schedule, recomputatio
   // A fully checkpointed pipeline stage with sequence parallelism, as torch-xla (one graph per
   // segment, list-scheduled) and as TorchNeuron regions (graph order, one launch per layer).
   auto lower = [](const char* frontend) {
-    ScenarioSpec s = load_scenario("llama2-70b-trn1-pp",
-                                   {"model.num_layers=8", "checkpointing=full", "parallel.sequence_parallel=true",
-                                    "parallel.fsdp=1", "parallel.dp=4", "parallel.microbatches=4",
-                                    "batch.global_batch=16", std::string("compile.frontend=") + frontend});
+    ScenarioSpec s = load_scenario(
+        "llama2-70b-trn1-pp", {"model.num_layers=8", "checkpointing=full", "parallel.sequence_parallel=true",
+                               "parallel.fsdp=1", "parallel.dp=4", "parallel.microbatches=4", "batch.global_batch=16",
+                               std::string("compile.frontend=") + frontend});
     Layout layout(s.parallel);
     const int per = s.model.num_layers / s.parallel.pp;
-    TrainingGraph t = build_training_graph(s.model, 0, per, 1, double(s.batch.seq_len), s.checkpointing,
-                                           s.precision.element_bytes());
+    TrainingGraph t =
+        build_training_graph(s.model, 0, per, 1, double(s.batch.seq_len), s.checkpointing, s.precision.element_bytes());
     apply_parallel_passes(t, s, 0);
     return std::make_pair(s, lower_rank(s, layout, t, 0));
   };
@@ -368,7 +376,7 @@ TEST_CASE("xla whole graphs: one launch per graph, a list schedule, recomputatio
   auto [xla_launches, xla_switches, xla_device] = stats(xla);
   auto [tn_launches, tn_switches, tn_device] = stats(tn);
   const int m = sx.parallel.microbatches;
-  CHECK(xla_launches == 2 * m + 1);  // each forward and backward graph, and the optimizer step
+  CHECK(xla_launches == 2 * m + 1);   // each forward and backward graph, and the optimizer step
   CHECK(tn_launches > xla_launches);  // a region per layer
   // TorchNeuron: each layer's recomputation is one block before its backward (two switches a
   // layer); xla: the next layer down's recomputation is interleaved with the backward above.

@@ -22,10 +22,9 @@ constexpr double kCollectiveUnits = 50;  // descriptor programs and semaphores p
 // Unique signature of an op: kind, kernel and shapes (not the layer).
 std::string signature(const GraphOp& o) {
   std::ostringstream s;
-  s << static_cast<int>(o.kind) << '|' << o.kernel << '|' << o.tokens << '|' << o.n << '|' << o.k << '|'
-    << o.experts << '|' << o.width << '|' << o.heads << '|' << o.seq << '|' << o.window << '|'
-    << static_cast<int>(o.coll) << '|' << o.coll_bytes << '|'
-    << static_cast<int>(o.recompute ? Phase::Forward : o.phase);
+  s << static_cast<int>(o.kind) << '|' << o.kernel << '|' << o.tokens << '|' << o.n << '|' << o.k << '|' << o.experts
+    << '|' << o.width << '|' << o.heads << '|' << o.seq << '|' << o.window << '|' << static_cast<int>(o.coll) << '|'
+    << o.coll_bytes << '|' << static_cast<int>(o.recompute ? Phase::Forward : o.phase);
   return s.str();
 }
 
@@ -46,8 +45,7 @@ bool is_remainder(const GraphOp& o) {
 
 double op_units(const GraphOp& o, const models::CompileParams& p, double optimizer_passes, double element_bytes) {
   switch (o.kind) {
-    case OpKind::Matmul:
-      return cdiv(o.tokens, 128) * cdiv(o.n, 512) * cdiv(o.k, 128) * std::max(1, o.experts);
+    case OpKind::Matmul: return cdiv(o.tokens, 128) * cdiv(o.n, 512) * cdiv(o.k, 128) * std::max(1, o.experts);
     case OpKind::Attention: {
       double s_eff = o.causal ? (o.seq + 1) / 2 : o.seq;
       if (o.window > 0) s_eff = std::min(s_eff, o.window);
@@ -123,7 +121,8 @@ void add_regional_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGrap
 
 // Whole-step graphs (the xla frontend): init, the first step, and the micro-step and update
 // graphs with gradient accumulation.
-void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph& g, const models::CompileParams& p) {
+void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph& g,
+                         const models::CompileParams& p) {
   const double hit = hit_of(s);
   const double opt_passes = s.precision.optimizer_cost().vector_passes;
   double fwd_bwd = 0, update = 0, n_ops = 0;
@@ -175,11 +174,11 @@ Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, ExecMod
   return inv;
 }
 
-FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, ExecMode mode,
-                     double steady_step_s) {
+FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, ExecMode mode, double steady_step_s) {
   FirstStep f;
   f.steady = steady_step_s;
-  const double seqs_micro = double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
+  const double seqs_micro =
+      double(s.batch.sequences()) / (double(s.parallel.dp) * s.parallel.fsdp * s.parallel.microbatches);
   TrainingGraph g = build_training_graph(s.model, 0, s.model.num_layers / s.parallel.pp, seqs_micro,
                                          double(s.batch.seq_len), s.checkpointing, s.precision.element_bytes());
   apply_parallel_passes(g, s, 0);
@@ -193,8 +192,8 @@ FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, Exec
   host.vcpus = s.system.host.vcpus;
   host.memory = s.system.host.memory.v;
   host.duplicate = s.compile.shared_cache ? 1 : ranks_per_host;
-  f.compile = models::compile_phase(p, f.inventory.jobs, f.inventory.schedule, host, s.compile.speedup,
-                                    s.compile.budget.v);
+  f.compile =
+      models::compile_phase(p, f.inventory.jobs, f.inventory.schedule, host, s.compile.speedup, s.compile.budget.v);
   const MemoryReport mem = memory_per_rank(s);
   double per_rank = mem.bytes(MemoryKind::Weights);
   if (s.precision.fp32_master_copy())  // the fp32 master copy (4 of 12 B per parameter); m and v start at zero

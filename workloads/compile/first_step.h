@@ -37,16 +37,21 @@ struct Inventory {
   InventoryKind kind = InventoryKind::EagerKernels;
   std::vector<models::CompileJob> jobs;
   models::Schedule schedule = models::Schedule::Sequential;
-  double traced_ops = 0;                  // ops captured into graphs
+  double traced_ops = 0;  // ops captured into graphs
 };
 
 /// `g`: a stage graph after the parallel passes.
-Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, ExecMode mode,
-                          const models::CompileParams& p);
+Inventory build_inventory(const ScenarioSpec& s, const TrainingGraph& g, ExecMode mode, const models::CompileParams& p);
 
 /// The parts of a first step, in the order they run (docs/startup.md section 1).
 enum class StartupPart {
-  ProcessStart, WeightInit, GraphCapture, Compile, NeffLoad, CollectiveBootstrap, FirstExecution
+  ProcessStart,
+  WeightInit,
+  GraphCapture,
+  Compile,
+  NeffLoad,
+  CollectiveBootstrap,
+  FirstExecution
 };
 inline const std::vector<std::string>& enum_words(StartupPart) {
   static const std::vector<std::string> w{"process_start", "weight_init",          "graph_capture",  "compile",
@@ -65,8 +70,7 @@ struct FirstStep {
 };
 
 /// First step of `mode` given its simulated steady step time (for the first execution).
-FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, ExecMode mode,
-                     double steady_step_s);
+FirstStep first_step(const ScenarioSpec& s, const models::CompileParams& p, ExecMode mode, double steady_step_s);
 
 /// The compile parameters shipped in workloads/calibration/compile.yaml.
 models::CompileParams load_compile_params(const std::string& path = "");

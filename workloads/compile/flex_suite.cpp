@@ -8,8 +8,8 @@ namespace trn::workloads {
 std::vector<FlexCase> flex_suite() {
   // Vector operations per block that each variant's mask_mod / score_mod adds.
   const std::vector<std::pair<std::string, int>> variants = {
-      {"none", 0},      {"causal", 1},  {"sliding_window", 3}, {"prefix_lm", 3},
-      {"document", 3},  {"alibi", 3},   {"softcap", 3},        {"causal_softcap", 4}};
+      {"none", 0},     {"causal", 1}, {"sliding_window", 3}, {"prefix_lm", 3},
+      {"document", 3}, {"alibi", 3},  {"softcap", 3},        {"causal_softcap", 4}};
   std::vector<FlexCase> out;
   for (const auto& [name, ops] : variants)
     for (int b : {1, 2, 4})

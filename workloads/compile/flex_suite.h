@@ -21,8 +21,8 @@ namespace trn::workloads {
 struct FlexCase {
   std::string variant;
   int batch = 1, seq = 1024, heads = 16, head_dim = 128;
-  int mod_ops = 0;     // vector operations per block from mask_mod and score_mod
-  double units = 0;    // instruction units of the forward + backward graph
+  int mod_ops = 0;   // vector operations per block from mask_mod and score_mod
+  double units = 0;  // instruction units of the forward + backward graph
 };
 
 /// The 96 cases in order (variant-major).

@@ -238,8 +238,10 @@ struct Builder {
 
   void block_backward(int l, Checkpointing ckpt) {
     const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
-    if (ckpt == Checkpointing::Full) recompute_block(l);
-    else chain(ew("residual2_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
+    if (ckpt == Checkpointing::Full)
+      recompute_block(l);
+    else
+      chain(ew("residual2_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
     bwd_first = last;
     have_bwd_first = true;
     if (m.is_moe()) {

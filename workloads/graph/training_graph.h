@@ -48,14 +48,14 @@ enum class OpRole {
 inline bool is_pipe_recv(OpRole r) { return r == OpRole::PipeRecvAct || r == OpRole::PipeRecvGrad; }
 
 struct GraphOp {
-  std::string name;             // traces and reports only
-  std::string kernel;           // the kernel it runs: the name without the recompute_ prefix
+  std::string name;    // traces and reports only
+  std::string kernel;  // the kernel it runs: the name without the recompute_ prefix
   OpRole role = OpRole::Compute;
   OpKind kind = OpKind::Elementwise;
   Phase phase = Phase::Forward;
-  int layer = -1;               // -1: embedding / head / optimizer
-  bool once_per_step = false;   // gradient reduction and update: last micro-batch only
-  bool recompute = false;       // forward work redone during the backward (checkpointing)
+  int layer = -1;              // -1: embedding / head / optimizer
+  bool once_per_step = false;  // gradient reduction and update: last micro-batch only
+  bool recompute = false;      // forward work redone during the backward (checkpointing)
   // Matmul: [tokens x k] x [k x n] (x experts for expert ops, tokens = routed tokens per expert).
   double tokens = 0, n = 0, k = 0;
   int experts = 1;
@@ -76,7 +76,7 @@ struct GraphOp {
   models::CollectiveOp coll = models::CollectiveOp::AllReduce;
   GroupKind group = GroupKind::None;
   double coll_bytes = 0;
-  bool prefetchable = false;    // compiled mode may issue it ahead of its consumers
+  bool prefetchable = false;  // compiled mode may issue it ahead of its consumers
 };
 
 /// An edge u -> v: v reads u's output (a data edge), or, with `sequence`, v only runs after u
@@ -92,11 +92,11 @@ using Vertex = Graph::vertex_descriptor;
 
 struct TrainingGraph {
   Graph g;
-  std::vector<Vertex> order;   // program order (a topological order)
+  std::vector<Vertex> order;            // program order (a topological order)
   int first_layer = 0, last_layer = 0;  // [first, last) layers in this stage
   bool has_embedding = true, has_head = true;
-  double micro_tokens = 0;     // tokens per micro-batch of one replica (before sharding)
-  double stage_params = 0;     // parameters held by this stage (unsharded)
+  double micro_tokens = 0;  // tokens per micro-batch of one replica (before sharding)
+  double stage_params = 0;  // parameters held by this stage (unsharded)
 
   Vertex add(GraphOp op, const std::vector<Vertex>& deps);
   /// Adds the edge u -> v (a data edge, or a sequence edge: see GraphEdge).

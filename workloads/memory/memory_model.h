@@ -32,8 +32,8 @@ struct MemoryCategory {
 struct MemoryReport {
   std::vector<MemoryCategory> categories;  // one per MemoryKind in its order, named by its word
   double total = 0;
-  double capacity = 0;   // HBM per rank
-  int rank = 0;          // the rank with the largest total
+  double capacity = 0;  // HBM per rank
+  int rank = 0;         // the rank with the largest total
   bool fits() const { return total <= capacity; }
   double bytes(MemoryKind k) const { return categories[static_cast<size_t>(k)].bytes; }
 };

@@ -20,9 +20,8 @@ using sim::Location;
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& supported_hf_architectures() {
-  static const std::vector<std::string> names = {"LlamaForCausalLM",    "MistralForCausalLM",
-                                                 "Qwen2ForCausalLM",    "Qwen3ForCausalLM",
-                                                 "Qwen3MoeForCausalLM", "MixtralForCausalLM",
+  static const std::vector<std::string> names = {"LlamaForCausalLM", "MistralForCausalLM",  "Qwen2ForCausalLM",
+                                                 "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "MixtralForCausalLM",
                                                  "GptOssForCausalLM"};
   return names;
 }
@@ -52,9 +51,7 @@ struct Doc {
     size_t p = text.find("\"" + key + "\"");
     return p == std::string::npos ? Location{path, 0, 0} : at_offset(p);
   }
-  [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
-    throw ConfigError(at(key), key, msg);
-  }
+  [[noreturn]] void fail(const std::string& key, const std::string& msg) const { throw ConfigError(at(key), key, msg); }
   bool has(const std::string& key) const { return j.contains(key) && !j.at(key).is_null(); }
 };
 
@@ -84,8 +81,7 @@ Doc read_doc(const std::string& path) {
     if (why.rfind("parse error at line", 0) == 0)
       if (size_t p = why.find(": "); p != std::string::npos) why.erase(0, p + 2);
     size_t off = e.byte > 0 ? e.byte - 1 : 0;
-    throw ConfigError(d.at_offset(off), "",
-                      "invalid JSON at byte " + std::to_string(e.byte) + ": " + why);
+    throw ConfigError(d.at_offset(off), "", "invalid JSON at byte " + std::to_string(e.byte) + ": " + why);
   } catch (const json::exception& e) {
     // e.g. out_of_range.406 "number overflow parsing '1e400'": no byte offset, so the
     // position is that of the quoted token (the file alone when it cannot be found).
@@ -99,8 +95,8 @@ Doc read_doc(const std::string& path) {
     throw ConfigError(at, "", "invalid JSON: " + why);
   }
   if (!d.j.is_object())
-    throw ConfigError(file, "", "expected a JSON object (a Hugging Face config.json), found " +
-                                    std::string(d.j.type_name()));
+    throw ConfigError(file, "",
+                      "expected a JSON object (a Hugging Face config.json), found " + std::string(d.j.type_name()));
   return d;
 }
 
@@ -112,14 +108,11 @@ std::string shown(const json& v) {
   return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
-int get_int(Doc& d, const std::string& key, const std::string& what, int min,
-            const std::string& field) {
-  if (!d.has(key))
-    throw ConfigError(Location{d.path, 0, 0}, key, "missing key '" + key + "' (" + what + ")");
+int get_int(Doc& d, const std::string& key, const std::string& what, int min, const std::string& field) {
+  if (!d.has(key)) throw ConfigError(Location{d.path, 0, 0}, key, "missing key '" + key + "' (" + what + ")");
   const json& v = d.j.at(key);
   double x = v.is_number() ? v.get<double>() : NAN;
-  if (!v.is_number() || x != std::floor(x))
-    d.fail(key, "expected a whole number (" + what + "), found " + shown(v));
+  if (!v.is_number() || x != std::floor(x)) d.fail(key, "expected a whole number (" + what + "), found " + shown(v));
   if (x < min || x > INT_MAX)
     d.fail(key, "value " + shown(v) + " is out of range: expected " + std::to_string(min) + " to " +
                     std::to_string(INT_MAX));
@@ -127,8 +120,8 @@ int get_int(Doc& d, const std::string& key, const std::string& what, int min,
   return static_cast<int>(x);
 }
 
-int get_int_or(Doc& d, const std::string& key, const std::string& what, int min,
-               const std::string& field, int fallback) {
+int get_int_or(Doc& d, const std::string& key, const std::string& what, int min, const std::string& field,
+               int fallback) {
   return d.has(key) ? get_int(d, key, what, min, field) : fallback;
 }
 
@@ -219,8 +212,9 @@ void read_sliding(Doc& d, ModelSpec& m, SlidingPattern default_pattern) {
   else if (alternate)
     m.sliding_window_pattern = SlidingPattern::Alternate;
   else
-    d.fail("layer_types", "unsupported layer pattern: expected all full_attention, all "
-                          "sliding_attention, or alternating starting with sliding_attention");
+    d.fail("layer_types",
+           "unsupported layer pattern: expected all full_attention, all "
+           "sliding_attention, or alternating starting with sliding_attention");
   d.origin["sliding_window_pattern"] = "layer_types";
 }
 
@@ -235,15 +229,16 @@ void read_qwen_sliding(Doc& d, ModelSpec& m) {
   const int window = get_int_or(d, "sliding_window", "sliding window, tokens", 0, "sliding_window", 0);
   if (window == 0) return;  // HF: no window size, no windowed layers
   // Absent: 28, the default of HF's Qwen2Config, Qwen3Config and Qwen3MoeConfig.
-  const int full = get_int_or(d, "max_window_layers", "layers below which attention is full", 0,
-                              "sliding_window_pattern", 28);
+  const int full =
+      get_int_or(d, "max_window_layers", "layers below which attention is full", 0, "sliding_window_pattern", 28);
   if (full >= m.num_layers) return;  // every layer is below max_window_layers: full attention
   if (full > 0)
-    d.fail("max_window_layers", "use_sliding_window with max_window_layers " + std::to_string(full) +
-                                    " mixes " + std::to_string(full) + " full-attention layers with " +
+    d.fail("max_window_layers", "use_sliding_window with max_window_layers " + std::to_string(full) + " mixes " +
+                                    std::to_string(full) + " full-attention layers with " +
                                     std::to_string(m.num_layers - full) +
                                     " windowed ones; supported: 0 (every layer windowed) or >= "
-                                    "num_hidden_layers (" + std::to_string(m.num_layers) + ", none)");
+                                    "num_hidden_layers (" +
+                                    std::to_string(m.num_layers) + ", none)");
   m.sliding_window = window;
   m.sliding_window_pattern = SlidingPattern::All;
   d.origin["sliding_window_pattern"] = "use_sliding_window";
@@ -254,18 +249,17 @@ void read_qwen_sliding(Doc& d, ModelSpec& m) {
 /// either honoured or refused, never ignored.
 void read_qwen_moe_layers(Doc& d, ModelSpec& m) {
   if (get_int_or(d, "decoder_sparse_step", "MoE layer stride", 1, "decoder_sparse_step", 1) != 1)
-    d.fail("decoder_sparse_step", "only decoder_sparse_step 1 (every layer MoE) is supported: dense "
-                                  "layers between MoE layers are not representable");
+    d.fail("decoder_sparse_step",
+           "only decoder_sparse_step 1 (every layer MoE) is supported: dense "
+           "layers between MoE layers are not representable");
   if (d.has("mlp_only_layers")) {
     const json& v = d.j.at("mlp_only_layers");
     if (!v.is_array()) d.fail("mlp_only_layers", "expected a list of layer indices, found " + shown(v));
-    if (!v.empty())
-      d.fail("mlp_only_layers", "dense layers inside a MoE model are not supported: expected []");
+    if (!v.empty()) d.fail("mlp_only_layers", "dense layers inside a MoE model are not supported: expected []");
   }
   if (d.has("shared_expert_intermediate_size") &&
       get_int(d, "shared_expert_intermediate_size", "shared expert width", 0, "shared_experts") > 0)
-    d.fail("shared_expert_intermediate_size",
-           "Qwen3MoeForCausalLM has no shared expert: expected 0 or no key");
+    d.fail("shared_expert_intermediate_size", "Qwen3MoeForCausalLM has no shared expert: expected 0 or no key");
   (void)m;
 }
 
@@ -292,8 +286,8 @@ void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
     m.architecture = Architecture::Qwen3Moe;
     m.qk_norm = true;
     read_experts(d, m, "num_experts");
-    m.moe_intermediate_size = get_int(d, "moe_intermediate_size", "hidden width of one expert", 1,
-                                      "moe_intermediate_size");
+    m.moe_intermediate_size =
+        get_int(d, "moe_intermediate_size", "hidden width of one expert", 1, "moe_intermediate_size");
     read_qwen_moe_layers(d, m);
     read_qwen_sliding(d, m);
   } else if (arch == "MixtralForCausalLM") {

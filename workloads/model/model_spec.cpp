@@ -24,9 +24,7 @@ bool is_moe_architecture(Architecture a) {
 
 bool has_learned_positions(Architecture a) { return a == Architecture::Gpt3 || a == Architecture::Bert; }
 
-double norm_params(const ModelSpec& m, double width) {
-  return m.norm == NormKind::LayerNorm ? 2 * width : width;
-}
+double norm_params(const ModelSpec& m, double width) { return m.norm == NormKind::LayerNorm ? 2 * width : width; }
 
 /// One MLP (or one expert) of hidden width `inner`.
 double mlp_params(const ModelSpec& m, double inner) {
@@ -60,9 +58,7 @@ double layer_params(const ModelSpec& m, int routed) {
   return w + (routed + m.shared_experts) * mlp_params(m, m.moe_intermediate_size) + router_params(m);
 }
 
-double lm_head_params(const ModelSpec& m) {
-  return static_cast<double>(m.vocab_size) * m.hidden_size;
-}
+double lm_head_params(const ModelSpec& m) { return static_cast<double>(m.vocab_size) * m.hidden_size; }
 
 }  // namespace
 
@@ -72,18 +68,17 @@ void ModelSpec::validate(const ConfigNode& where, const std::string& prefix) con
   };
   const std::string& arch = sim::word_of(architecture);
   if (num_heads % num_kv_heads != 0)
-    fail(where, "num_kv_heads", std::to_string(num_kv_heads) + " KV heads do not divide " +
-                                    std::to_string(num_heads) + " query heads");
+    fail(where, "num_kv_heads",
+         std::to_string(num_kv_heads) + " KV heads do not divide " + std::to_string(num_heads) + " query heads");
   if (is_moe_architecture(architecture) && num_experts == 0)
-    fail(where, "num_experts",
-         "architecture " + arch + " is a mixture of experts: expected num_experts > 0");
+    fail(where, "num_experts", "architecture " + arch + " is a mixture of experts: expected num_experts > 0");
   if (!is_moe_architecture(architecture) && num_experts > 0)
-    fail(where, "num_experts",
-         "architecture " + arch + " has a dense MLP: expected num_experts 0");
+    fail(where, "num_experts", "architecture " + arch + " has a dense MLP: expected num_experts 0");
   if (is_moe()) {
     if (experts_per_token < 1 || experts_per_token > num_experts)
-      fail(where, "experts_per_token", "expected 1 to num_experts (" + std::to_string(num_experts) +
-                                           "), found " + std::to_string(experts_per_token));
+      fail(where, "experts_per_token",
+           "expected 1 to num_experts (" + std::to_string(num_experts) + "), found " +
+               std::to_string(experts_per_token));
     if (moe_intermediate_size < 1)
       fail(where, "moe_intermediate_size", "a mixture of experts needs moe_intermediate_size > 0");
   } else {
@@ -97,11 +92,11 @@ void ModelSpec::validate(const ConfigNode& where, const std::string& prefix) con
          architecture == Architecture::Bert ? "a BERT encoder is not causal: expected false"
                                             : "architecture " + arch + " is a causal decoder: expected true");
   if (sliding_window > 0 && sliding_window_pattern == SlidingPattern::None)
-    fail(where, "sliding_window_pattern", "sliding_window " + std::to_string(sliding_window) +
-                                              " needs a pattern: alternate or all");
+    fail(where, "sliding_window_pattern",
+         "sliding_window " + std::to_string(sliding_window) + " needs a pattern: alternate or all");
   if (sliding_window == 0 && sliding_window_pattern != SlidingPattern::None)
-    fail(where, "sliding_window", "sliding_window_pattern " + sim::word_of(sliding_window_pattern) +
-                                      " needs sliding_window > 0");
+    fail(where, "sliding_window",
+         "sliding_window_pattern " + sim::word_of(sliding_window_pattern) + " needs sliding_window > 0");
 }
 
 bool ModelSpec::is_sliding_layer(int layer) const {
@@ -118,15 +113,13 @@ double ModelSpec::embedding_parameters() const {
 }
 
 double ModelSpec::parameters() const {
-  double w = embedding_parameters() + num_layers * layer_params(*this, num_experts) +
-             norm_params(*this, hidden_size);
+  double w = embedding_parameters() + num_layers * layer_params(*this, num_experts) + norm_params(*this, hidden_size);
   if (!tied_embeddings) w += lm_head_params(*this);
   return w;
 }
 
 double ModelSpec::active_parameters() const {
-  return num_layers * layer_params(*this, experts_per_token) + norm_params(*this, hidden_size) +
-         lm_head_params(*this);
+  return num_layers * layer_params(*this, experts_per_token) + norm_params(*this, hidden_size) + lm_head_params(*this);
 }
 
 bool is_imported(const ModelSpec& m) { return m.source.rfind(kImportedSource, 0) == 0; }
@@ -134,8 +127,8 @@ bool is_imported(const ModelSpec& m) { return m.source.rfind(kImportedSource, 0)
 std::string parameter_summary(const ModelSpec& m) {
   char buf[128];
   if (m.is_moe())
-    std::snprintf(buf, sizeof buf, "%.3g B parameters, %.3g B active per token (without the embedding table)", m.parameters() / 1e9,
-                  m.active_parameters() / 1e9);
+    std::snprintf(buf, sizeof buf, "%.3g B parameters, %.3g B active per token (without the embedding table)",
+                  m.parameters() / 1e9, m.active_parameters() / 1e9);
   else
     std::snprintf(buf, sizeof buf, "%.3g B parameters", m.parameters() / 1e9);
   return buf;

@@ -26,8 +26,8 @@ enum class SlidingPattern { None, Alternate, All };
 
 // The words of the enums in enum order (sim/base/config_reader.h: the loader accepts exactly these).
 inline const std::vector<std::string>& enum_words(Architecture) {
-  static const std::vector<std::string> w{"llama",     "mistral", "qwen2", "qwen3", "qwen3_moe",
-                                          "mixtral",   "gpt_oss", "gpt3",  "bert"};
+  static const std::vector<std::string> w{"llama",   "mistral", "qwen2", "qwen3", "qwen3_moe",
+                                          "mixtral", "gpt_oss", "gpt3",  "bert"};
   return w;
 }
 inline const std::vector<std::string>& enum_words(MlpKind) {
@@ -46,30 +46,31 @@ inline const std::vector<std::string>& enum_words(SlidingPattern) {
 struct ModelSpec {
   std::string name;
   Architecture architecture = Architecture::Llama;
-  std::string source;                  // where the figures come from (HF repo config or paper)
-  int hidden_size = 0;                 // model width d_model
-  int num_layers = 0;                  // transformer blocks
-  int num_heads = 0;                   // query heads
-  int num_kv_heads = 0;                // key/value heads (GQA/MQA when < num_heads)
-  int head_dim = 0;                    // per head; num_heads * head_dim may differ from hidden_size
-  int intermediate_size = 0;           // dense MLP width
+  std::string source;         // where the figures come from (HF repo config or paper)
+  int hidden_size = 0;        // model width d_model
+  int num_layers = 0;         // transformer blocks
+  int num_heads = 0;          // query heads
+  int num_kv_heads = 0;       // key/value heads (GQA/MQA when < num_heads)
+  int head_dim = 0;           // per head; num_heads * head_dim may differ from hidden_size
+  int intermediate_size = 0;  // dense MLP width
   int vocab_size = 0;
-  int max_position = 0;                // max sequence length, tokens
-  MlpKind mlp = MlpKind::SwiGLU;       // swiglu (3 matrices) | gelu (2 matrices)
-  NormKind norm = NormKind::RMSNorm;   // rmsnorm (scale only) | layernorm (scale + bias)
-  bool causal = true;                  // false for an encoder (BERT)
-  bool tied_embeddings = false;        // LM head shares the token-embedding matrix
-  bool qk_norm = false;                // per-head RMSNorm on q and k (Qwen3)
-  bool attention_bias = false;         // biases on the q, k, v, o projections (qwen2: q, k, v only)
-  bool mlp_bias = false;               // biases on MLP / expert projections and the router
-  int num_experts = 0;                 // routed experts per layer; 0 = dense MLP
-  int experts_per_token = 0;           // top-k routed experts per token
-  int moe_intermediate_size = 0;       // width of one expert (and of one shared expert)
-  int shared_experts = 0;              // always-active experts per layer
-  int sliding_window = 0;              // tokens; 0 = full attention everywhere
+  int max_position = 0;               // max sequence length, tokens
+  MlpKind mlp = MlpKind::SwiGLU;      // swiglu (3 matrices) | gelu (2 matrices)
+  NormKind norm = NormKind::RMSNorm;  // rmsnorm (scale only) | layernorm (scale + bias)
+  bool causal = true;                 // false for an encoder (BERT)
+  bool tied_embeddings = false;       // LM head shares the token-embedding matrix
+  bool qk_norm = false;               // per-head RMSNorm on q and k (Qwen3)
+  bool attention_bias = false;        // biases on the q, k, v, o projections (qwen2: q, k, v only)
+  bool mlp_bias = false;              // biases on MLP / expert projections and the router
+  int num_experts = 0;                // routed experts per layer; 0 = dense MLP
+  int experts_per_token = 0;          // top-k routed experts per token
+  int moe_intermediate_size = 0;      // width of one expert (and of one shared expert)
+  int shared_experts = 0;             // always-active experts per layer
+  int sliding_window = 0;             // tokens; 0 = full attention everywhere
   SlidingPattern sliding_window_pattern = SlidingPattern::None;
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("name", name, F("model name"));
     v.field("architecture", architecture, F("model family, selects embedding and block details"));
     v.field("source", source, F("where the figures come from (Hugging Face config or paper)"));
@@ -90,7 +91,8 @@ struct ModelSpec {
     v.field("mlp_bias", mlp_bias, F("biases on MLP or expert projections and the router").optional());
     v.field("num_experts", num_experts, F("routed experts per layer; 0 = dense MLP").ge(0).le(4096));
     v.field("experts_per_token", experts_per_token, F("routed experts per token (top-k); 0 when dense").ge(0).le(4096));
-    v.field("moe_intermediate_size", moe_intermediate_size, F("hidden width of one expert; 0 when dense").ge(0).le(1 << 22));
+    v.field("moe_intermediate_size", moe_intermediate_size,
+            F("hidden width of one expert; 0 when dense").ge(0).le(1 << 22));
     v.field("shared_experts", shared_experts, F("always-active experts per layer").ge(0).le(4096).optional());
     v.field("sliding_window", sliding_window, F("sliding attention window, tokens; 0 = none").ge(0).le(1 << 30));
     v.field("sliding_window_pattern", sliding_window_pattern,

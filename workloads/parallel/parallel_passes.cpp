@@ -7,8 +7,8 @@
 namespace trn::workloads {
 namespace {
 
-GraphOp collective(const std::string& name, OpRole role, models::CollectiveOp op, GroupKind g, double bytes,
-                   int layer, Phase ph) {
+GraphOp collective(const std::string& name, OpRole role, models::CollectiveOp op, GroupKind g, double bytes, int layer,
+                   Phase ph) {
   GraphOp c;
   c.name = name;
   c.role = role;
@@ -41,8 +41,10 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp, double elem_bytes) 
       o.heads /= tp;
       o.kv_heads = std::max(1, o.kv_heads / tp);
     } else if (o.kind == OpKind::Elementwise || o.kind == OpKind::Loss) {
-      if (o.split == Split::Column) o.width /= tp;
-      else if (sp) o.tokens /= tp;  // sequence parallel: replicated ops work on 1/tp of the tokens
+      if (o.split == Split::Column)
+        o.width /= tp;
+      else if (sp)
+        o.tokens /= tp;  // sequence parallel: replicated ops work on 1/tp of the tokens
     } else if (o.kind == OpKind::Collective && o.group == GroupKind::Ep) {
       if (sp) o.coll_bytes /= tp;
     } else if (o.kind == OpKind::Optimizer) {
@@ -68,8 +70,10 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp, double elem_bytes) 
         if (t.g[s].kind == OpKind::Matmul && t.g[s].role == OpRole::WeightGrad) w = s, paired = true;
       }
     }
-    if (paired) t.insert_beside(v, w, std::move(c));
-    else t.insert_after(v, std::move(c));
+    if (paired)
+      t.insert_beside(v, w, std::move(c));
+    else
+      t.insert_after(v, std::move(c));
   }
   if (sp) {  // all-gather the sequence-split activations before each column-split matmul that reads them
     std::vector<Vertex> cols;
@@ -82,8 +86,8 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp, double elem_bytes) 
     for (Vertex v : cols) {
       const GraphOp o = t.g[v];
       // The gather reads the sequence-split activation the matmul would have read.
-      t.insert_before_reading(v, collective("tp_ag_" + o.name, OpRole::TpGather, models::CollectiveOp::AllGather, GroupKind::Tp,
-                                    o.tokens * o.k * elem_bytes, o.layer, o.phase));
+      t.insert_before_reading(v, collective("tp_ag_" + o.name, OpRole::TpGather, models::CollectiveOp::AllGather,
+                                            GroupKind::Tp, o.tokens * o.k * elem_bytes, o.layer, o.phase));
     }
   }
 }
@@ -123,18 +127,21 @@ void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep, double elem_bytes) {
     if (params <= 0) continue;
     const double bytes = params * elem_bytes;  // gathered weights of this rank's TP shard
     if (first_fwd.count(layer)) {
-      Vertex c = t.insert_before(first_fwd[layer], collective("fsdp_ag_fwd", OpRole::FsdpGather, models::CollectiveOp::AllGather,
-                                                              GroupKind::Fsdp, bytes, layer, Phase::Forward));
+      Vertex c = t.insert_before(first_fwd[layer],
+                                 collective("fsdp_ag_fwd", OpRole::FsdpGather, models::CollectiveOp::AllGather,
+                                            GroupKind::Fsdp, bytes, layer, Phase::Forward));
       t.g[c].prefetchable = true;
     }
     if (first_bwd.count(layer)) {
-      Vertex c = t.insert_before(first_bwd[layer], collective("fsdp_ag_bwd", OpRole::FsdpGather, models::CollectiveOp::AllGather,
-                                                              GroupKind::Fsdp, bytes, layer, Phase::Backward));
+      Vertex c = t.insert_before(first_bwd[layer],
+                                 collective("fsdp_ag_bwd", OpRole::FsdpGather, models::CollectiveOp::AllGather,
+                                            GroupKind::Fsdp, bytes, layer, Phase::Backward));
       t.g[c].prefetchable = true;
     }
     if (last_bwd.count(layer)) {
-      Vertex c = t.insert_branch(last_bwd[layer], collective("fsdp_rs_grad", OpRole::FsdpGradScatter, models::CollectiveOp::ReduceScatter,
-                                                             GroupKind::Fsdp, bytes, layer, Phase::Backward));
+      Vertex c = t.insert_branch(
+          last_bwd[layer], collective("fsdp_rs_grad", OpRole::FsdpGradScatter, models::CollectiveOp::ReduceScatter,
+                                      GroupKind::Fsdp, bytes, layer, Phase::Backward));
       t.g[c].once_per_step = true;
     }
   }
@@ -152,8 +159,8 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     if (o.role == OpRole::FsdpGradScatter) last_bwd[o.layer] = v;
     if (o.kind == OpKind::Optimizer || o.kind == OpKind::Collective) continue;
     layer_params[o.layer] += o.params;
-    if (o.phase == Phase::Backward && !(fsdp > 1 && last_bwd.count(o.layer) &&
-                                        t.g[last_bwd[o.layer]].kind == OpKind::Collective))
+    if (o.phase == Phase::Backward &&
+        !(fsdp > 1 && last_bwd.count(o.layer) && t.g[last_bwd[o.layer]].kind == OpKind::Collective))
       last_bwd[o.layer] = v;
   }
   for (const auto& [layer, params] : layer_params) {
@@ -162,7 +169,8 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     // ZeRO (any stage) reduce-scatters the gradients: each replica updates only its shard
     // (torch-xla / NxD ZeroRedundancyOptimizer.step); plain data parallelism all-reduces them.
     auto op = zero >= 1 ? models::CollectiveOp::ReduceScatter : models::CollectiveOp::AllReduce;
-    Vertex c = t.insert_branch(last_bwd[layer], collective("dp_grad", OpRole::DpGrad, op, GroupKind::Dp, bytes, layer, Phase::Backward));
+    Vertex c = t.insert_branch(last_bwd[layer],
+                               collective("dp_grad", OpRole::DpGrad, op, GroupKind::Dp, bytes, layer, Phase::Backward));
     t.g[c].once_per_step = true;
   }
   if (zero >= 1) {  // ZeRO: each replica updates 1/dp of the parameters; gather the rest
@@ -185,7 +193,8 @@ void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden, int t
   // With sequence parallelism each TP rank holds 1/tp of the boundary activation and sends
   // only that (NxD, Megatron-LM); without it every TP rank sends the whole activation.
   const double bytes = t.micro_tokens * hidden * elem_bytes / (sp ? std::max(1, tp) : 1);
-  Vertex first_fwd = t.order.front(), last_fwd = t.order.front(), first_bwd = t.order.front(), last_bwd = t.order.front();
+  Vertex first_fwd = t.order.front(), last_fwd = t.order.front(), first_bwd = t.order.front(),
+         last_bwd = t.order.front();
   bool have_bwd = false;
   for (Vertex v : t.order) {
     const GraphOp& o = t.g[v];
@@ -211,7 +220,7 @@ void pipeline_pass(TrainingGraph& t, int stage, int stages, double hidden, int t
 
 void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage) {
   const auto& p = s.parallel;
-  const double eb = s.precision.element_bytes();  // activations, weights and gradients: 2 B, or 4 B for fp32
+  const double eb = s.precision.element_bytes();        // activations, weights and gradients: 2 B, or 4 B for fp32
   if (s.model.is_moe()) expert_parallel_pass(g, p.ep);  // first: TP reductions then see the local experts
   tensor_parallel_pass(g, p.tp, p.sequence_parallel, eb);
   fsdp_pass(g, p.tp, p.fsdp, p.ep, eb);

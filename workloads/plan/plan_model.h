@@ -23,10 +23,10 @@ struct PlanLayout {
 
 /// One point of the search: a system, how many of its instances, a global batch and a layout.
 struct PlanPoint {
-  std::string system;         // hw/configs/systems name
-  int instances = 1;          // instances (or UltraServers) joined by EFA
-  int chips = 0;              // total chips
-  int64_t global_batch = 0;   // sequences per step
+  std::string system;        // hw/configs/systems name
+  int instances = 1;         // instances (or UltraServers) joined by EFA
+  int chips = 0;             // total chips
+  int64_t global_batch = 0;  // sequences per step
   int64_t seq_len = 0;
   PlanLayout layout;
   /// The `--set` overrides that turn the plan's base scenario into this point.
@@ -35,10 +35,10 @@ struct PlanPoint {
 
 /// The shape of the search (docs/plan.md section 2).
 struct SearchSpace {
-  std::vector<int> tp = {1, 2, 4, 8, 16, 32};       // kept when they divide heads and fit an instance
-  std::vector<int> pp = {1, 2, 4, 8, 16};           // kept when they divide the layers
-  int max_fsdp = 64;                                // FSDP degrees: powers of two up to this
-  std::vector<int> microbatch_sequences = {1, 2};   // sequences per micro-batch per replica
+  std::vector<int> tp = {1, 2, 4, 8, 16, 32};      // kept when they divide heads and fit an instance
+  std::vector<int> pp = {1, 2, 4, 8, 16};          // kept when they divide the layers
+  int max_fsdp = 64;                               // FSDP degrees: powers of two up to this
+  std::vector<int> microbatch_sequences = {1, 2};  // sequences per micro-batch per replica
   std::vector<Checkpointing> checkpointing = {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full};
 };
 
@@ -68,32 +68,33 @@ double checkpoint_bytes(const ScenarioSpec& s);
 
 /// Restart and checkpoint parameters (defaults and sources in docs/plan.md section 4).
 struct RestartParams {
-  double interruptions_per_chip_hour = 419.0 / (54.0 * 24.0 * 16384.0);  // F25: 419 unexpected in 54 days on 16,384 accelerators
-  double write_bandwidth = 2.9e9;   // checkpoint write, bytes/s per host (assumption: the read figure of C7)
-  double read_bandwidth = 2.9e9;    // checkpoint read, bytes/s per host (C7: 1.37 TB in 7.8 min)
-  double interval_s = 0;            // checkpoint interval; 0: Young/Daly optimum sqrt(2 delta MTBF)
+  double interruptions_per_chip_hour =
+      419.0 / (54.0 * 24.0 * 16384.0);  // F25: 419 unexpected in 54 days on 16,384 accelerators
+  double write_bandwidth = 2.9e9;       // checkpoint write, bytes/s per host (assumption: the read figure of C7)
+  double read_bandwidth = 2.9e9;        // checkpoint read, bytes/s per host (C7: 1.37 TB in 7.8 min)
+  double interval_s = 0;                // checkpoint interval; 0: Young/Daly optimum sqrt(2 delta MTBF)
 };
 
 struct RestartInput {
-  double work_s = 0;            // failure-free steady training time
+  double work_s = 0;  // failure-free steady training time
   int chips = 1, hosts = 1;
   double checkpoint_bytes = 0;
-  double restart_startup_s = 0; // start-up of a restart (warm compile cache), without loading weights
+  double restart_startup_s = 0;  // start-up of a restart (warm compile cache), without loading weights
 };
 
 struct RestartResult {
-  double mtbf_s = 0;            // mean time between interruptions of the job
-  double write_s = 0;           // one checkpoint write (delta)
-  double read_s = 0;            // one checkpoint read on restart
-  double interval_s = 0;        // checkpoint interval (tau)
-  double restart_s = 0;         // one restart: start-up + read
+  double mtbf_s = 0;                         // mean time between interruptions of the job
+  double write_s = 0;                        // one checkpoint write (delta)
+  double read_s = 0;                         // one checkpoint read on restart
+  double interval_s = 0;                     // checkpoint interval (tau)
+  double restart_s = 0;                      // one restart: start-up + read
   double checkpoints = 0, checkpoint_s = 0;  // expected count and time of checkpoint writes
-  double failures = 0;          // expected interruptions
-  double restarts_s = 0;        // failures x restart_s
-  double lost_s = 0;            // failures x (tau + delta) / 2: work redone
-  double total_s = 0;           // expected wall time for work_s of training (inf when it never finishes)
-  double goodput = 0;           // work_s / total_s
-  bool finishes = true;         // false when interruptions come faster than progress
+  double failures = 0;                       // expected interruptions
+  double restarts_s = 0;                     // failures x restart_s
+  double lost_s = 0;                         // failures x (tau + delta) / 2: work redone
+  double total_s = 0;                        // expected wall time for work_s of training (inf when it never finishes)
+  double goodput = 0;                        // work_s / total_s
+  bool finishes = true;                      // false when interruptions come faster than progress
 };
 
 /// First-order expected-time model: checkpoints every tau cost delta each; interruptions

@@ -69,6 +69,9 @@ inline const std::vector<std::string>& enum_words(CompileCache) {
 }
 
 /// The configuration word of an enum value ("full" for Checkpointing::Full).
-template <class E> const std::string& enum_word(E e) { return enum_words(e)[static_cast<size_t>(e)]; }
+template <class E>
+const std::string& enum_word(E e) {
+  return enum_words(e)[static_cast<size_t>(e)];
+}
 
 }  // namespace trn::workloads

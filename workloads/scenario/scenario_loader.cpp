@@ -62,9 +62,11 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
     if (!ok) fail(root, key, msg, kind);
   };
   chk(m.num_heads % p.tp == 0, "parallel.tp",
-      "tp " + std::to_string(p.tp) + " does not divide the model's " + std::to_string(m.num_heads) + " attention heads");
+      "tp " + std::to_string(p.tp) + " does not divide the model's " + std::to_string(m.num_heads) +
+          " attention heads");
   chk(m.num_kv_heads % p.tp == 0 || p.tp % m.num_kv_heads == 0, "parallel.tp",
-      "tp " + std::to_string(p.tp) + " and the model's " + std::to_string(m.num_kv_heads) + " KV heads do not divide each other");
+      "tp " + std::to_string(p.tp) + " and the model's " + std::to_string(m.num_kv_heads) +
+          " KV heads do not divide each other");
   chk(m.num_layers % p.pp == 0, "parallel.pp",
       "pp " + std::to_string(p.pp) + " does not divide the model's " + std::to_string(m.num_layers) + " layers");
   if (m.is_moe())
@@ -73,21 +75,24 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
   chk((int64_t{p.dp} * p.fsdp) % p.ep == 0, "parallel.ep",
       "ep " + std::to_string(p.ep) + " must divide dp x fsdp = " + std::to_string(int64_t{p.dp} * p.fsdp));
   chk(s.batch.seq_len <= m.max_position, "batch.seq_len",
-      "sequence length " + std::to_string(s.batch.seq_len) + " is over the model's limit of " + std::to_string(m.max_position),
+      "sequence length " + std::to_string(s.batch.seq_len) + " is over the model's limit of " +
+          std::to_string(m.max_position),
       "invalid-config");
   chk((s.batch.global_batch > 0) != (s.batch.tokens_per_step > 0), "batch",
       "give exactly one of global_batch or tokens_per_step", "invalid-config");
   chk(s.batch.tokens_per_step == 0 || s.batch.tokens_per_step % s.batch.seq_len == 0, "batch.tokens_per_step",
-      "tokens_per_step " + std::to_string(s.batch.tokens_per_step) + " is not a multiple of seq_len " + std::to_string(s.batch.seq_len),
+      "tokens_per_step " + std::to_string(s.batch.tokens_per_step) + " is not a multiple of seq_len " +
+          std::to_string(s.batch.seq_len),
       "invalid-config");
   const int64_t seqs = s.batch.sequences();
   const int64_t replicas = int64_t{p.dp} * p.fsdp;
   chk(seqs % (replicas * p.microbatches) == 0, "batch",
-      std::to_string(seqs) + " sequences do not divide into dp x fsdp x microbatches = " +
-          std::to_string(replicas * p.microbatches));
+      std::to_string(seqs) +
+          " sequences do not divide into dp x fsdp x microbatches = " + std::to_string(replicas * p.microbatches));
   chk(!(p.sequence_parallel && p.tp == 1), "parallel.sequence_parallel", "sequence parallelism needs tp > 1");
   chk(p.microbatches >= p.pp || p.pp == 1, "parallel.microbatches",
-      "1F1B needs at least as many micro-batches (" + std::to_string(p.microbatches) + ") as stages (" + std::to_string(p.pp) + ")");
+      "1F1B needs at least as many micro-batches (" + std::to_string(p.microbatches) + ") as stages (" +
+          std::to_string(p.pp) + ")");
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
   const auto& modes = s.system.chip.cores.lnc_modes;
   chk(std::find(modes.begin(), modes.end(), lnc) != modes.end(), "lnc",

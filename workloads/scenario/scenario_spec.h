@@ -19,16 +19,17 @@ namespace trn::workloads {
 using sim::F;
 
 struct ParallelSpec {
-  int tp = 1;                       // tensor parallel
-  bool sequence_parallel = false;   // TP with reduce-scatter / all-gather instead of all-reduce
-  int pp = 1;                       // pipeline stages
-  int microbatches = 1;             // per step, per pipeline
+  int tp = 1;                      // tensor parallel
+  bool sequence_parallel = false;  // TP with reduce-scatter / all-gather instead of all-reduce
+  int pp = 1;                      // pipeline stages
+  int microbatches = 1;            // per step, per pipeline
   std::string schedule = "1f1b";
-  int dp = 1;                       // data-parallel replicas (gradient all-reduce)
-  int fsdp = 1;                     // fully sharded data parallel (ZeRO-3) degree
-  int zero = 0;                     // ZeRO stage for dp (0-3); fsdp > 1 is stage 3 on its own group
-  int ep = 1;                       // expert parallel (within the data-parallel ranks)
-  template <class V> void visit(V& v) {
+  int dp = 1;    // data-parallel replicas (gradient all-reduce)
+  int fsdp = 1;  // fully sharded data parallel (ZeRO-3) degree
+  int zero = 0;  // ZeRO stage for dp (0-3); fsdp > 1 is stage 3 on its own group
+  int ep = 1;    // expert parallel (within the data-parallel ranks)
+  template <class V>
+  void visit(V& v) {
     v.field("tp", tp, F("tensor-parallel degree").ge(1).le(1024));
     v.field("sequence_parallel", sequence_parallel, F("sequence parallelism with TP").optional());
     v.field("pp", pp, F("pipeline-parallel stages").ge(1).le(1024));
@@ -43,13 +44,15 @@ struct ParallelSpec {
 };
 
 struct BatchSpec {
-  int64_t global_batch = 0;      // sequences per step (0: use tokens_per_step)
-  int64_t seq_len = 0;           // tokens per sequence
-  int64_t tokens_per_step = 0;   // alternative to global_batch
-  template <class V> void visit(V& v) {
+  int64_t global_batch = 0;     // sequences per step (0: use tokens_per_step)
+  int64_t seq_len = 0;          // tokens per sequence
+  int64_t tokens_per_step = 0;  // alternative to global_batch
+  template <class V>
+  void visit(V& v) {
     v.field("global_batch", global_batch, F("sequences per step (or 0 with tokens_per_step)").ge(0).le(1e9).optional());
     v.field("seq_len", seq_len, F("sequence length, tokens").ge(1).le(1e7));
-    v.field("tokens_per_step", tokens_per_step, F("tokens per step (or 0 with global_batch)").ge(0).le(1e12).optional());
+    v.field("tokens_per_step", tokens_per_step,
+            F("tokens per step (or 0 with global_batch)").ge(0).le(1e12).optional());
   }
   int64_t sequences() const { return global_batch > 0 ? global_batch : tokens_per_step / seq_len; }
   int64_t tokens() const { return sequences() * seq_len; }
@@ -65,7 +68,8 @@ struct PrecisionSpec {
   ComputeDType compute = ComputeDType::BF16;
   MasterWeights master_weights = MasterWeights::FP32;
   Optimizer optimizer = Optimizer::AdamW;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("compute", compute,
             F("model dtype: fp32 keeps every tensor in FP32 (4 B; the GEMMs' rate follows compile.auto_cast); fp8 "
               "(per-tensor scales) and mxfp8 (32-element block scales) cast the blocks' GEMMs and need the chip's "
@@ -116,49 +120,59 @@ struct PrecisionSpec {
 /// Runtime parameters with physical meaning; values and provenance in
 /// workloads/calibration/runtime.yaml (fitted by `trnsim calibrate-runtime`).
 struct RuntimeSpec {
-  sim::Time eager_dispatch{0};        // host cost to dispatch one eager op
-  sim::Time compiled_launch{0};       // host cost to launch one compiled graph region
-  double kernel_efficiency = 1.0;     // achieved / tiling-model tensor throughput of generated kernels
-  double xla_kernel_efficiency = 0;   // the same for graphs compiled through the xla frontend (0: as above)
-  sim::Time lazy_trace{0};            // xla frontend: host time to trace one graph op, every step
-  sim::Bytes workspace{0};            // per-rank runtime workspace in HBM
+  sim::Time eager_dispatch{0};       // host cost to dispatch one eager op
+  sim::Time compiled_launch{0};      // host cost to launch one compiled graph region
+  double kernel_efficiency = 1.0;    // achieved / tiling-model tensor throughput of generated kernels
+  double xla_kernel_efficiency = 0;  // the same for graphs compiled through the xla frontend (0: as above)
+  sim::Time lazy_trace{0};           // xla frontend: host time to trace one graph op, every step
+  sim::Bytes workspace{0};           // per-rank runtime workspace in HBM
   /// The tensor-engine efficiency that applies to a job in `mode` compiled through `frontend`
   /// (eager runs use the eager library's kernels whatever the frontend).
   double efficiency(ExecMode mode, Frontend frontend) const {
     return mode == ExecMode::Compiled && frontend == Frontend::Xla && xla_kernel_efficiency > 0 ? xla_kernel_efficiency
                                                                                                 : kernel_efficiency;
   }
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("eager_dispatch", eager_dispatch, F("host time to dispatch one eager op (calibrated)").ge(0));
     v.field("compiled_launch", compiled_launch, F("host time to launch one compiled region").ge(0));
-    v.field("kernel_efficiency", kernel_efficiency, F("tensor-engine efficiency of generated kernels (calibrated)").gt(0).le(1));
-    v.field("xla_kernel_efficiency", xla_kernel_efficiency,
-            F("tensor-engine efficiency of kernels compiled through the xla frontend; 0: kernel_efficiency (calibrated)").ge(0).le(1).optional());
-    v.field("lazy_trace", lazy_trace, F("xla frontend: host time to trace one graph op each micro-batch (calibrated)").ge(0).optional());
+    v.field("kernel_efficiency", kernel_efficiency,
+            F("tensor-engine efficiency of generated kernels (calibrated)").gt(0).le(1));
+    v.field(
+        "xla_kernel_efficiency", xla_kernel_efficiency,
+        F("tensor-engine efficiency of kernels compiled through the xla frontend; 0: kernel_efficiency (calibrated)")
+            .ge(0)
+            .le(1)
+            .optional());
+    v.field("lazy_trace", lazy_trace,
+            F("xla frontend: host time to trace one graph op each micro-batch (calibrated)").ge(0).optional());
     v.field("workspace", workspace, F("per-rank runtime workspace in HBM").ge(0));
   }
 };
 
 /// How the job compiles (docs/startup.md section 1; C3, C11, C13).
 struct CompileSpec {
-  Frontend frontend = Frontend::TorchNeuron;      // torchneuron (eager kernels / regional torch.compile) | xla
+  Frontend frontend = Frontend::TorchNeuron;           // torchneuron (eager kernels / regional torch.compile) | xla
   AttentionKernel attention = AttentionKernel::Flash;  // flash (fused kernel) | unfused (scores through HBM)
-  bool parallel_compile = false;          // xla: neuron_parallel_compile (AOT on parallel workers)
-  CompileCache cache = CompileCache::Cold;  // cold | warm | partial
-  double cache_hit_rate = 0.5;            // for partial
-  bool shared_cache = true;               // one compile per graph per host (file locks) or per rank
-  sim::Time budget{0};                    // per-graph compile budget (0 = none)
-  double speedup = 1.0;                   // a compiler this many times faster
-  AutoCast auto_cast = AutoCast::Matmult;  // neuronx-cc --auto-cast: FP32 matmuls to BF16 (F29)
-  template <class V> void visit(V& v) {
+  bool parallel_compile = false;                       // xla: neuron_parallel_compile (AOT on parallel workers)
+  CompileCache cache = CompileCache::Cold;             // cold | warm | partial
+  double cache_hit_rate = 0.5;                         // for partial
+  bool shared_cache = true;                            // one compile per graph per host (file locks) or per rank
+  sim::Time budget{0};                                 // per-graph compile budget (0 = none)
+  double speedup = 1.0;                                // a compiler this many times faster
+  AutoCast auto_cast = AutoCast::Matmult;              // neuronx-cc --auto-cast: FP32 matmuls to BF16 (F29)
+  template <class V>
+  void visit(V& v) {
     v.field("frontend", frontend, F("compile frontend").optional());
     v.field("attention", attention,
             F("attention kernel: flash (fused, no score tensor in HBM) or unfused (softmax(QK^T)V as separate ops, "
-              "full square, scores through HBM)").optional());
+              "full square, scores through HBM)")
+                .optional());
     v.field("auto_cast", auto_cast,
             F("the compiler's cast of FP32 matmuls (precision.compute fp32; no effect otherwise): matmult runs "
               "every GEMM at the BF16 rate on BF16 casts of its FP32 operands (the compiler's default), none in "
-              "FP32 (F29)").optional());
+              "FP32 (F29)")
+                .optional());
     v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
     v.field("cache", cache, F("persistent cache state").optional());
     v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());
@@ -172,7 +186,7 @@ struct ScenarioSpec {
   std::string name;
   models::SystemSpec system;
   ModelSpec model;
-  int lnc = 0;                      // 0 = chip default
+  int lnc = 0;  // 0 = chip default
   ExecMode mode = ExecMode::Compiled;
   ParallelSpec parallel;
   BatchSpec batch;
@@ -180,7 +194,8 @@ struct ScenarioSpec {
   Checkpointing checkpointing = Checkpointing::None;
   RuntimeSpec runtime;
   CompileSpec compile;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("name", name, F("scenario name"));
     v.section("system", system, F("system: name, path or inline"));
     v.section("model", model, F("model: zoo name, config.json, YAML path or inline"));

@@ -69,7 +69,8 @@ Roofline build_roofline(const workloads::ScenarioSpec& s, int lnc, std::vector<R
   const double logical_cores = double(s.system.chip.cores.physical) / lnc;
   rl.peak_flop_rate = s.system.chip.peak.bf16.v / logical_cores;
   rl.hbm_bandwidth = s.system.chip.hbm.bandwidth.v / logical_cores;
-  std::stable_sort(pts.begin(), pts.end(), [](const RooflinePoint& a, const RooflinePoint& b) { return a.busy_s > b.busy_s; });
+  std::stable_sort(pts.begin(), pts.end(),
+                   [](const RooflinePoint& a, const RooflinePoint& b) { return a.busy_s > b.busy_s; });
   if (pts.size() > size_t(kRooflinePoints)) {  // the smallest groups become one "other" point
     RooflinePoint other;
     other.name = "other";
@@ -119,7 +120,8 @@ double model_flops_per_step(const workloads::ScenarioSpec& s) {
   return dense + attn * tokens;
 }
 
-std::vector<std::pair<std::string, double>> step_breakdown(std::vector<Interval> compute, const std::vector<Interval>& coll,
+std::vector<std::pair<std::string, double>> step_breakdown(std::vector<Interval> compute,
+                                                           const std::vector<Interval>& coll,
                                                            const std::vector<Interval>& pipe,
                                                            const std::vector<Interval>& host, double memory_bound,
                                                            double step_time) {

@@ -30,8 +30,8 @@ struct RooflinePoint {
 /// the chip's published dense BF16 peak and HBM bandwidth, and its ops.
 struct Roofline {
   int lnc = 1;
-  double peak_flop_rate = 0;    // FLOP/s per logical core
-  double hbm_bandwidth = 0;     // B/s per logical core
+  double peak_flop_rate = 0;          // FLOP/s per logical core
+  double hbm_bandwidth = 0;           // B/s per logical core
   std::vector<RooflinePoint> points;  // largest busy time first, at most kRooflinePoints
 };
 constexpr int kRooflinePoints = 30;
@@ -55,8 +55,8 @@ struct StepResult {
   uint64_t events = 0;
   double wall_s = 0;
   int simulated_ranks = 0, world = 0;
-  int64_t ops = 0;               // ops of the step on the simulated ranks (extrapolated)
-  int64_t simulated_ops = 0;     // ops actually simulated (summed over the runs)
+  int64_t ops = 0;            // ops of the step on the simulated ranks (extrapolated)
+  int64_t simulated_ops = 0;  // ops actually simulated (summed over the runs)
   uint64_t sibling_collectives = 0;
   std::string verdict;
   Roofline roofline;
@@ -80,7 +80,8 @@ std::string name_stem(const std::string& name);
 /// exposed_communication, host_dispatch, pipeline_bubble and idle, which add up to the step.
 /// Waits are charged in this order: communication, then the neighbouring stage (`pipe`),
 /// then the host.
-std::vector<std::pair<std::string, double>> step_breakdown(std::vector<Interval> compute, const std::vector<Interval>& coll,
+std::vector<std::pair<std::string, double>> step_breakdown(std::vector<Interval> compute,
+                                                           const std::vector<Interval>& coll,
                                                            const std::vector<Interval>& pipe,
                                                            const std::vector<Interval>& host, double memory_bound,
                                                            double step_time);

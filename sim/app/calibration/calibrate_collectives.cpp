@@ -88,7 +88,8 @@ CalibrateCollectivesResult run_calibrate_collectives(const CalibrateCollectivesO
   double launch = std::max(0.0, std::round((small.measured_s - rest) * 1e7) / 1e7);
   r.dma_engines_per_core = best;
   r.launch_overhead_s = launch;
-  for (const Point& p : kPoints) r.residuals.push_back({p.label, p.fitted, p.measured_s, simulate(p, sets_for(best, launch))});
+  for (const Point& p : kPoints)
+    r.residuals.push_back({p.label, p.fitted, p.measured_s, simulate(p, sets_for(best, launch))});
   return r;
 }
 
@@ -109,7 +110,8 @@ std::string calibrate_collectives_yaml(const CalibrateCollectivesResult& r) {
   for (const auto& p : r.residuals) {
     const double t = p.simulated_s;
     std::snprintf(line, sizeof line, "#   %-9s %-36s measured %10.1f us  simulated %10.1f us  %+6.1f%%\n",
-                  p.fitted ? "fit" : "held out", p.label.c_str(), p.measured_s * 1e6, t * 1e6, (t / p.measured_s - 1) * 100);
+                  p.fitted ? "fit" : "held out", p.label.c_str(), p.measured_s * 1e6, t * 1e6,
+                  (t / p.measured_s - 1) * 100);
     y << line;
   }
   std::snprintf(line, sizeof line, "%.1f us", r.launch_overhead_s * 1e6);
@@ -132,8 +134,8 @@ nlohmann::ordered_json calibrate_collectives_json(const CalibrateCollectivesResu
   js["launch_overhead_s"] = r.launch_overhead_s;
   js["residuals"] = nlohmann::ordered_json::array();
   for (const auto& p : r.residuals)
-    js["residuals"].push_back({{"label", p.label}, {"fitted", p.fitted}, {"measured_s", p.measured_s},
-                               {"simulated_s", p.simulated_s}});
+    js["residuals"].push_back(
+        {{"label", p.label}, {"fitted", p.fitted}, {"measured_s", p.measured_s}, {"simulated_s", p.simulated_s}});
   return js;
 }
 

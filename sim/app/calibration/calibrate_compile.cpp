@@ -42,7 +42,8 @@ struct Observation {
   std::vector<std::string> set;
   sim::Time value{0};
   double log_sigma = 0.1;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("name", name, F("label"));
     v.field("scenario", scenario, F("scenario name or path"));
     v.field("set", set, F("--set assignments applied to the scenario").optional());
@@ -58,7 +59,8 @@ struct FlexObservations {
   sim::Time budget{600};
   double softness = 0.05;
   std::string source;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("budget", budget, F("compile budget of each test (assumption)").gt(0));
     v.field("softness", softness, F("log-width of the hinge on each pass/fail bound").gt(0));
     v.field("source", source, F("where the outcome comes from"));
@@ -69,7 +71,8 @@ struct ObservationFile {
   std::vector<Observation> observations;
   FlexObservations flexattention;
   models::CompileParams prior;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.list("observations", observations, F("measured first steps and compile times"));
     v.section("flexattention", flexattention, F("the Trainium3 FlexAttention suite outcome"));
     v.section("prior", prior, F("prior (starting) value of every parameter"));
@@ -79,7 +82,10 @@ struct ObservationFile {
 // Collects pointers to every numeric parameter by name.
 struct Refs {
   std::vector<std::pair<std::string, double*>> refs;
-  template <sim::Dim D> void field(const char* k, sim::Quantity<D>& q, const sim::FieldSpec&) { refs.push_back({k, &q.v}); }
+  template <sim::Dim D>
+  void field(const char* k, sim::Quantity<D>& q, const sim::FieldSpec&) {
+    refs.push_back({k, &q.v});
+  }
   void field(const char* k, double& x, const sim::FieldSpec&) { refs.push_back({k, &x}); }
 };
 
@@ -98,8 +104,8 @@ struct Problem {
   FlexObservations flex;
   std::vector<workloads::FlexCase> cases;
   models::CompileParams base;
-  std::vector<std::string> names;        // fitted parameters
-  std::vector<double> theta0, sigma0;    // prior log value and log sigma of each
+  std::vector<std::string> names;      // fitted parameters
+  std::vector<double> theta0, sigma0;  // prior log value and log sigma of each
 
   models::CompileParams params(const Eigen::VectorXd& th) const {
     models::CompileParams p = base;
@@ -167,9 +173,9 @@ void read_prior_sigmas(const sim::ConfigNode& root, const sim::ConfigNode& sig_n
     double sg = std::strtod(e.value.scalar.c_str(), &end);
     if (!e.value.is_scalar() || e.value.quoted || e.value.scalar.empty() || *end != '\0' || !(sg > 0) ||
         !std::isfinite(sg))
-      throw sim::ConfigError(e.value.loc, "prior_log_sigma." + e.key,
-                             "expected a positive number (log-normal sigma of the prior), found '" + e.value.scalar +
-                                 "'");
+      throw sim::ConfigError(
+          e.value.loc, "prior_log_sigma." + e.key,
+          "expected a positive number (log-normal sigma of the prior), found '" + e.value.scalar + "'");
     if (!(*ptr > 0)) throw sim::ConfigError(e.key_loc, "prior." + e.key, "a fitted parameter needs a positive prior");
     pb.names.push_back(e.key);
     pb.theta0.push_back(std::log(*ptr));
@@ -221,10 +227,11 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
   for (size_t i = 0; i < pb.obs.size(); ++i) {  // every input is checked before the first simulation
     const Observation& o = pb.obs[i];
     const auto& spec = pb.specs[i];
-    pb.steady.push_back(o.quantity == Measured::FirstStep
-                            ? run_in_child([&]() -> std::vector<double> { return {simulate(spec, StepOptions{}).step_time_s}; },
-                                           "steady step for " + o.name)[0]
-                            : 0.0);
+    pb.steady.push_back(
+        o.quantity == Measured::FirstStep
+            ? run_in_child([&]() -> std::vector<double> { return {simulate(spec, StepOptions{}).step_time_s}; },
+                           "steady step for " + o.name)[0]
+            : 0.0);
   }
   const int n = static_cast<int>(pb.names.size());
   Eigen::VectorXd x(n);
@@ -245,7 +252,8 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
   Eigen::MatrixXd jac(pb.values(), n);
   nd.df(x, jac);
   Eigen::MatrixXd cov = (jac.transpose() * jac).ldlt().solve(Eigen::MatrixXd::Identity(n, n));
-  for (size_t i = 0; i < pb.obs.size(); ++i) r.residuals.push_back({pb.obs[i].name, pb.obs[i].value.v, pb.predict(r.params, i)});
+  for (size_t i = 0; i < pb.obs.size(); ++i)
+    r.residuals.push_back({pb.obs[i].name, pb.obs[i].value.v, pb.predict(r.params, i)});
   for (const auto& c : workloads::run_flex_suite(r.params, pb.flex.budget.v, 1.0)) {
     r.flex_agree += (c.pass != workloads::flex_published_fail(c.c));
     r.flex_fail += !c.pass;
@@ -259,7 +267,8 @@ std::string calibrate_compile_yaml(const CalibrateCompileResult& r) {
   std::ostringstream y;
   char line[256];
   y << "# Compile-latency parameters (models/compile/compile_model.h). GENERATED by\n"
-       "#   build/trnsim calibrate workloads/calibration/compile_observations.yaml --out workloads/calibration/compile.yaml\n"
+       "#   build/trnsim calibrate workloads/calibration/compile_observations.yaml --out "
+       "workloads/calibration/compile.yaml\n"
        "# do not edit by hand (a test checks this file equals the command's output).\n"
        "# Method: Levenberg-Marquardt on log time with log-normal priors (compile_observations.yaml);\n"
        "# the FlexAttention suite enters as 96 smooth hinge bounds against its budget.\n"
@@ -269,7 +278,8 @@ std::string calibrate_compile_yaml(const CalibrateCompileResult& r) {
                   o.measured_s, o.model_s, (o.model_s / o.measured_s - 1) * 100);
     y << line;
   }
-  std::snprintf(line, sizeof line, "#   FlexAttention suite: %d of 96 cases agree with the published outcome; %d fail (published: 7)\n",
+  std::snprintf(line, sizeof line,
+                "#   FlexAttention suite: %d of 96 cases agree with the published outcome; %d fail (published: 7)\n",
                 r.flex_agree, r.flex_fail);
   y << line;
   y << "# Fitted parameters: ln(value) with the fit's standard deviation; the others keep their prior.\n";

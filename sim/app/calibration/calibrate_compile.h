@@ -24,9 +24,9 @@ struct CompileResidual {
 };
 
 struct CalibrateCompileResult {
-  models::CompileParams params;                            // fitted (4 significant digits) and prior ones
-  std::vector<CompileResidual> residuals;                  // on the observations, at `params`
-  int flex_agree = 0, flex_fail = 0;                       // FlexAttention cases at `params`
+  models::CompileParams params;                             // fitted (4 significant digits) and prior ones
+  std::vector<CompileResidual> residuals;                   // on the observations, at `params`
+  int flex_agree = 0, flex_fail = 0;                        // FlexAttention cases at `params`
   std::vector<std::pair<std::string, double>> uncertainty;  // fitted parameter, sigma of ln(value)
 };
 

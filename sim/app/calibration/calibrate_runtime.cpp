@@ -40,8 +40,7 @@ using sim::F;
 /// are read by the observation file's loader and printed in every output).
 enum class RuntimeParam { KernelEfficiency, XlaKernelEfficiency, EagerDispatch, LazyTrace };
 const std::vector<std::string>& enum_words(RuntimeParam) {
-  static const std::vector<std::string> w{"kernel_efficiency", "xla_kernel_efficiency", "eager_dispatch",
-                                          "lazy_trace"};
+  static const std::vector<std::string> w{"kernel_efficiency", "xla_kernel_efficiency", "eager_dispatch", "lazy_trace"};
   return w;
 }
 
@@ -52,7 +51,8 @@ struct Observation {
   std::string name, scenario, source;
   std::vector<std::string> set;
   double tokens_per_s = 0, log_sigma = 0.1;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("name", name, F("label"));
     v.field("scenario", scenario, F("scenario name or path"));
     v.field("set", set, F("--set assignments applied to the scenario").optional());
@@ -65,7 +65,8 @@ struct Observation {
 struct TableRef {
   std::string file;
   double log_sigma = 0.1;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("file", file, F("table of published rows (path from the repository root)"));
     v.field("log_sigma", log_sigma, F("uncertainty of ln(value) of every row").gt(0));
   }
@@ -75,7 +76,8 @@ struct Parameter {
   RuntimeParam name = RuntimeParam::KernelEfficiency;
   std::string prior, applies, provenance;
   double log_sigma = 1;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("name", name, F("runtime parameter"));
     v.field("prior", prior, F("prior median: a number, or a time with a unit"));
     v.field("log_sigma", log_sigma, F("sigma of ln(value) of the prior").gt(0));
@@ -88,7 +90,8 @@ struct ObservationFile {
   std::vector<Observation> observations;
   std::vector<TableRef> tables;
   std::vector<Parameter> parameters;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.list("observations", observations, F("measured throughputs"));
     v.list("tables", tables, F("tables of published rows"));
     v.list("parameters", parameters, F("fitted parameters with priors"));
@@ -100,7 +103,8 @@ struct TableRow {
   std::string id, scenario, framework, metric, source, sdk, sdk_commit, sdk_date, duplicate_of, kind;
   double value = 0, tokens_per_s = 0, step_time_s = 0;
   bool duplicate_release = false;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("id", id, F("row id"));
     v.field("scenario", scenario, F("scenario file"));
     v.field("framework", framework, F("framework"));
@@ -121,7 +125,8 @@ struct TableRow {
 struct Table {
   std::string system;
   std::vector<TableRow> rows;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.field("system", system, F("instance type"));
     v.list("rows", rows, F("published rows"));
   }
@@ -152,13 +157,13 @@ struct Param {
     return r.eager;  // eager_dispatch
   }
   // The value as written in the runtime file (rounded), and as a --set assignment.
-  double rounded(double value) const {
-    return time ? std::round(value * 1e8) / 1e8 : std::round(value * 1e4) / 1e4;
-  }
+  double rounded(double value) const { return time ? std::round(value * 1e8) / 1e8 : std::round(value * 1e4) / 1e4; }
   std::string text(double value) const {
     char b[64];
-    if (time) std::snprintf(b, sizeof b, "%.2f us", rounded(value) * 1e6);
-    else std::snprintf(b, sizeof b, "%.4f", rounded(value));
+    if (time)
+      std::snprintf(b, sizeof b, "%.2f us", rounded(value) * 1e6);
+    else
+      std::snprintf(b, sizeof b, "%.4f", rounded(value));
     return b;
   }
 };
@@ -178,11 +183,12 @@ struct Problem {
   int jobs = 2;
   std::map<std::string, double> cache;  // (row, parameter text) -> simulated tokens/s
   int simulations = 0;
-  workloads::RuntimeSpec shipped;       // the runtime parameters the scenarios load today
+  workloads::RuntimeSpec shipped;  // the runtime parameters the scenarios load today
 
   std::vector<double> values(const Eigen::VectorXd& th) const {
     std::vector<double> v;
-    for (size_t j = 0; j < params.size(); ++j) v.push_back(params[j].rounded(std::exp(th[static_cast<Eigen::Index>(j)])));
+    for (size_t j = 0; j < params.size(); ++j)
+      v.push_back(params[j].rounded(std::exp(th[static_cast<Eigen::Index>(j)])));
     return v;
   }
   Eigen::VectorXd round(const Eigen::VectorXd& th) const {
@@ -230,7 +236,8 @@ struct Problem {
     for (size_t i = 0; i < rows.size(); ++i)
       r[static_cast<Eigen::Index>(i)] = std::log(sim[i] / rows[i].measured) / rows[i].log_sigma;
     for (size_t j = 0; j < params.size(); ++j)
-      r[static_cast<Eigen::Index>(rows.size() + j)] = (th[static_cast<Eigen::Index>(j)] - params[j].theta0) / params[j].sigma0;
+      r[static_cast<Eigen::Index>(rows.size() + j)] =
+          (th[static_cast<Eigen::Index>(j)] - params[j].theta0) / params[j].sigma0;
     return r;
   }
   std::vector<double> all(const Eigen::VectorXd& th) {
@@ -309,7 +316,8 @@ std::vector<Param> read_params(const ObservationFile& of, const std::string& fil
     if (is_time(p.name)) {
       q.time = true;
       auto t = sim::parse_quantity(p.prior, sim::Dim::Time, &why);
-      if (!t || !(*t > 0)) throw sim::ConfigError(at, key, "expected a positive time with a unit, found '" + p.prior + "'");
+      if (!t || !(*t > 0))
+        throw sim::ConfigError(at, key, "expected a positive time with a unit, found '" + p.prior + "'");
       v = *t;
     } else {
       char* end = nullptr;
@@ -394,9 +402,9 @@ std::string pct(double x) {
 }
 
 struct Fit {
-  Eigen::VectorXd th, r;       // ln parameters (rounded), residuals
-  Eigen::MatrixXd J, cov;       // Jacobian at th, covariance of ln parameters
-  std::vector<double> sim;      // simulated tokens/s of every row at th
+  Eigen::VectorXd th, r;    // ln parameters (rounded), residuals
+  Eigen::MatrixXd J, cov;   // Jacobian at th, covariance of ln parameters
+  std::vector<double> sim;  // simulated tokens/s of every row at th
   int iterations = 0;
 };
 
@@ -479,7 +487,6 @@ Fit fit_map(Problem& pb) {
   return best;
 }
 
-
 struct Loo {
   std::map<std::string, std::vector<double>> fold_values;  // fold -> its refitted parameter values
   std::map<size_t, double> sim;                            // held-out row -> simulated tokens/s
@@ -510,7 +517,6 @@ Loo leave_one_out(Problem& pb, const Fit& fit) {
   for (size_t k = 0; k < req_row.size(); ++k) l.sim[req_row[k]] = loo_sim[k];
   return l;
 }
-
 
 std::string data_path(const std::string& observations) {
   return observations == kRuntimeObservations ? sim::data_root() + "/" + kRuntimeObservations : observations;
@@ -593,9 +599,10 @@ std::string residual_table(const CalibrateRuntimeResult& r) {
   std::ostringstream table;
   char line[320];
   for (const auto& row : r.rows) {
-    std::snprintf(line, sizeof line, "#   %-20s published %10.0f  simulated %10.0f  in-sample %7s  leave-one-out %s%s\n",
-                  row.id.c_str(), row.published, row.simulated, pct(row.in_sample_error).c_str(),
-                  row.has_loo ? pct(row.loo_error).c_str() : "fitted (seed)", row.duplicate ? "  (duplicate release)" : "");
+    std::snprintf(
+        line, sizeof line, "#   %-20s published %10.0f  simulated %10.0f  in-sample %7s  leave-one-out %s%s\n",
+        row.id.c_str(), row.published, row.simulated, pct(row.in_sample_error).c_str(),
+        row.has_loo ? pct(row.loo_error).c_str() : "fitted (seed)", row.duplicate ? "  (duplicate release)" : "");
     table << line;
   }
   return table.str();
@@ -663,8 +670,13 @@ nlohmann::json calibrate_runtime_json(const CalibrateRuntimeResult& r) {
   }
   nlohmann::json params = nlohmann::json::array();
   for (const auto& p : r.parameters)
-    params.push_back({{"name", p.name}, {"value", p.value}, {"prior", p.prior}, {"prior_log_sigma", p.prior_log_sigma},
-                      {"fit_log_sigma", p.fit_log_sigma}, {"applies", p.applies}, {"provenance", p.provenance}});
+    params.push_back({{"name", p.name},
+                      {"value", p.value},
+                      {"prior", p.prior},
+                      {"prior_log_sigma", p.prior_log_sigma},
+                      {"fit_log_sigma", p.fit_log_sigma},
+                      {"applies", p.applies},
+                      {"provenance", p.provenance}});
   return nlohmann::json{{"kind", "runtime-calibration"},
                         {"command", "trnsim calibrate-runtime"},
                         {"parameters", params},
@@ -731,8 +743,10 @@ nlohmann::ordered_json runtime_check_json(const RuntimeCheckResult& r) {
   js["differing"] = r.differing;
   js["rows"] = nlohmann::ordered_json::array();
   for (const auto& row : r.rows)
-    js["rows"].push_back({{"id", row.id}, {"simulated_tokens_per_s", row.simulated},
-                          {"recorded_tokens_per_s", row.recorded}, {"ok", row.ok}});
+    js["rows"].push_back({{"id", row.id},
+                          {"simulated_tokens_per_s", row.simulated},
+                          {"recorded_tokens_per_s", row.recorded},
+                          {"ok", row.ok}});
   return js;
 }
 

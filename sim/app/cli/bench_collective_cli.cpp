@@ -20,16 +20,23 @@ Runner add_bench_collective(CLI::App* bench) {
   BenchCollectiveOptions& b = o->bench;
   auto* c = bench->add_subcommand("collective", "Simulate a collective over a range of sizes (like nccom-test)");
   c->add_option("--system", b.system, "System name (hw/configs/systems) or YAML path")->capture_default_str();
-  c->add_option("--instances", b.instances, "Instances joined by EFA (count; 0 = the system file's value, 1 unless set)")->capture_default_str();
-  c->add_option("--lnc", b.lnc, "Physical cores per rank (logical NeuronCore size; 0 = chip default)")->capture_default_str();
+  c->add_option("--instances", b.instances,
+                "Instances joined by EFA (count; 0 = the system file's value, 1 unless set)")
+      ->capture_default_str();
+  c->add_option("--lnc", b.lnc, "Physical cores per rank (logical NeuronCore size; 0 = chip default)")
+      ->capture_default_str();
   c->add_option("--op", b.op, "all-reduce | all-gather | reduce-scatter | all-to-all")->capture_default_str();
-  c->add_option("--ranks", b.ranks, "Ranks taking part, placed contiguously from rank 0 (count; 0 = all)")->capture_default_str();
+  c->add_option("--ranks", b.ranks, "Ranks taking part, placed contiguously from rank 0 (count; 0 = all)")
+      ->capture_default_str();
   c->add_flag("--exact", b.exact,
               "Simulate every transfer of every instance (default: when the ranks fill whole instances, only "
               "instance 0's, by symmetry)");
-  c->add_option("--sizes", b.sizes, "Comma-separated message sizes with units (bytes, e.g. 1KiB,512MiB)")->capture_default_str();
-  c->add_option("--dtype", b.dtype, "Element type: fp32, bf16, fp16, fp8, uint8 (sets the count column)")->capture_default_str();
-  c->add_option("--algorithm", b.algorithm, "auto (Neuron runtime choice by size) | ring | kangaring | mesh | rdh")->capture_default_str();
+  c->add_option("--sizes", b.sizes, "Comma-separated message sizes with units (bytes, e.g. 1KiB,512MiB)")
+      ->capture_default_str();
+  c->add_option("--dtype", b.dtype, "Element type: fp32, bf16, fp16, fp8, uint8 (sets the count column)")
+      ->capture_default_str();
+  c->add_option("--algorithm", b.algorithm, "auto (Neuron runtime choice by size) | ring | kangaring | mesh | rdh")
+      ->capture_default_str();
   add_common(c, o->common);
   return [o]() -> int {
     BenchCollectiveOptions opt = o->bench;

@@ -28,8 +28,10 @@ Runner add_calibrate_collectives(CLI::App* app) {
 Runner add_calibrate_compile(CLI::App* app) {
   auto o = std::make_shared<CalibrateCompileOptions>();
   auto out = std::make_shared<std::string>();
-  auto* c = app->add_subcommand("calibrate", "Fit the compile-latency parameters to observations (Levenberg-Marquardt)");
-  c->add_option("observations", o->observations, "Observations YAML (e.g. workloads/calibration/compile_observations.yaml)")
+  auto* c =
+      app->add_subcommand("calibrate", "Fit the compile-latency parameters to observations (Levenberg-Marquardt)");
+  c->add_option("observations", o->observations,
+                "Observations YAML (e.g. workloads/calibration/compile_observations.yaml)")
       ->required();
   c->add_option("--out", *out, "Write the parameter file to FILE (default: standard output)");
   return [o, out]() -> int {

@@ -60,7 +60,8 @@ double quantity(const std::string& text, sim::Dim dim, const std::string& option
 
 struct PlanCli {
   std::string model, tokens, systems, deadline, budget, cache = "cold", global_batch, tokens_per_step, db, json,
-      rank_by = "time", rate, write_bw, read_bw, interval, tp, pp, microbatch_sequences, checkpointing;
+                                                        rank_by = "time", rate, write_bw, read_bw, interval, tp, pp,
+                                                        microbatch_sequences, checkpointing;
   int max_fsdp = 64;
   std::vector<std::string> prices, sets;
   int min_chips = 1, max_chips = 1024, jobs = 1;
@@ -74,7 +75,8 @@ void search_space(const PlanCli& cli, workloads::plan::SearchSpace& sp) {
     if (text.empty()) return;
     out.clear();
     for (int64_t x : int_list(text, option)) {
-      if (x > 65536) throw ConfigError(sim::Location{option, 0, 0}, "", "expected at most 65536, got " + std::to_string(x));
+      if (x > 65536)
+        throw ConfigError(sim::Location{option, 0, 0}, "", "expected at most 65536, got " + std::to_string(x));
       if (std::find(out.begin(), out.end(), int(x)) == out.end()) out.push_back(int(x));
     }
   };
@@ -105,7 +107,8 @@ PlanOptions plan_options(const PlanCli& cli) {
   p.model = cli.model;
   p.tokens = number(cli.tokens, "--tokens", 1);
   for (const auto& s : split(cli.systems)) {
-    if (s.empty()) throw ConfigError(sim::Location{"--systems", 0, 0}, "", "empty system name in '" + cli.systems + "'");
+    if (s.empty())
+      throw ConfigError(sim::Location{"--systems", 0, 0}, "", "empty system name in '" + cli.systems + "'");
     if (std::find(p.systems.begin(), p.systems.end(), s) == p.systems.end()) p.systems.push_back(s);
   }
   if (cli.min_chips < 1 || cli.max_chips < cli.min_chips || cli.max_chips > 65536)
@@ -126,13 +129,16 @@ PlanOptions plan_options(const PlanCli& cli) {
   p.seq_len = cli.seq_len;
   if (!cli.global_batch.empty() && !cli.tokens_per_step.empty())
     throw ConfigError(sim::Location{"--global-batch", 0, 0}, "", "give --global-batch or --tokens-per-step, not both");
-  if (!cli.global_batch.empty()) p.global_batches = int_list(cli.global_batch, "--global-batch");
-  else p.tokens_per_step = cli.tokens_per_step.empty() ? std::vector<int64_t>{4194304}
-                                                      : int_list(cli.tokens_per_step, "--tokens-per-step");
+  if (!cli.global_batch.empty())
+    p.global_batches = int_list(cli.global_batch, "--global-batch");
+  else
+    p.tokens_per_step = cli.tokens_per_step.empty() ? std::vector<int64_t>{4194304}
+                                                    : int_list(cli.tokens_per_step, "--tokens-per-step");
   for (int64_t t : p.tokens_per_step)
     if (t % p.seq_len != 0)
-      throw ConfigError(sim::Location{"--tokens-per-step", 0, 0}, "",
-                        std::to_string(t) + " tokens per step is not a multiple of --seq-len " + std::to_string(p.seq_len));
+      throw ConfigError(
+          sim::Location{"--tokens-per-step", 0, 0}, "",
+          std::to_string(t) + " tokens per step is not a multiple of --seq-len " + std::to_string(p.seq_len));
   if (cli.jobs < 1 || cli.jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
   p.jobs = cli.jobs;
   p.db = cli.db;
@@ -140,8 +146,10 @@ PlanOptions plan_options(const PlanCli& cli) {
   p.exhaustive = cli.exhaustive;
   p.sets = cli.sets;
   if (!cli.rate.empty()) p.restart.interruptions_per_chip_hour = number(cli.rate, "--interruption-rate", 0);
-  if (!cli.write_bw.empty()) p.restart.write_bandwidth = quantity(cli.write_bw, sim::Dim::Bandwidth, "--checkpoint-write-bw");
-  if (!cli.read_bw.empty()) p.restart.read_bandwidth = quantity(cli.read_bw, sim::Dim::Bandwidth, "--checkpoint-read-bw");
+  if (!cli.write_bw.empty())
+    p.restart.write_bandwidth = quantity(cli.write_bw, sim::Dim::Bandwidth, "--checkpoint-write-bw");
+  if (!cli.read_bw.empty())
+    p.restart.read_bandwidth = quantity(cli.read_bw, sim::Dim::Bandwidth, "--checkpoint-read-bw");
   if (!cli.interval.empty()) p.restart.interval_s = quantity(cli.interval, sim::Dim::Time, "--checkpoint-interval");
   search_space(cli, p.space);
   return p;
@@ -152,18 +160,23 @@ PlanOptions plan_options(const PlanCli& cli) {
 std::function<int()> add_plan(CLI::App* app) {
   auto o = std::make_shared<PlanCli>();
   auto* c = app->add_subcommand(
-      "plan", "Search systems, chip counts and layouts for the fastest or cheapest way to train a model on a token budget");
-  c->add_option("--model", o->model, "Model: zoo name (workloads/models), YAML path or Hugging Face config.json")->required();
+      "plan",
+      "Search systems, chip counts and layouts for the fastest or cheapest way to train a model on a token budget");
+  c->add_option("--model", o->model, "Model: zoo name (workloads/models), YAML path or Hugging Face config.json")
+      ->required();
   c->add_option("--tokens", o->tokens, "Training tokens, e.g. 1e12")->required();
-  c->add_option("--systems", o->systems, "Comma-separated systems of hw/configs/systems, e.g. trn2.48xlarge,trn2-ultraserver")
+  c->add_option("--systems", o->systems,
+                "Comma-separated systems of hw/configs/systems, e.g. trn2.48xlarge,trn2-ultraserver")
       ->required();
   c->add_option("--min-chips", o->min_chips, "Smallest job in chips")->capture_default_str();
   c->add_option("--max-chips", o->max_chips, "Largest job in chips (whole instances, powers of two of them)")
       ->capture_default_str();
-  c->add_option("--deadline", o->deadline, "Longest acceptable time to train, a time with unit, e.g. 30d or 720h (default: none)");
+  c->add_option("--deadline", o->deadline,
+                "Longest acceptable time to train, a time with unit, e.g. 30d or 720h (default: none)");
   c->add_option("--budget", o->budget, "Largest acceptable cost in USD (default: none)");
-  c->add_option("--price", o->prices,
-                "SYSTEM=USD per instance-hour (repeatable; default: the public on-demand prices of docs/plan.md, where known)");
+  c->add_option(
+      "--price", o->prices,
+      "SYSTEM=USD per instance-hour (repeatable; default: the public on-demand prices of docs/plan.md, where known)");
   c->add_option("--cache", o->cache, "Compile cache at the first start-up: cold | warm")
       ->check(CLI::IsMember({"cold", "warm"}))
       ->capture_default_str();
@@ -177,26 +190,34 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--rank-by", o->rank_by, "Rank by time to train or by cost: time | cost")
       ->check(CLI::IsMember({"time", "cost"}))
       ->capture_default_str();
-  c->add_option("--interruption-rate", o->rate,
-                "Interruptions per chip-hour (default: 1.97e-05, Llama 3's 419 in 54 days on 16,384 accelerators; docs/plan.md)");
-  c->add_option("--checkpoint-write-bw", o->write_bw, "Checkpoint write bandwidth per host, e.g. \"2.9 GB/s\" (default: 2.9 GB/s)");
+  c->add_option(
+      "--interruption-rate", o->rate,
+      "Interruptions per chip-hour (default: 1.97e-05, Llama 3's 419 in 54 days on 16,384 accelerators; docs/plan.md)");
+  c->add_option("--checkpoint-write-bw", o->write_bw,
+                "Checkpoint write bandwidth per host, e.g. \"2.9 GB/s\" (default: 2.9 GB/s)");
   c->add_option("--checkpoint-read-bw", o->read_bw, "Checkpoint read bandwidth per host (default: 2.9 GB/s)");
-  c->add_option("--checkpoint-interval", o->interval, "Checkpoint interval, a time with unit (default: Young/Daly optimum)");
+  c->add_option("--checkpoint-interval", o->interval,
+                "Checkpoint interval, a time with unit (default: Young/Daly optimum)");
   c->add_option("--tp", o->tp, "Tensor-parallel degrees to consider, comma-separated (default: 1,2,4,8,16,32)");
   c->add_option("--pp", o->pp, "Pipeline degrees to consider, comma-separated (default: 1,2,4,8,16)");
   c->add_option("--max-fsdp", o->max_fsdp, "Largest FSDP degree (powers of two up to it)")->capture_default_str();
   c->add_option("--microbatch-sequences", o->microbatch_sequences,
                 "Sequences per micro-batch per replica to consider, comma-separated (default: 1,2)");
-  c->add_option("--checkpointing", o->checkpointing,
-                "Activation checkpointing modes to consider: none, selective, full, comma-separated (default: all three)");
-  c->add_flag("--exhaustive", o->exhaustive, "Simulate every layout that fits in memory: no bound or dominance pruning");
-  c->add_option("--set", o->sets, "Override a key of every point's scenario, e.g. --set model.num_layers=8 (repeatable)");
+  c->add_option(
+      "--checkpointing", o->checkpointing,
+      "Activation checkpointing modes to consider: none, selective, full, comma-separated (default: all three)");
+  c->add_flag("--exhaustive", o->exhaustive,
+              "Simulate every layout that fits in memory: no bound or dominance pruning");
+  c->add_option("--set", o->sets,
+                "Override a key of every point's scenario, e.g. --set model.num_layers=8 (repeatable)");
   return [o]() -> int {
     if (!o->json.empty() && !is_stdout(o->json)) sim::check_writable(o->json, "--json");
     const PlanResult r = run_plan(plan_options(*o));
     std::fputs(plan_text(r).c_str(), is_stdout(o->json) ? stderr : stdout);
-    if (is_stdout(o->json)) write_output(o->json, plan_json(r).dump(2) + "\n");
-    else if (!o->json.empty()) sim::write_files_atomic({{o->json, plan_json(r).dump(2) + "\n"}}, {"--json"});
+    if (is_stdout(o->json))
+      write_output(o->json, plan_json(r).dump(2) + "\n");
+    else if (!o->json.empty())
+      sim::write_files_atomic({{o->json, plan_json(r).dump(2) + "\n"}}, {"--json"});
     return 0;
   };
 }

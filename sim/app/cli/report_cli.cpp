@@ -16,8 +16,9 @@ Runner add_report(CLI::App* app) {
   c->add_option("results", o->results,
                 "Result files of `trnsim run --json` or `trnsim startup --json` (default: none)");
   c->add_option("--db", o->db, "Sweep database written by `trnsim sweep` (SQLite; default: none)");
-  c->add_option("--html", o->html,
-                "Write the report to FILE: one HTML file with inline SVG plots, no network needed (required; no default)")
+  c->add_option(
+       "--html", o->html,
+       "Write the report to FILE: one HTML file with inline SVG plots, no network needed (required; no default)")
       ->required();
   return [o]() -> int {
     if (!o->results.empty() || !o->db.empty()) sim::check_writable(o->html, "--html");
@@ -30,7 +31,8 @@ Runner add_report(CLI::App* app) {
 
 Runner add_config_reference(CLI::App* app) {
   auto out = std::make_shared<std::string>();
-  auto* c = app->add_subcommand("config-reference", "Print the configuration reference generated from the spec field lists");
+  auto* c =
+      app->add_subcommand("config-reference", "Print the configuration reference generated from the spec field lists");
   c->add_option("--out", *out, "Write it to FILE (default: standard output)");
   return [out]() -> int {
     write_or_print(*out, config_reference());

@@ -56,8 +56,9 @@ Runner add_run(CLI::App* app) {
   c->add_option("scenario", r.scenario, "Scenario name (workloads/scenarios) or YAML path")->required();
   c->add_option("--mode", r.mode, "Execution mode: eager | compiled (default: the scenario's)")
       ->check(CLI::IsMember({"eager", "compiled"}));
-  c->add_option("--model", r.model,
-                "Replace the scenario's model: zoo name, YAML path or Hugging Face config.json (default: the scenario's)");
+  c->add_option(
+      "--model", r.model,
+      "Replace the scenario's model: zoo name, YAML path or Hugging Face config.json (default: the scenario's)");
   c->add_option("--trace", r.trace,
                 "Write a Chrome/Perfetto JSON timeline to FILE, streamed, or to standard output for '-' "
                 "(default: none)");

@@ -26,8 +26,9 @@ void check_lnc(const models::SystemSpec& spec, int lnc) {
   if (lnc == 0 || std::find(modes.begin(), modes.end(), lnc) != modes.end()) return;
   std::string expected;
   for (auto m : modes) expected += (expected.empty() ? "" : ", ") + std::to_string(m);
-  throw sim::ConfigError(opt_loc("--lnc"), "", "LNC " + std::to_string(lnc) + " is not supported by " + spec.chip.name +
-                                                   ": expected 0 (chip default) or one of " + expected);
+  throw sim::ConfigError(opt_loc("--lnc"), "",
+                         "LNC " + std::to_string(lnc) + " is not supported by " + spec.chip.name +
+                             ": expected 0 (chip default) or one of " + expected);
 }
 
 // The instance symmetry (docs/workloads.md 1.6.1): when the ranks fill whole instances, the
@@ -63,7 +64,8 @@ void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std:
     try {
       hw::quotient_plan(sys, pc.plan, pc.ranks);  // instance 0's transfers (a no-op without symmetry)
     } catch (const std::logic_error& e) {
-      throw sim::ConfigError(opt_loc("--exact"), "", std::string(e.what()) + "; rerun with --exact to simulate every instance");
+      throw sim::ConfigError(opt_loc("--exact"), "",
+                             std::string(e.what()) + "; rerun with --exact to simulate every instance");
     }
     eng.run(std::move(pc.plan), pc.ranks, 0.0, [&, i](const hw::CollectiveResult& r) {
       rows[i].time_s = r.time();
@@ -94,15 +96,18 @@ std::string bench_collective_inputs(const BenchCollectiveOptions& o, const Bench
 BenchCollectiveRequest parse_bench_collective(const BenchCollectiveOptions& o) {
   BenchCollectiveRequest q;
   if (!models::parse_collective_op(o.op, &q.op))
-    throw sim::ConfigError(opt_loc("--op"), "", "unknown collective '" + o.op + "': expected " + models::collective_op_names());
+    throw sim::ConfigError(opt_loc("--op"), "",
+                           "unknown collective '" + o.op + "': expected " + models::collective_op_names());
   if (!models::parse_dtype(o.dtype, &q.dtype))
-    throw sim::ConfigError(opt_loc("--dtype"), "", "unknown dtype '" + o.dtype + "': expected " + models::dtype_names());
+    throw sim::ConfigError(opt_loc("--dtype"), "",
+                           "unknown dtype '" + o.dtype + "': expected " + models::dtype_names());
   q.force = o.algorithm != "auto";
   if (q.force && !models::parse_algorithm(o.algorithm, &q.forced))
     throw sim::ConfigError(opt_loc("--algorithm"), "",
                            "unknown algorithm '" + o.algorithm + "': expected auto, ring, kangaring, mesh, rdh");
   if (o.instances < 0 || o.instances > 4096)
-    throw sim::ConfigError(opt_loc("--instances"), "", "expected 1 to 4096 instances, got " + std::to_string(o.instances));
+    throw sim::ConfigError(opt_loc("--instances"), "",
+                           "expected 1 to 4096 instances, got " + std::to_string(o.instances));
   q.sizes = parse_size_list(o.sizes, "--sizes");
   return q;
 }
@@ -155,7 +160,8 @@ void write_bench_collective_text(const BenchCollectiveResult& r, FILE* out) {
 
 void write_bench_collective_sim_line(const BenchCollectiveResult& r, FILE* out) {
   std::fprintf(out, "fabric: %llu flow events, %llu queue events, %.3f s wall\n",
-               static_cast<unsigned long long>(r.flow_events), static_cast<unsigned long long>(r.queue_events), r.wall_s);
+               static_cast<unsigned long long>(r.flow_events), static_cast<unsigned long long>(r.queue_events),
+               r.wall_s);
 }
 
 nlohmann::ordered_json bench_collective_json(const BenchCollectiveResult& r) {
@@ -163,13 +169,13 @@ nlohmann::ordered_json bench_collective_json(const BenchCollectiveResult& r) {
   for (const auto& row : r.rows) {
     double algbw = row.size / row.time_s / 1e9;
     rows.push_back({{"size_bytes", row.size},
-                  {"time_s", row.time_s},
-                  {"algbw_GBps", algbw},
-                  {"busbw_GBps", algbw * models::busbw_factor(r.op, r.ranks)},
-                  {"algorithm", row.algorithm},
-                  {"op", models::collective_op_name(r.op)},
-                  {"ranks", r.ranks},
-                  {"transfers", row.transfers}});
+                    {"time_s", row.time_s},
+                    {"algbw_GBps", algbw},
+                    {"busbw_GBps", algbw * models::busbw_factor(r.op, r.ranks)},
+                    {"algorithm", row.algorithm},
+                    {"op", models::collective_op_name(r.op)},
+                    {"ranks", r.ranks},
+                    {"transfers", row.transfers}});
   }
   nlohmann::ordered_json js = {{"system", r.spec.name},
                                {"instances", r.spec.instances},

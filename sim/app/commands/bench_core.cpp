@@ -27,7 +27,8 @@ void check_dim(int64_t v, const char* name) {
 models::DType parse_matmul(const MatmulOptions& o) {
   models::DType dt;
   if (!models::parse_dtype(o.dtype, &dt) || dt == models::DType::UINT8)
-    throw sim::ConfigError(opt_loc("--dtype"), "", "unknown dtype '" + o.dtype + "': expected bf16, fp16, fp32, fp8, mxfp8, mxfp4");
+    throw sim::ConfigError(opt_loc("--dtype"), "",
+                           "unknown dtype '" + o.dtype + "': expected bf16, fp16, fp32, fp8, mxfp8, mxfp4");
   check_dim(o.m, "--m");
   check_dim(o.n, "--n");
   check_dim(o.k, "--k");
@@ -39,8 +40,9 @@ MatmulResult run_matmul(const MatmulOptions& o) {
   MatmulResult r;
   r.chip = models::load_chip(o.chip, o.sets);
   if ((dt == models::DType::MXFP8 || dt == models::DType::MXFP4) && r.chip.tensor.mx_pairs_per_pe <= 1)
-    throw sim::ConfigError(opt_loc("--dtype"), "", "dtype " + o.dtype + " needs MX matmul support, which " +
-                                                        r.chip.name + " does not have (tensor.mx_pairs_per_pe = 1)");
+    throw sim::ConfigError(opt_loc("--dtype"), "",
+                           "dtype " + o.dtype + " needs MX matmul support, which " + r.chip.name +
+                               " does not have (tensor.mx_pairs_per_pe = 1)");
   r.shape = models::MatmulShape{o.m, o.n, o.k, dt};
   r.kernel = models::lower_matmul(r.chip, r.shape);
   auto sys = std::make_unique<hw::System>("system", models::single_chip_system(r.chip), 1);
@@ -79,20 +81,19 @@ void write_matmul_text(const MatmulResult& r, FILE* out) {
 }
 
 nlohmann::ordered_json matmul_json(const MatmulResult& r) {
-  const nlohmann::ordered_json js = {
-          {"chip", r.chip.name},
-          {"m", r.shape.m},
-          {"n", r.shape.n},
-          {"k", r.shape.k},
-          {"dtype", models::dtype_name(r.shape.dtype)},
-          {"time_s", r.time_s},
-          {"tflops", r.tflops},
-          {"utilization", r.utilization},
-          {"peak_tflops", r.peak / 1e12},
-          {"cost_model_time_s", r.kernel.cost.time_s},
-          {"tensor_cycles", r.kernel.cost.cycles},
-          {"matmul_instructions", r.kernel.cost.matmul_instructions},
-          {"dma_bytes", r.kernel.dma_bytes}};
+  const nlohmann::ordered_json js = {{"chip", r.chip.name},
+                                     {"m", r.shape.m},
+                                     {"n", r.shape.n},
+                                     {"k", r.shape.k},
+                                     {"dtype", models::dtype_name(r.shape.dtype)},
+                                     {"time_s", r.time_s},
+                                     {"tflops", r.tflops},
+                                     {"utilization", r.utilization},
+                                     {"peak_tflops", r.peak / 1e12},
+                                     {"cost_model_time_s", r.kernel.cost.time_s},
+                                     {"tensor_cycles", r.kernel.cost.cycles},
+                                     {"matmul_instructions", r.kernel.cost.matmul_instructions},
+                                     {"dma_bytes", r.kernel.dma_bytes}};
   return stamped(Document::BenchMatmul, r.inputs_hash, js);
 }
 
@@ -104,8 +105,9 @@ HbmResult run_hbm(const HbmOptions& o) {
   r.cores = o.cores;
   r.chip = models::load_chip(o.chip, o.sets);
   if (o.cores < 1 || o.cores > r.chip.cores.physical)
-    throw sim::ConfigError(opt_loc("--cores"), "", "expected 1 to " + std::to_string(r.chip.cores.physical) +
-                                                        " cores on " + r.chip.name + ", got " + std::to_string(o.cores));
+    throw sim::ConfigError(opt_loc("--cores"), "",
+                           "expected 1 to " + std::to_string(r.chip.cores.physical) + " cores on " + r.chip.name +
+                               ", got " + std::to_string(o.cores));
   auto sys = std::make_unique<hw::System>("system", models::single_chip_system(r.chip), 1);
   std::vector<hw::NeuronCore*> cores;
   for (int i = 0; i < o.cores; ++i) cores.push_back(&sys->add_core(0, i, models::lower_hbm_stream(r.chip, r.bytes)));

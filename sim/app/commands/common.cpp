@@ -24,9 +24,12 @@ std::string gib(double b) {
 double parse_size(const std::string& text, const std::string& option) {
   std::string why;
   auto v = sim::parse_quantity(text, sim::Dim::Bytes, &why);
-  if (!v) throw sim::ConfigError(sim::Location{option, 0, 0}, "", why + "; expected " + sim::dim_expectation(sim::Dim::Bytes));
+  if (!v)
+    throw sim::ConfigError(sim::Location{option, 0, 0}, "",
+                           why + "; expected " + sim::dim_expectation(sim::Dim::Bytes));
   if (*v <= 0) throw sim::ConfigError(sim::Location{option, 0, 0}, "", "size '" + text + "' must be positive");
-  if (*v > 1e15) throw sim::ConfigError(sim::Location{option, 0, 0}, "", "size '" + text + "' is too large (over 1 PB)");
+  if (*v > 1e15)
+    throw sim::ConfigError(sim::Location{option, 0, 0}, "", "size '" + text + "' is too large (over 1 PB)");
   return *v;
 }
 

@@ -34,7 +34,8 @@ std::string config_reference() {
   table<models::ChipSpec>(os, "Chip (hw/configs/chips/*.yaml)", "One Trainium generation.");
   table<models::SystemSpec>(os, "System (hw/configs/systems/*.yaml)",
                             "An instance or UltraServer; `chip` may name a chip file instead of a map.");
-  table<workloads::ModelSpec>(os, "Model (workloads/models/*.yaml)", "A transformer architecture (or a Hugging Face config.json).");
+  table<workloads::ModelSpec>(os, "Model (workloads/models/*.yaml)",
+                              "A transformer architecture (or a Hugging Face config.json).");
   table<workloads::ScenarioSpec>(os, "Scenario (workloads/scenarios/*.yaml)",
                                  "A training job; `system` and `model` may be names or paths; `runtime` comes from "
                                  "workloads/calibration/runtime.yaml.");

@@ -17,8 +17,8 @@ FlexSuiteResult run_flex(const FlexOptions& o) {
   std::string why;
   auto budget = sim::parse_quantity(o.budget, sim::Dim::Time, &why);
   if (!budget || *budget <= 0)
-    throw sim::ConfigError(sim::Location{"--budget", 0, 0}, "", (budget ? "must be positive" : why) + "; expected " +
-                                                                    sim::dim_expectation(sim::Dim::Time));
+    throw sim::ConfigError(sim::Location{"--budget", 0, 0}, "",
+                           (budget ? "must be positive" : why) + "; expected " + sim::dim_expectation(sim::Dim::Time));
   if (!(o.speedup > 0)) throw sim::ConfigError(sim::Location{"--speedup", 0, 0}, "", "expected a positive factor");
   models::CompileParams p = workloads::load_compile_params();
   FlexSuiteResult r;
@@ -48,11 +48,13 @@ void write_flex_text(const FlexSuiteResult& r, FILE* out) {
     for (const auto& [k, n] : where) std::fprintf(out, "  [batch %d, seq %d: %d]", k.first, k.second, n);
     std::fprintf(out, "\n");
   }
-  std::fprintf(out, "  compile time (s) at seq 8192:\n    %-16s %10s %10s %10s\n", "variant", "batch 1", "batch 2", "batch 4");
+  std::fprintf(out, "  compile time (s) at seq 8192:\n    %-16s %10s %10s %10s\n", "variant", "batch 1", "batch 2",
+               "batch 4");
   std::map<std::string, std::map<int, double>> t;
   for (const auto& c : r.scenarios.front().cases)
     if (c.c.seq == 8192) t[c.c.variant][c.c.batch] = c.seconds;
-  for (const auto& [v, m] : t) std::fprintf(out, "    %-16s %10.0f %10.0f %10.0f\n", v.c_str(), m.at(1), m.at(2), m.at(4));
+  for (const auto& [v, m] : t)
+    std::fprintf(out, "    %-16s %10.0f %10.0f %10.0f\n", v.c_str(), m.at(1), m.at(2), m.at(4));
 }
 
 nlohmann::ordered_json flex_json(const FlexSuiteResult& r) {
@@ -63,12 +65,19 @@ nlohmann::ordered_json flex_json(const FlexSuiteResult& r) {
       fail += !c.pass;
       agree += (c.pass != workloads::flex_published_fail(c.c));
     }
-    js["scenarios"].push_back({{"label", s.label}, {"budget_s", s.budget_s}, {"speedup", s.speedup},
-                               {"failures", fail}, {"agree_with_published", agree}});
+    js["scenarios"].push_back({{"label", s.label},
+                               {"budget_s", s.budget_s},
+                               {"speedup", s.speedup},
+                               {"failures", fail},
+                               {"agree_with_published", agree}});
   }
   for (const auto& c : r.scenarios.front().cases)
-    js["cases"].push_back({{"variant", c.c.variant}, {"batch", c.c.batch}, {"seq_len", c.c.seq},
-                           {"units", c.c.units}, {"compile_s", c.seconds}, {"pass", c.pass}});
+    js["cases"].push_back({{"variant", c.c.variant},
+                           {"batch", c.c.batch},
+                           {"seq_len", c.c.seq},
+                           {"units", c.c.units},
+                           {"compile_s", c.seconds},
+                           {"pass", c.pass}});
   return stamped(Document::Flex, r.inputs_hash, js);
 }
 

@@ -37,7 +37,8 @@ ReportResult run_report(const ReportOptions& o) {
   std::vector<std::string> inputs = o.results;
   if (!o.db.empty()) inputs.push_back(o.db);
   for (const auto& in : inputs)
-    if (same_file(in, o.html)) throw sim::ConfigError(sim::Location{"--html " + o.html, 0, 0}, "", "is also an input file");
+    if (same_file(in, o.html))
+      throw sim::ConfigError(sim::Location{"--html " + o.html, 0, 0}, "", "is also an input file");
   ReportResult r;
   // Plans (`trnsim plan --json`) have their own view (sim/app/plan/plan_report.cpp).
   std::vector<nlohmann::json> plans;

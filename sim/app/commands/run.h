@@ -24,7 +24,7 @@ struct RunOptions {
   std::string window;             // "START,END" simulated-time window of the trace, empty: all
   std::string max_memory;         // size with unit, empty: default_max_memory()
   bool allow_oom = false, all_ranks = false, all_microbatches = false, exact = false;
-  bool progress = true;           // progress line on stderr when it is a terminal
+  bool progress = true;  // progress line on stderr when it is a terminal
 };
 
 struct RunResult {
@@ -33,7 +33,7 @@ struct RunResult {
   workloads::MemoryReport memory;    // per rank (set when !fits)
   RankSelection ranks = RankSelection::Stages;
   StepResult step;
-  std::string inputs_hash;           // of the resolved scenario and the reductions (documents.h)
+  std::string inputs_hash;  // of the resolved scenario and the reductions (documents.h)
 };
 
 /// Loads the scenario and simulates its step (unless it does not fit and !allow_oom). Throws

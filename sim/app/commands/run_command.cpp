@@ -16,8 +16,8 @@ namespace {
 std::set<std::string> parse_categories(const std::string& text) {
   std::set<std::string> out;
   if (text.empty()) return out;
-  const std::vector<std::string> known = {"tensor", "vector", "scalar", "gpsimd", "dma",
-                                          "collective", "host", "counters", "links"};
+  const std::vector<std::string> known = {"tensor",     "vector", "scalar",   "gpsimd", "dma",
+                                          "collective", "host",   "counters", "links"};
   std::string expected;
   for (const auto& k : known) expected += (expected.empty() ? "" : ", ") + k;
   size_t start = 0;
@@ -40,7 +40,8 @@ void parse_window(const std::string& text, TraceOptions& t) {
   size_t comma = text.find(',');
   std::string why;
   auto a = comma == std::string::npos ? std::nullopt : sim::parse_quantity(text.substr(0, comma), sim::Dim::Time, &why);
-  auto b = comma == std::string::npos ? std::nullopt : sim::parse_quantity(text.substr(comma + 1), sim::Dim::Time, &why);
+  auto b =
+      comma == std::string::npos ? std::nullopt : sim::parse_quantity(text.substr(comma + 1), sim::Dim::Time, &why);
   if (!a || !b || *a < 0 || *b <= *a)
     throw sim::ConfigError(sim::Location{"--trace-window", 0, 0}, "",
                            "expected START,END times with units and END > START >= 0, e.g. 0s,500ms");
@@ -101,11 +102,12 @@ void write_run_text(const RunResult& res, FILE* out) {
   const StepResult& r = res.step;
   std::fprintf(out, "%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                s.system.name.c_str(), s.system.total_chips(), sim::word_of(s.mode).c_str());
-  if (workloads::is_imported(s.model)) std::fprintf(out, "  model        %s\n", workloads::parameter_summary(s.model).c_str());
-  std::fprintf(out, "  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
-               s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches,
-               s.parallel.dp, s.parallel.fsdp, s.parallel.ep, s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc,
-               r.world, r.simulated_ranks);
+  if (workloads::is_imported(s.model))
+    std::fprintf(out, "  model        %s\n", workloads::parameter_summary(s.model).c_str());
+  std::fprintf(
+      out, "  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
+      s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches, s.parallel.dp,
+      s.parallel.fsdp, s.parallel.ep, s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc, r.world, r.simulated_ranks);
   std::fprintf(out, "  batch        %lld sequences x %lld tokens = %lld tokens per step, checkpointing %s\n",
                static_cast<long long>(s.batch.sequences()), static_cast<long long>(s.batch.seq_len),
                static_cast<long long>(s.batch.tokens()), sim::word_of(s.checkpointing).c_str());
@@ -114,7 +116,8 @@ void write_run_text(const RunResult& res, FILE* out) {
   std::fprintf(out, "  MFU          %10.1f %% of %s dense BF16 per chip\n", 100 * r.mfu,
                sim::format_quantity(s.system.chip.peak.bf16.v, sim::Dim::FlopRate).c_str());
   std::fprintf(out, "  breakdown (rank 0, seconds)\n");
-  for (const auto& [k, v] : r.breakdown) std::fprintf(out, "    %-22s %9.4f  %5.1f%%\n", k.c_str(), v, 100 * v / r.step_time_s);
+  for (const auto& [k, v] : r.breakdown)
+    std::fprintf(out, "    %-22s %9.4f  %5.1f%%\n", k.c_str(), v, 100 * v / r.step_time_s);
   std::fprintf(out, "  engine busy (rank 0, seconds)\n");
   for (const auto& [k, v] : r.engines) std::fprintf(out, "    %-22s %9.4f\n", k.c_str(), v);
   print_memory(r.memory, out);
@@ -122,8 +125,10 @@ void write_run_text(const RunResult& res, FILE* out) {
   if (r.steady.extrapolated()) {
     std::string pts;
     for (int m : r.steady.microbatches) pts += (pts.empty() ? "" : ", ") + std::to_string(m);
-    std::fprintf(out, "  steady state: simulated %s of %d micro-batches, %.4f s per micro-batch (error bound %.3f%% of the step)\n",
-                 pts.c_str(), r.steady.target, r.steady.period_s, 100 * r.steady.drift);
+    std::fprintf(
+        out,
+        "  steady state: simulated %s of %d micro-batches, %.4f s per micro-batch (error bound %.3f%% of the step)\n",
+        pts.c_str(), r.steady.target, r.steady.period_s, 100 * r.steady.drift);
   }
 }
 
@@ -143,9 +148,14 @@ nlohmann::ordered_json roofline_json(const Roofline& rl) {
   js["hbm_bandwidth_B_per_s"] = rl.hbm_bandwidth;
   js["points"] = nlohmann::ordered_json::array();
   for (const auto& p : rl.points)
-    js["points"].push_back({{"name", p.name}, {"engine", p.engine}, {"ops", p.ops}, {"flops", p.flops},
-                            {"hbm_bytes", p.hbm_bytes}, {"busy_s", p.busy_s},
-                            {"intensity_flop_per_B", p.intensity}, {"achieved_flop_per_s", p.flop_rate}});
+    js["points"].push_back({{"name", p.name},
+                            {"engine", p.engine},
+                            {"ops", p.ops},
+                            {"flops", p.flops},
+                            {"hbm_bytes", p.hbm_bytes},
+                            {"busy_s", p.busy_s},
+                            {"intensity_flop_per_B", p.intensity},
+                            {"achieved_flop_per_s", p.flop_rate}});
   return js;
 }
 
@@ -173,10 +183,15 @@ nlohmann::ordered_json run_json(const RunResult& res) {
   nlohmann::ordered_json js;
   js["scenario"] = s.name;
   js["mode"] = sim::word_of(s.mode);
-  js["system"] = {{"name", s.system.name}, {"chip", s.system.chip.name}, {"instances", s.system.instances},
-                  {"chips", s.system.total_chips()}, {"world", r.world}};
-  js["model"] = {{"name", s.model.name}, {"architecture", sim::word_of(s.model.architecture)},
-                 {"parameters", s.model.parameters()}, {"active_parameters", s.model.active_parameters()}};
+  js["system"] = {{"name", s.system.name},
+                  {"chip", s.system.chip.name},
+                  {"instances", s.system.instances},
+                  {"chips", s.system.total_chips()},
+                  {"world", r.world}};
+  js["model"] = {{"name", s.model.name},
+                 {"architecture", sim::word_of(s.model.architecture)},
+                 {"parameters", s.model.parameters()},
+                 {"active_parameters", s.model.active_parameters()}};
   js["precision"] = {{"compute", workloads::enum_word(s.precision.compute)}};
   js["steady"]["step_time_s"] = r.step_time_s;
   js["steady"]["tokens_per_s"] = r.tokens_per_s;

@@ -39,12 +39,12 @@ struct StartupResult {
   double steady_eager = 0, steady_compiled = 0;  // seconds per steady step
   double tokens = 0;                             // per step
   int instances = 0;
-  double break_even_steps = -1;                  // -1: never
-  double price = -1;                             // -1: no price given
+  double break_even_steps = -1;  // -1: never
+  double price = -1;             // -1: no price given
   std::string verdict;
   bool has_sensitivity = false;
-  std::vector<SensitivityRow> sensitivity;       // largest first
-  std::string inputs_hash;  // of the resolved scenario, compile parameters and options (documents.h)
+  std::vector<SensitivityRow> sensitivity;  // largest first
+  std::string inputs_hash;                  // of the resolved scenario, compile parameters and options (documents.h)
 };
 
 /// Loads the scenario in both modes, simulates their steady steps (forked children) and

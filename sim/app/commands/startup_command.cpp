@@ -46,7 +46,8 @@ void host_compile(workloads::FirstStep& f) {
 }
 
 double steady_of(const workloads::ScenarioSpec& s) {
-  return run_in_child([&]() -> std::vector<double> { return {simulate(s, StepOptions{}).step_time_s}; }, "steady step")[0];
+  return run_in_child([&]() -> std::vector<double> { return {simulate(s, StepOptions{}).step_time_s}; },
+                      "steady step")[0];
 }
 
 // Parameters and their stated log-uncertainty (the `uncertainty:` section of compile.yaml).
@@ -69,7 +70,8 @@ std::vector<std::pair<std::string, double>> uncertainties() {
 struct LowerBound {
   const std::string& key;
   std::optional<double> min;
-  template <class T> void field(const char* k, T&, const sim::FieldSpec& s) {
+  template <class T>
+  void field(const char* k, T&, const sim::FieldSpec& s) {
     if (key == k && s.min && !s.min_exclusive) min = s.min;
   }
 };
@@ -113,17 +115,19 @@ std::string startup_verdict(const workloads::FirstStep& fe, const workloads::Fir
     std::snprintf(buf, sizeof buf, "compiled mode fails to start (%s); eager starts in %.0f s, led by %s",
                   fc.compile.failures.front().c_str(), fe.total, top(fe).c_str());
   } else if (be_steps > 0) {
-    std::snprintf(buf, sizeof buf,
-                  "compiled is %.0f%% faster per step and overtakes eager after %.0f steps; its first step is led by %s, "
-                  "eager's by %s",
-                  100 * (steady_e - steady_c) / steady_e, be_steps, top(fc).c_str(), top(fe).c_str());
+    std::snprintf(
+        buf, sizeof buf,
+        "compiled is %.0f%% faster per step and overtakes eager after %.0f steps; its first step is led by %s, "
+        "eager's by %s",
+        100 * (steady_e - steady_c) / steady_e, be_steps, top(fc).c_str(), top(fe).c_str());
   } else {
-    std::snprintf(buf, sizeof buf, "eager is at least as fast per step, so compiling does not pay back; "
-                  "eager's first step is led by %s", top(fe).c_str());
+    std::snprintf(buf, sizeof buf,
+                  "eager is at least as fast per step, so compiling does not pay back; "
+                  "eager's first step is led by %s",
+                  top(fe).c_str());
   }
   return buf;
 }
-
 
 // The --set list of both modes: the user's, then --cache and --budget.
 std::vector<std::string> startup_sets(const StartupOptions& o) {
@@ -132,7 +136,8 @@ std::vector<std::string> startup_sets(const StartupOptions& o) {
   if (!o.budget.empty()) {
     std::string why;
     if (!sim::parse_quantity(o.budget, sim::Dim::Time, &why))
-      throw sim::ConfigError(sim::Location{"--budget", 0, 0}, "", why + "; expected " + sim::dim_expectation(sim::Dim::Time));
+      throw sim::ConfigError(sim::Location{"--budget", 0, 0}, "",
+                             why + "; expected " + sim::dim_expectation(sim::Dim::Time));
     sets.push_back("compile.budget=" + o.budget);
   }
   return sets;
@@ -143,7 +148,8 @@ double parse_price(const std::string& text) {
   char* end = nullptr;
   const double price = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size() || !(price >= 0) || !std::isfinite(price))
-    throw sim::ConfigError(sim::Location{"--price-per-hour", 0, 0}, "", "expected a non-negative number, got '" + text + "'");
+    throw sim::ConfigError(sim::Location{"--price-per-hour", 0, 0}, "",
+                           "expected a non-negative number, got '" + text + "'");
   return price;
 }
 
@@ -154,13 +160,17 @@ std::vector<SensitivityRow> sensitivity(const StartupResult& r, const models::Co
     double f = std::exp(sigma);
     auto pu = scaled(params, key, f), pd = scaled(params, key, 1 / f);
     double de = (workloads::first_step(r.eager_scenario, pu, workloads::ExecMode::Eager, r.steady_eager).total -
-                 workloads::first_step(r.eager_scenario, pd, workloads::ExecMode::Eager, r.steady_eager).total) / 2;
-    double dc = (workloads::first_step(r.compiled_scenario, pu, workloads::ExecMode::Compiled, r.steady_compiled).total -
-                 workloads::first_step(r.compiled_scenario, pd, workloads::ExecMode::Compiled, r.steady_compiled).total) / 2;
+                 workloads::first_step(r.eager_scenario, pd, workloads::ExecMode::Eager, r.steady_eager).total) /
+                2;
+    double dc =
+        (workloads::first_step(r.compiled_scenario, pu, workloads::ExecMode::Compiled, r.steady_compiled).total -
+         workloads::first_step(r.compiled_scenario, pd, workloads::ExecMode::Compiled, r.steady_compiled).total) /
+        2;
     rows.push_back({key, sigma, de, dc});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const SensitivityRow& a, const SensitivityRow& b) {
-    return std::max(std::fabs(a.eager_s), std::fabs(a.compiled_s)) > std::max(std::fabs(b.eager_s), std::fabs(b.compiled_s));
+    return std::max(std::fabs(a.eager_s), std::fabs(a.compiled_s)) >
+           std::max(std::fabs(b.eager_s), std::fabs(b.compiled_s));
   });
   return rows;
 }
@@ -181,7 +191,8 @@ void trace_compile_workers(sim::TraceSink& sink, int pid, const workloads::First
   for (size_t i = 0; i < secs.size(); ++i) {
     int tid = 1 + at[i].first;
     if (named.insert(tid).second) sink.thread_name(pid, tid, "compile worker " + std::to_string(at[i].first));
-    sink.span(pid, tid, f.compile.jobs[i].name, "host", compile_start + at[i].second, compile_start + at[i].second + secs[i]);
+    sink.span(pid, tid, f.compile.jobs[i].name, "host", compile_start + at[i].second,
+              compile_start + at[i].second + secs[i]);
   }
 }
 
@@ -211,9 +222,9 @@ void write_trace(const std::string& path, const StartupResult& r) {
 std::string startup_inputs(const StartupResult& r, const models::CompileParams& params, bool sensitivity) {
   char price[64];
   std::snprintf(price, sizeof price, "%.17g", r.price);
-  return std::string("command: startup\nprice_per_hour: ") + price + "\nsensitivity: " +
-         (sensitivity ? "true" : "false") + "\ncompile_params:\n" + sim::to_yaml(sim::write_config(params)) +
-         "scenario:\n" + workloads::resolved_yaml(r.compiled_scenario, "");
+  return std::string("command: startup\nprice_per_hour: ") + price +
+         "\nsensitivity: " + (sensitivity ? "true" : "false") + "\ncompile_params:\n" +
+         sim::to_yaml(sim::write_config(params)) + "scenario:\n" + workloads::resolved_yaml(r.compiled_scenario, "");
 }
 
 }  // namespace
@@ -292,15 +303,20 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s_e.name.c_str(), s_e.model.name.c_str(),
                r.instances, s_e.system.name.c_str(), workloads::enum_word(s_e.compile.cache).c_str(),
                s_e.compile.budget.v > 0 ? (", budget " + s_e.compile.budget.str()).c_str() : "");
-  if (workloads::is_imported(s_e.model)) std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s_e.model).c_str());
+  if (workloads::is_imported(s_e.model))
+    std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s_e.model).c_str());
   std::fprintf(out, "  %-22s %12s %12s\n", "part (s)", "eager", "compiled");
   for (size_t i = 0; i < fe.parts.size(); ++i)
     std::fprintf(out, "  %-22s %12.1f %12.1f\n", fe.parts[i].first.c_str(), fe.parts[i].second, fc.parts[i].second);
   std::fprintf(out, "  %-22s %12.1f %12.1f\n", "first step", fe.total, fc.total);
   std::fprintf(out, "  %-22s %12.3f %12.3f\n", "steady step", r.steady_eager, r.steady_compiled);
-  std::fprintf(out, "  %-22s %11.1fx %11.1fx\n", "first / steady", fe.total / r.steady_eager, fc.total / r.steady_compiled);
-  std::fprintf(out, "  %-22s %12s %12s\n", "graphs compiled", (std::to_string(fe.inventory.jobs.size()) + " kern").c_str(),
-               (std::to_string(fc.inventory.jobs.size()) + " " + (fc.inventory.kind == workloads::InventoryKind::Regional ? "reg" : "step")).c_str());
+  std::fprintf(out, "  %-22s %11.1fx %11.1fx\n", "first / steady", fe.total / r.steady_eager,
+               fc.total / r.steady_compiled);
+  std::fprintf(out, "  %-22s %12s %12s\n", "graphs compiled",
+               (std::to_string(fe.inventory.jobs.size()) + " kern").c_str(),
+               (std::to_string(fc.inventory.jobs.size()) + " " +
+                (fc.inventory.kind == workloads::InventoryKind::Regional ? "reg" : "step"))
+                   .c_str());
   std::fprintf(out, "  %-22s %12d %12d\n", "compile workers", fe.compile.workers, fc.compile.workers);
   write_break_even_and_cost(r, out);
   for (const auto* f : {&fe, &fc})
@@ -328,8 +344,10 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
   const double ih_e = r.eager.total / 3600 * r.instances, ih_c = r.compiled.total / 3600 * r.instances;
   js["scenario"] = r.eager_scenario.name;
   const auto& mdl = r.eager_scenario.model;
-  js["model"] = {{"name", mdl.name}, {"architecture", sim::word_of(mdl.architecture)},
-                 {"parameters", mdl.parameters()}, {"active_parameters", mdl.active_parameters()}};
+  js["model"] = {{"name", mdl.name},
+                 {"architecture", sim::word_of(mdl.architecture)},
+                 {"parameters", mdl.parameters()},
+                 {"active_parameters", mdl.active_parameters()}};
   js["verdict"] = r.verdict;
   js["tokens_per_step"] = r.tokens;
   js["eager"] = mode_json(r.eager, r.steady_eager);

@@ -35,9 +35,9 @@ struct SweepOptions {
 struct SweepPointSummary {
   std::vector<std::string> values;  // per axis column, as written in the sweep file ("" when not set)
   storage::PointStatus status = storage::PointStatus::Error;
-  std::string detail;               // infeasible: the kind (oom, invalid-layout, ...); error: "exit N"
-  double step_time_s = -1, tokens_per_s = -1;          // steady step (run; compiled mode for startup); -1: none
-  double first_eager_s = -1, first_compiled_s = -1;    // first step (startup only); -1: none
+  std::string detail;                                // infeasible: the kind (oom, invalid-layout, ...); error: "exit N"
+  double step_time_s = -1, tokens_per_s = -1;        // steady step (run; compiled mode for startup); -1: none
+  double first_eager_s = -1, first_compiled_s = -1;  // first step (startup only); -1: none
 };
 
 struct SweepResult {
@@ -45,8 +45,8 @@ struct SweepResult {
   SweepCommand command = SweepCommand::Run;
   size_t points = 0, run = 0;  // points of the sweep, points run now
   int shard = 1, shards = 1;
-  std::vector<std::string> columns;       // the axis columns of the points table, in axis order
-  std::vector<SweepPointSummary> table;   // this shard's points, in sweep order (rows from the database)
+  std::vector<std::string> columns;             // the axis columns of the points table, in axis order
+  std::vector<SweepPointSummary> table;         // this shard's points, in sweep order (rows from the database)
   size_t done = 0, infeasible = 0, failed = 0;  // statuses of the table's points
 };
 

@@ -92,7 +92,8 @@ Sweep load_sweep(const std::string& path) {
   ConfigNode root = sim::load_config_file(path);
   Sweep s;
   for (const auto& e : root.map) {
-    if (e.key == "name") s.name = scalar_of(e.value, "name");
+    if (e.key == "name")
+      s.name = scalar_of(e.value, "name");
     else if (e.key == "command") {
       const std::string word = scalar_of(e.value, "command");
       const std::optional<SweepCommand> command = sim::enum_of_word<SweepCommand>(word);
@@ -248,7 +249,7 @@ std::string make_workdir() {
 // --set ...` with its stderr in BASE.err. Never returns.
 [[noreturn]] void exec_point(const std::string& self, const Sweep& s, const std::vector<std::string>& sets,
                              const std::string& base, pid_t parent) {
-  std::vector<std::string> args = {self,           sim::word_of(s.command), s.scenario, "--json",
+  std::vector<std::string> args = {self,           sim::word_of(s.command), s.scenario,      "--json",
                                    base + ".json", "--reason-json",         base + ".reason"};
   for (const auto& a : sets) {
     args.push_back("--set");

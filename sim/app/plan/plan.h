@@ -24,22 +24,22 @@ inline const std::vector<std::string>& enum_words(RankBy) {
 }
 
 struct PlanOptions {
-  std::string model;                  // zoo name, YAML or config.json
-  double tokens = 0;                  // training tokens
-  std::vector<std::string> systems;   // hw/configs/systems names
+  std::string model;                 // zoo name, YAML or config.json
+  double tokens = 0;                 // training tokens
+  std::vector<std::string> systems;  // hw/configs/systems names
   int min_chips = 1, max_chips = 1024;
-  double deadline_s = 0;              // 0: none
-  double budget_usd = 0;              // 0: none
-  std::map<std::string, double> prices;  // USD per instance-hour, per system (given)
+  double deadline_s = 0;                                          // 0: none
+  double budget_usd = 0;                                          // 0: none
+  std::map<std::string, double> prices;                           // USD per instance-hour, per system (given)
   workloads::CompileCache cache = workloads::CompileCache::Cold;  // compile cache at the first start-up: cold | warm
-  std::vector<int64_t> global_batches;  // sequences per step (empty: tokens_per_step)
-  std::vector<int64_t> tokens_per_step; // alternative (empty with global_batches)
+  std::vector<int64_t> global_batches;                            // sequences per step (empty: tokens_per_step)
+  std::vector<int64_t> tokens_per_step;                           // alternative (empty with global_batches)
   int64_t seq_len = 4096;
   int jobs = 1;
-  std::string db;                     // sweep database (SQLite points table); empty: none
+  std::string db;  // sweep database (SQLite points table); empty: none
   RankBy rank_by = RankBy::Time;
-  bool exhaustive = false;            // no bound or dominance pruning (memory only)
-  std::vector<std::string> sets;      // --set overrides applied to every point
+  bool exhaustive = false;        // no bound or dominance pruning (memory only)
+  std::vector<std::string> sets;  // --set overrides applied to every point
   workloads::plan::RestartParams restart;
   workloads::plan::SearchSpace space;
 };
@@ -47,25 +47,25 @@ struct PlanOptions {
 /// One simulated (or reused) point with everything derived from it.
 struct PlanCandidate {
   workloads::plan::PlanPoint point;
-  double price = 0;                   // USD per instance-hour
+  double price = 0;  // USD per instance-hour
   int hosts = 1;
   int64_t tokens_per_step = 0, steps = 0;
   double step_time_s = 0, mfu = 0, tokens_per_s = 0;
-  double flop_bound_s = 0;            // rule 5's bound on the step (docs/plan.md section 2)
-  double step_bound_s = -1;           // rule 6's schedule bound on the step (-1: not computed)
+  double flop_bound_s = 0;                                     // rule 5's bound on the step (docs/plan.md section 2)
+  double step_bound_s = -1;                                    // rule 6's schedule bound on the step (-1: not computed)
   std::vector<std::pair<std::string, double>> step_breakdown;  // seconds per category, rank 0
   double per_rank_bytes = 0, hbm_capacity_bytes = 0;
-  double startup_s = 0;               // first start-up (overhead beyond one steady step)
-  double restart_startup_s = 0;       // start-up of a restart: warm cache, weights from the checkpoint
-  double steady_s = 0;                // steps x step time
+  double startup_s = 0;          // first start-up (overhead beyond one steady step)
+  double restart_startup_s = 0;  // start-up of a restart: warm cache, weights from the checkpoint
+  double steady_s = 0;           // steps x step time
   double checkpoint_bytes = 0;
   workloads::plan::RestartResult restart;
   double time_no_failures_s = 0, cost_no_failures_usd = 0;
   double time_to_train_s = 0, cost_usd = 0;
-  double goodput = 0;                 // steady_s / time_to_train_s
+  double goodput = 0;  // steady_s / time_to_train_s
   bool pareto = false;
-  bool meets_constraints = true;      // deadline and budget
-  std::string why;                    // why it lost to the winner (empty for the winner)
+  bool meets_constraints = true;  // deadline and budget
+  std::string why;                // why it lost to the winner (empty for the winner)
 };
 
 struct PlanResult {
@@ -78,12 +78,12 @@ struct PlanResult {
   workloads::plan::RestartParams restart;
   std::vector<PlanCandidate> candidates;  // feasible, best first
   struct Counts {
-    int enumerated = 0, invalid = 0, pruned_memory = 0, pruned_checkpointing = 0, pruned_bound = 0,
-        pruned_deadline = 0, pruned_budget = 0, bounded = 0, bound_failed = 0, evaluated = 0, simulated_now = 0,
-        reused = 0, failed = 0, over_constraints = 0;
+    int enumerated = 0, invalid = 0, pruned_memory = 0, pruned_checkpointing = 0, pruned_bound = 0, pruned_deadline = 0,
+        pruned_budget = 0, bounded = 0, bound_failed = 0, evaluated = 0, simulated_now = 0, reused = 0, failed = 0,
+        over_constraints = 0;
   } counts;
-  std::string memory_example;   // the smallest job pruned by memory, for the summary
-  std::string inputs_hash;      // of the options, model, systems and calibrations (documents.h)
+  std::string memory_example;  // the smallest job pruned by memory, for the summary
+  std::string inputs_hash;     // of the options, model, systems and calibrations (documents.h)
 };
 
 PlanResult run_plan(const PlanOptions& o);

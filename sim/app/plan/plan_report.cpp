@@ -39,7 +39,8 @@ std::string pareto_plot(const nlohmann::json& cands, int pi) {
   }
   if (!all.pts.empty()) xy.series.push_back(all);
   xy.series.push_back(front);
-  xy.labels.push_back({cands[0]["time_to_train_s"].get<double>() / 86400, cands[0]["cost_usd"].get<double>(), "winner"});
+  xy.labels.push_back(
+      {cands[0]["time_to_train_s"].get<double>() / 86400, cands[0]["cost_usd"].get<double>(), "winner"});
   h += "<h3>Time against cost</h3>\n" + report::xy_plot(xy) + "\n";
   return h;
 }
@@ -55,8 +56,8 @@ std::string breakdown_plot(const nlohmann::json& cands, int pi) {
   for (size_t i = 0; i < cands.size() && i < 8; ++i) {
     const auto& c = cands[i];
     report::BarRow row;
-    row.label = std::to_string(i + 1) + ". " + c["system"].get<std::string>() + " " + std::to_string(c["chips"].get<int>()) +
-                " chips";
+    row.label = std::to_string(i + 1) + ". " + c["system"].get<std::string>() + " " +
+                std::to_string(c["chips"].get<int>()) + " chips";
     double t = 0;
     for (int k = 0; k < 5; ++k) {
       const double v = c["breakdown_s"][keys[k]].get<double>() / 86400;
@@ -78,14 +79,15 @@ std::string candidate_table(const nlohmann::json& cands) {
        "<th>cost (USD)</th><th>goodput</th><th class=\"l\">why it lost</th></tr>\n";
   for (size_t i = 0; i < cands.size(); ++i) {
     const auto& c = cands[i];
-    h += std::string("<tr") + (i == 0 ? " class=\"win\"" : "") + "><td>" + std::to_string(i + 1) + (c["pareto"].get<bool>() ? "*" : "") +
-         "</td><td class=\"l\">" + esc(c["system"].get<std::string>()) + "</td><td>" +
-         std::to_string(c["chips"].get<int>()) + "</td><td class=\"l\">" + esc(c["layout"]["text"].get<std::string>()) +
-         "</td><td>" + num(c["step_time_s"].get<double>(), 4) + "</td><td>" + num(100 * c["mfu"].get<double>(), 3) +
-         "%</td><td>" + num(c["startup_s"].get<double>() / 60, 3) + "</td><td>" +
-         num(c["time_to_train_s"].get<double>() / 86400, 4) + "</td><td>" + num(c["cost_usd"].get<double>(), 4) +
-         "</td><td>" + num(100 * c["goodput"].get<double>(), 3) + "%</td><td class=\"l\">" +
-         esc(i == 0 ? std::string("winner") : c["why_lost"].get<std::string>()) + "</td></tr>\n";
+    h += std::string("<tr") + (i == 0 ? " class=\"win\"" : "") + "><td>" + std::to_string(i + 1) +
+         (c["pareto"].get<bool>() ? "*" : "") + "</td><td class=\"l\">" + esc(c["system"].get<std::string>()) +
+         "</td><td>" + std::to_string(c["chips"].get<int>()) + "</td><td class=\"l\">" +
+         esc(c["layout"]["text"].get<std::string>()) + "</td><td>" + num(c["step_time_s"].get<double>(), 4) +
+         "</td><td>" + num(100 * c["mfu"].get<double>(), 3) + "%</td><td>" + num(c["startup_s"].get<double>() / 60, 3) +
+         "</td><td>" + num(c["time_to_train_s"].get<double>() / 86400, 4) + "</td><td>" +
+         num(c["cost_usd"].get<double>(), 4) + "</td><td>" + num(100 * c["goodput"].get<double>(), 3) +
+         "%</td><td class=\"l\">" + esc(i == 0 ? std::string("winner") : c["why_lost"].get<std::string>()) +
+         "</td></tr>\n";
   }
   h += "</table>\n<p>* on the Pareto front (no other candidate is both faster and cheaper).</p>\n";
   return h;

@@ -45,10 +45,11 @@ class PointsDb {
       throw ConfigError(where, "", "cannot open: " + m);
     }
     char* err = nullptr;
-    if (sqlite3_exec(db_,
-                     "PRAGMA busy_timeout = 10000; CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, "
-                     "sweep TEXT, sets TEXT, status TEXT, result TEXT, reason TEXT)",
-                     nullptr, nullptr, &err) != SQLITE_OK) {
+    if (sqlite3_exec(
+            db_,
+            "PRAGMA busy_timeout = 10000; CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, "
+            "sweep TEXT, sets TEXT, status TEXT, result TEXT, reason TEXT)",
+            nullptr, nullptr, &err) != SQLITE_OK) {
       std::string m = err ? err : "?";
       sqlite3_free(err);
       sqlite3_close(db_);
@@ -74,8 +75,8 @@ class PointsDb {
     sqlite3_finalize(st);
     return found && !result.empty();
   }
-  void put(const std::string& id, int idx, const std::string& sets, const std::string& status, const std::string& result,
-           const std::string& reason) {
+  void put(const std::string& id, int idx, const std::string& sets, const std::string& status,
+           const std::string& result, const std::string& reason) {
     if (!db_) return;
     sqlite3_stmt* st = nullptr;
     // Named columns: a sweep's database has a column per axis after these (sim/app/storage/sweep_store.h).
@@ -116,9 +117,9 @@ struct Survivor {
   std::vector<std::string> sets;  // point sets + the plan's --set
   std::string id;
   workloads::ScenarioSpec spec;
-  double flop_lb = 0;             // rule 5: the FLOP bound on the step
-  double step_lb = 0;             // the best bound on the step so far (rule 6 once `scheduled`)
-  bool scheduled = false;         // step_lb is the schedule bound (StepBounder)
+  double flop_lb = 0;      // rule 5: the FLOP bound on the step
+  double step_lb = 0;      // the best bound on the step so far (rule 6 once `scheduled`)
+  bool scheduled = false;  // step_lb is the schedule bound (StepBounder)
   double time_lb = 0, cost_lb = 0, price = 0;
   int hosts = 1;
   int64_t steps = 0;
@@ -277,10 +278,19 @@ std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, RankBy rank
 // time), the prices used, the resolved model and systems, the runtime calibration and the compile
 // parameters.
 std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model, const PlanResult& res) {
-  json opts = {{"tokens", o.tokens}, {"systems", o.systems}, {"min_chips", o.min_chips}, {"max_chips", o.max_chips},
-               {"deadline_s", o.deadline_s}, {"budget_usd", o.budget_usd}, {"cache", workloads::enum_word(o.cache)},
-               {"global_batches", o.global_batches}, {"tokens_per_step", o.tokens_per_step}, {"seq_len", o.seq_len},
-               {"rank_by", sim::word_of(o.rank_by)}, {"exhaustive", o.exhaustive}, {"sets", o.sets}};
+  json opts = {{"tokens", o.tokens},
+               {"systems", o.systems},
+               {"min_chips", o.min_chips},
+               {"max_chips", o.max_chips},
+               {"deadline_s", o.deadline_s},
+               {"budget_usd", o.budget_usd},
+               {"cache", workloads::enum_word(o.cache)},
+               {"global_batches", o.global_batches},
+               {"tokens_per_step", o.tokens_per_step},
+               {"seq_len", o.seq_len},
+               {"rank_by", sim::word_of(o.rank_by)},
+               {"exhaustive", o.exhaustive},
+               {"sets", o.sets}};
   for (const auto& [sys, p] : res.prices) opts["prices"][sys] = p.first;
   opts["restart"] = {o.restart.interruptions_per_chip_hour, o.restart.write_bandwidth, o.restart.read_bandwidth,
                      o.restart.interval_s};
@@ -300,11 +310,14 @@ double system_price(const PlanOptions& o, const models::SystemSpec& sys, PlanRes
   auto known = default_price(sys.name);
   double price = -1;
   std::string source;
-  if (auto it = o.prices.find(sys.name); it != o.prices.end()) price = it->second, source = "--price";
-  else if (known.first > 0) price = known.first, source = known.second;
+  if (auto it = o.prices.find(sys.name); it != o.prices.end())
+    price = it->second, source = "--price";
+  else if (known.first > 0)
+    price = known.first, source = known.second;
   if (price < 0)
-    throw ConfigError(sim::Location{"--systems", 0, 0}, sys.name,
-                      "no public price is known for " + sys.name + ": give one with --price " + sys.name + "=USD_PER_HOUR");
+    throw ConfigError(
+        sim::Location{"--systems", 0, 0}, sys.name,
+        "no public price is known for " + sys.name + ": give one with --price " + sys.name + "=USD_PER_HOUR");
   res.prices[sys.name] = {price, source};
   return price;
 }
@@ -395,7 +408,8 @@ std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads:
         Pruning pr;
         pr.price = price;
         pr.smallest_oom = smallest_oom;
-        for (const auto& l : wp::enumerate_layouts(model, o.space, ranks_per_instance * n, ranks_per_instance, seqs, lnc)) {
+        for (const auto& l :
+             wp::enumerate_layouts(model, o.space, ranks_per_instance * n, ranks_per_instance, seqs, lnc)) {
           Survivor sv;
           if (survives(o, sys, n, seqs, l, pr, res, sv)) survivors.push_back(std::move(sv));
         }
@@ -412,8 +426,10 @@ std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const 
   std::vector<std::string> results(wave.size());
   std::vector<size_t> unsimulated;  // indices into wave of the points the database does not hold
   for (size_t i = 0; i < wave.size(); ++i)
-    if (db.get(wave[i]->id, results[i])) ++res.counts.reused;
-    else unsimulated.push_back(i);
+    if (db.get(wave[i]->id, results[i]))
+      ++res.counts.reused;
+    else
+      unsimulated.push_back(i);
   if (unsimulated.empty()) return results;
   std::vector<std::function<std::string()>> bodies;
   for (size_t i : unsimulated) {
@@ -536,8 +552,10 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
 // 3. Feasible candidates, best first; the Pareto front; why each runner-up lost.
 void rank_candidates(const PlanOptions& o, std::vector<PlanCandidate> evaluated, PlanResult& res) {
   for (auto& c : evaluated)
-    if (c.meets_constraints) res.candidates.push_back(std::move(c));
-    else ++res.counts.over_constraints;
+    if (c.meets_constraints)
+      res.candidates.push_back(std::move(c));
+    else
+      ++res.counts.over_constraints;
   std::stable_sort(res.candidates.begin(), res.candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
     const double ma = metric(a, o.rank_by), mb = metric(b, o.rank_by);
     if (ma != mb) return ma < mb;

@@ -25,10 +25,10 @@ namespace {
 using models::Engine;
 
 struct BoundOp {
-  double dur = 0;       // lower bound of the op's time (collectives: set from their group's plan)
-  double bytes = 0;     // collectives: message size
-  int32_t group = -1;   // collectives: index into the rank's groups
-  int32_t seq = 0;      // collectives: earlier ops of this rank on the same group (the runner's sequence)
+  double dur = 0;      // lower bound of the op's time (collectives: set from their group's plan)
+  double bytes = 0;    // collectives: message size
+  int32_t group = -1;  // collectives: index into the rank's groups
+  int32_t seq = 0;     // collectives: earlier ops of this rank on the same group (the runner's sequence)
   uint32_t dep_begin = 0, dep_end = 0;
   uint16_t lane = 0;
   models::CollectiveOp coll = models::CollectiveOp::AllReduce;
@@ -57,18 +57,14 @@ BoundOp bound_op(const models::Op& op, const models::ChipSpec& chip, double path
   BoundOp b;
   b.lane = lane_of(op);
   switch (op.engine) {
-    case Engine::Dma:
-      b.dur = chip.dma.fixed_latency.v + chip.dma.descriptor_latency.v + op.bytes / path_cap;
-      break;
+    case Engine::Dma: b.dur = chip.dma.fixed_latency.v + chip.dma.descriptor_latency.v + op.bytes / path_cap; break;
     case Engine::Collective:
       b.collective = true;
       b.group = op.group;
       b.coll = op.coll;
       b.bytes = op.bytes;
       break;
-    case Engine::Host:
-      b.dur = op.duration_s;
-      break;
+    case Engine::Host: b.dur = op.duration_s; break;
     default:  // compute: its engine time, and its HBM stream when it has one
       b.dur = op.duration_s;
       if (op.bytes > 0) b.dur = std::max(b.dur, chip.dma.fixed_latency.v + op.bytes / path_cap);
@@ -117,7 +113,8 @@ void bound_collectives(RankProgram& p, StepBounder::SystemCache& sc, const model
     auto key = std::make_tuple(static_cast<int>(b.coll), b.bytes, group);
     auto it = sc.collectives.find(key);
     if (it == sc.collectives.end()) {
-      const models::GroupPlan gp = models::plan_group_collective(sc.topo, ranks_per_chip, large, b.coll, b.bytes, group);
+      const models::GroupPlan gp =
+          models::plan_group_collective(sc.topo, ranks_per_chip, large, b.coll, b.bytes, group);
       it = sc.collectives.emplace(std::move(key), models::collective_time_lower_bound(gp, sc.topo, chip, lnc)).first;
     }
     b.dur = it->second;
@@ -149,7 +146,7 @@ class Schedule {
   struct RankState {
     std::vector<double> ready, end;
     std::vector<int32_t> waiting, lane_next;
-    std::vector<uint32_t> dep_start;   // dependents of op i: dependents[dep_start[i] .. dep_start[i + 1]]
+    std::vector<uint32_t> dep_start;  // dependents of op i: dependents[dep_start[i] .. dep_start[i + 1]]
     std::vector<int32_t> dependents;
     size_t done = 0;
   };

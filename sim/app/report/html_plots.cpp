@@ -8,8 +8,8 @@
 namespace trn::app::report {
 namespace {
 
-constexpr double kW = 800;           // SVG width, px
-constexpr double kLegendW = 190;     // legend column at the right
+constexpr double kW = 800;        // SVG width, px
+constexpr double kLegendW = 190;  // legend column at the right
 constexpr double kTop = 14, kBottom = 54;
 
 std::string px(double v) {
@@ -44,7 +44,8 @@ Axis make_axis(const std::vector<double>& values, bool log, bool zero) {
   if (log) {
     double lo = v.empty() ? 1 : *std::min_element(v.begin(), v.end());
     double hi = v.empty() ? 10 : *std::max_element(v.begin(), v.end());
-    int d0 = static_cast<int>(std::floor(std::log10(lo) + 1e-9)), d1 = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
+    int d0 = static_cast<int>(std::floor(std::log10(lo) + 1e-9)),
+        d1 = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
     if (d1 <= d0) d1 = d0 + 1;
     a.lo = std::pow(10.0, d0);
     a.hi = std::pow(10.0, d1);
@@ -110,8 +111,8 @@ std::string legend(const std::vector<Item>& items, double x, double y) {
            "\" stroke=\"" + c + "\" stroke-width=\"3\"/>";
     else
       s += "<rect x=\"" + px(x + 2) + "\" y=\"" + px(yy - 6) + "\" width=\"14\" height=\"12\" fill=\"" + c + "\"/>";
-    s += "<text class=\"legend\" x=\"" + px(x + 24) + "\" y=\"" + px(yy + 4) + "\">" + esc(truncate(items[i].name, 24)) +
-         "<title>" + esc(items[i].name) + "</title></text>\n";
+    s += "<text class=\"legend\" x=\"" + px(x + 24) + "\" y=\"" + px(yy + 4) + "\">" +
+         esc(truncate(items[i].name, 24)) + "<title>" + esc(items[i].name) + "</title></text>\n";
   }
   return s;
 }
@@ -140,7 +141,8 @@ std::string num(double v, int digits) {
 }
 
 std::string si(double v) {
-  static const std::pair<double, const char*> prefixes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  static const std::pair<double, const char*> prefixes[] = {
+      {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
   for (const auto& [scale, p] : prefixes)
     if (std::fabs(v) >= scale) return num(v / scale, 3) + p;
   return num(v, 3);
@@ -240,9 +242,11 @@ std::string xy_plot(const XYPlot& p) {
       }
     }
     placed.push_back({left, ty - 11, left + w, ty + 2});
-    s += "<circle cx=\"" + px(x) + "\" cy=\"" + px(y) + "\" r=\"8\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"/>";
+    s += "<circle cx=\"" + px(x) + "\" cy=\"" + px(y) +
+         "\" r=\"8\" fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"/>";
     if (ty != y - 10)
-      s += "<line class=\"leader\" x1=\"" + px(x) + "\" y1=\"" + px(y) + "\" x2=\"" + px(tx) + "\" y2=\"" + px(ty - 4) + "\"/>";
+      s += "<line class=\"leader\" x1=\"" + px(x) + "\" y1=\"" + px(y) + "\" x2=\"" + px(tx) + "\" y2=\"" + px(ty - 4) +
+           "\"/>";
     s += "<text class=\"note\" x=\"" + px(tx) + "\" y=\"" + px(ty) + "\" text-anchor=\"" + (right ? "start" : "end") +
          "\">" + esc(l.text) + "</text>\n";
   }
@@ -283,7 +287,8 @@ std::string bar_plot(const BarPlot& p) {
       s += "<text class=\"note\" x=\"" + px(std::max(end, x0) + 5) + "\" y=\"" + px(y + 13) + "\">" + esc(r.end_text) +
            "</text>\n";
   }
-  s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) + "\"/>\n";
+  s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) +
+       "\"/>\n";
   std::vector<Item> items;
   for (size_t i = 0; i < p.categories.size(); ++i) items.push_back({p.categories[i], static_cast<int>(i), 'r'});
   s += legend(items, x1 + 16, y0 + 10);

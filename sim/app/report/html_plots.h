@@ -22,11 +22,11 @@ std::string si(double v, const std::string& unit);
 const char* colour(int i);
 
 struct Series {
-  std::string name;                             // legend text
-  std::vector<std::pair<double, double>> pts;   // (x, y) in data units
-  std::vector<std::string> tips;                // hover text per point (optional)
+  std::string name;                            // legend text
+  std::vector<std::pair<double, double>> pts;  // (x, y) in data units
+  std::vector<std::string> tips;               // hover text per point (optional)
   bool line = true, markers = true, dashed = false;
-  bool data = true;                             // false: a reference line (roof), not counted
+  bool data = true;  // false: a reference line (roof), not counted
   int colour = 0;
 };
 
@@ -47,7 +47,7 @@ struct XYPlot {
 std::string xy_plot(const XYPlot& p);
 
 struct Segment {
-  int category = 0;   // index into BarPlot::categories (fixes the colour)
+  int category = 0;  // index into BarPlot::categories (fixes the colour)
   double start = 0, length = 0;
   std::string tip;
 };

@@ -61,7 +61,8 @@ struct Reader {
     if (!v.is_object()) fail(path, "expected an object of numbers");
     Parts out;
     for (const auto& [k, x] : v.items()) {
-      if (!x.is_number() || !std::isfinite(x.get<double>())) fail(path + "." + k, "expected a number, found " + x.dump());
+      if (!x.is_number() || !std::isfinite(x.get<double>()))
+        fail(path + "." + k, "expected a number, found " + x.dump());
       out.push_back({k, x.get<double>()});
     }
     return out;
@@ -159,8 +160,9 @@ void add_result(ReportData& d, const Reader& r, const std::string& text, const s
     p.label = label.empty() ? p.scenario + " (" + p.mode + ")" : label;
     d.runs.push_back(p);
   } else {
-    r.fail("", "neither a `trnsim run --json` nor a `trnsim startup --json` result (no 'steady', or 'eager' and "
-               "'compiled', at the top level), nor a `trnsim calibrate-runtime --residuals` document");
+    r.fail("",
+           "neither a `trnsim run --json` nor a `trnsim startup --json` result (no 'steady', or 'eager' and "
+           "'compiled', at the top level), nor a `trnsim calibrate-runtime --residuals` document");
   }
 }
 

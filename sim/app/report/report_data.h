@@ -37,8 +37,8 @@ struct FirstStep {
 struct StartupPoint {
   std::string label, scenario;
   FirstStep eager, compiled;
-  double tokens_per_step = 0;     // 0: unknown (then plots count steps)
-  double break_even_steps = -1;   // -1: never
+  double tokens_per_step = 0;    // 0: unknown (then plots count steps)
+  double break_even_steps = -1;  // -1: never
 };
 
 /// One row of a `trnsim calibrate-runtime --residuals` document: a published throughput and
@@ -60,7 +60,7 @@ struct ReportData {
   std::vector<StartupPoint> startups;
   std::vector<Skipped> skipped;
   std::vector<ValidationPoint> validation;
-  int rows = 0;  // sweep rows read (0 for a JSON file)
+  int rows = 0;                                             // sweep rows read (0 for a JSON file)
   std::vector<std::pair<std::string, std::string>> sweeps;  // name, settings shared by all its points
 };
 

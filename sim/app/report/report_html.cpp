@@ -13,9 +13,12 @@ constexpr size_t kMaxStartups = 6;  // startup results drawn (one waterfall / cu
 constexpr size_t kMaxBars = 40;     // steady steps in the breakdown
 constexpr size_t kRoofLabels = 6;   // roofline points named on the plot (all have hover text)
 
-std::string para(const std::string& cls, const std::string& text) { return "<p class=\"" + cls + "\">" + text + "</p>\n"; }
+std::string para(const std::string& cls, const std::string& text) {
+  return "<p class=\"" + cls + "\">" + text + "</p>\n";
+}
 
-std::string figure(const std::string& id, const std::string& title, const std::string& body, const std::string& caption) {
+std::string figure(const std::string& id, const std::string& title, const std::string& body,
+                   const std::string& caption) {
   return "<section class=\"figure\" id=\"fig-" + id + "\">\n<h2>" + esc(title) + "</h2>\n" + body +
          para("caption", caption) + "</section>\n";
 }
@@ -37,8 +40,9 @@ std::string chips_plot(const std::vector<RunPoint>& runs, bool mfu) {
     std::string key = (r.chip.empty() ? r.system : r.chip) + " " + r.mode;
     if (!pts.count(key)) keys.push_back(key);
     double y = mfu ? 100 * r.mfu : r.tokens_per_s;
-    pts[key].push_back({{double(r.chips), y}, r.label + ": " + std::to_string(r.chips) + " chips, " +
-                                                   (mfu ? num(y, 3) + " % MFU" : num(y, 4) + " tokens/s")});
+    pts[key].push_back({{double(r.chips), y},
+                        r.label + ": " + std::to_string(r.chips) + " chips, " +
+                            (mfu ? num(y, 3) + " % MFU" : num(y, 4) + " tokens/s")});
   }
   for (size_t i = 0; i < keys.size(); ++i) {
     auto v = pts[keys[i]];
@@ -69,8 +73,8 @@ std::string validation_plot(const std::vector<ValidationPoint>& rows) {
   out.colour = 1;
   double lo = 1e300, hi = 0;
   for (const auto& v : rows) {
-    const std::string tag = v.id + (v.duplicate ? " (duplicate release)" : "") + ": published " + num(v.published, 4) +
-                            " tokens/s, ";
+    const std::string tag =
+        v.id + (v.duplicate ? " (duplicate release)" : "") + ": published " + num(v.published, 4) + " tokens/s, ";
     in.pts.push_back({v.published, v.simulated / v.published});
     in.tips.push_back(tag + "simulated " + num(v.simulated, 4) + " (" + num(100 * (v.simulated / v.published - 1), 3) +
                       " %, in sample)");
@@ -110,14 +114,17 @@ std::string waterfall(const StartupPoint& s, size_t index) {
     p.categories.push_back(name);
     return static_cast<int>(p.categories.size()) - 1;
   };
-  for (const auto& [name, f] : {std::pair<std::string, const FirstStep*>{"eager", &s.eager}, {"compiled", &s.compiled}}) {
+  for (const auto& [name, f] :
+       {std::pair<std::string, const FirstStep*>{"eager", &s.eager}, {"compiled", &s.compiled}}) {
     double t = 0;
     for (const auto& [part, v] : f->parts) {
-      p.rows.push_back({name + ": " + part, {{cat(part), t, v, name + " " + part + ": " + secs(v) + ", ends at " + secs(t + v)}},
+      p.rows.push_back({name + ": " + part,
+                        {{cat(part), t, v, name + " " + part + ": " + secs(v) + ", ends at " + secs(t + v)}},
                         num(v, 3) + " s"});
       t += v;
     }
-    p.rows.push_back({name + ": whole first step", {{-1, 0, f->total_s, name + " first step: " + secs(f->total_s)}},
+    p.rows.push_back({name + ": whole first step",
+                      {{-1, 0, f->total_s, name + " first step: " + secs(f->total_s)}},
                       num(f->total_s, 4) + " s"});
   }
   const int total = cat("whole first step");
@@ -139,13 +146,14 @@ std::string breakdown(const std::vector<RunPoint>& runs) {
       auto it = std::find(p.categories.begin(), p.categories.end(), name);
       int c = static_cast<int>(it - p.categories.begin());
       if (it == p.categories.end()) p.categories.push_back(name);
-      row.segments.push_back({c, t, v, r.label + ": " + name + " " + secs(v) + " (" + num(100 * v / r.step_time_s, 3) + " %)"});
+      row.segments.push_back(
+          {c, t, v, r.label + ": " + name + " " + secs(v) + " (" + num(100 * v / r.step_time_s, 3) + " %)"});
       t += v;
     }
     p.rows.push_back(row);
   }
   std::string note = runs.size() > kMaxBars ? para("note", "The first " + std::to_string(kMaxBars) + " of " +
-                                                                std::to_string(runs.size()) + " results are drawn.")
+                                                               std::to_string(runs.size()) + " results are drawn.")
                                             : "";
   return bar_plot(p) + note;
 }
@@ -185,8 +193,8 @@ std::string roofline(const RunPoint& r, size_t* drawn) {
     for (const RoofOp* o : ops) {
       if (o->engine != engines[e]) continue;
       s.pts.push_back({o->intensity, o->flop_rate});
-      s.tips.push_back(o->name + " (" + o->engine + ", " + num(o->ops, 6) + " ops): " + num(o->intensity, 3) + " FLOP/B, " +
-                       si(o->flop_rate, "FLOP/s") + ", " + secs(o->busy_s) + " busy");
+      s.tips.push_back(o->name + " (" + o->engine + ", " + num(o->ops, 6) + " ops): " + num(o->intensity, 3) +
+                       " FLOP/B, " + si(o->flop_rate, "FLOP/s") + ", " + secs(o->busy_s) + " busy");
     }
     p.series.push_back(s);
   }
@@ -225,7 +233,8 @@ std::string cumulative(const StartupPoint& s, size_t index) {
   }
   const double end = cross > 0 ? cross * 1.4 : std::max(fe, fc) * 2.5;
   int c = 0;
-  for (const auto& [name, f] : {std::pair<std::string, const FirstStep*>{"eager", &s.eager}, {"compiled", &s.compiled}}) {
+  for (const auto& [name, f] :
+       {std::pair<std::string, const FirstStep*>{"eager", &s.eager}, {"compiled", &s.compiled}}) {
     Series m;
     m.name = name;
     m.colour = c++;
@@ -242,9 +251,10 @@ std::string cumulative(const StartupPoint& s, size_t index) {
     const double y = T * (1 + (cross - fe) / se);
     std::string steps = s.break_even_steps > 0 ? ", " + num(s.break_even_steps, 6) + " steps" : "";
     p.labels.push_back({cross, y, "break-even: " + num(cross, 4) + " s" + steps});
-    text = para("note", "The lines cross after " + num(cross, 4) + " s of wall time (" +
-                            si(y) + (tokens ? " tokens" : " steps") + steps + "): a shorter job finishes sooner in " +
-                            (fc > fe ? "eager" : "compiled") + " mode, a longer one in " + (fc > fe ? "compiled" : "eager") + " mode.");
+    text = para("note", "The lines cross after " + num(cross, 4) + " s of wall time (" + si(y) +
+                            (tokens ? " tokens" : " steps") + steps + "): a shorter job finishes sooner in " +
+                            (fc > fe ? "eager" : "compiled") + " mode, a longer one in " +
+                            (fc > fe ? "compiled" : "eager") + " mode.");
   } else {
     const bool c_ahead = fc <= fe && sc <= se, e_ahead = fe <= fc && se <= sc;
     text = para("note", c_ahead   ? "The lines do not cross: compiled mode finishes its first step sooner and runs "
@@ -264,19 +274,22 @@ std::string results_table(const ReportData& d) {
     for (const auto& r : d.runs) {
       auto top = std::max_element(r.breakdown.begin(), r.breakdown.end(),
                                   [](const auto& a, const auto& b) { return a.second < b.second; });
-      s += "<tr><td>" + esc(r.label) + "</td><td>" + esc(r.system) + "</td><td>" + (r.chips ? std::to_string(r.chips) : "") +
-           "</td><td>" + esc(r.mode) + "</td><td>" + num(r.step_time_s, 4) + "</td><td>" + num(r.tokens_per_s, 5) +
-           "</td><td>" + num(100 * r.mfu, 3) + "</td><td>" + (top == r.breakdown.end() ? "" : esc(top->first)) + "</td></tr>\n";
+      s += "<tr><td>" + esc(r.label) + "</td><td>" + esc(r.system) + "</td><td>" +
+           (r.chips ? std::to_string(r.chips) : "") + "</td><td>" + esc(r.mode) + "</td><td>" + num(r.step_time_s, 4) +
+           "</td><td>" + num(r.tokens_per_s, 5) + "</td><td>" + num(100 * r.mfu, 3) + "</td><td>" +
+           (top == r.breakdown.end() ? "" : esc(top->first)) + "</td></tr>\n";
     }
     s += "</table>\n";
   }
   if (!d.startups.empty()) {
     s += "<h3>First steps (trnsim startup)</h3>\n<table><tr><th>point</th><th>first step eager (s)</th>"
-         "<th>first step compiled (s)</th><th>steady eager (s)</th><th>steady compiled (s)</th><th>break-even (steps)</th></tr>\n";
+         "<th>first step compiled (s)</th><th>steady eager (s)</th><th>steady compiled (s)</th><th>break-even "
+         "(steps)</th></tr>\n";
     for (const auto& p : d.startups)
-      s += "<tr><td>" + esc(p.label) + "</td><td>" + num(p.eager.total_s, 4) + "</td><td>" + num(p.compiled.total_s, 4) +
-           "</td><td>" + num(p.eager.steady_s, 4) + "</td><td>" + num(p.compiled.steady_s, 4) + "</td><td>" +
-           (p.break_even_steps > 0 ? num(p.break_even_steps, 6) : "never") + "</td></tr>\n";
+      s += "<tr><td>" + esc(p.label) + "</td><td>" + num(p.eager.total_s, 4) + "</td><td>" +
+           num(p.compiled.total_s, 4) + "</td><td>" + num(p.eager.steady_s, 4) + "</td><td>" +
+           num(p.compiled.steady_s, 4) + "</td><td>" + (p.break_even_steps > 0 ? num(p.break_even_steps, 6) : "never") +
+           "</td></tr>\n";
     s += "</table>\n";
   }
   if (!d.skipped.empty()) {
@@ -288,7 +301,8 @@ std::string results_table(const ReportData& d) {
   return s;
 }
 
-const char* kStyle = R"(body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;max-width:840px;margin:24px auto;padding:0 12px;color:#222;line-height:1.45}
+const char* kStyle =
+    R"(body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;max-width:840px;margin:24px auto;padding:0 12px;color:#222;line-height:1.45}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1em;margin:1.2em 0 .3em}
 svg.plot{max-width:100%;height:auto;display:block}.grid{stroke:#e3e3e3}.axis{stroke:#333}
 .tick{font-size:11px;fill:#333}.axislabel{font-size:13px;fill:#111}.legend,.note{font-size:11.5px;fill:#222}.rowlabel{font-size:11px;fill:#222}
@@ -316,18 +330,23 @@ const char* kScript = R"(document.addEventListener("DOMContentLoaded", function 
 
 // The page up to the figures: head, style, title and the summary of what was read.
 std::string page_head(const ReportData& d) {
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\" data-js-errors=\"0\">\n<head>\n<meta charset=\"utf-8\">\n"
-                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>trnsim report: " +
-                  esc(d.source) + "</title>\n<script>window.onerror = function () { var e = document.documentElement; "
-                  "e.setAttribute(\"data-js-errors\", String(Number(e.getAttribute(\"data-js-errors\")) + 1)); };</script>\n"
-                  "<style>\n" + kStyle + "\n</style>\n</head>\n<body>\n<h1>trnsim report</h1>\n";
+  std::string h =
+      "<!DOCTYPE html>\n<html lang=\"en\" data-js-errors=\"0\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>trnsim report: " +
+      esc(d.source) +
+      "</title>\n<script>window.onerror = function () { var e = document.documentElement; "
+      "e.setAttribute(\"data-js-errors\", String(Number(e.getAttribute(\"data-js-errors\")) + 1)); };</script>\n"
+      "<style>\n" +
+      kStyle + "\n</style>\n</head>\n<body>\n<h1>trnsim report</h1>\n";
   std::string summary = "Source: <code>" + esc(d.source) + "</code>";
   if (d.rows > 0) summary += ", " + std::to_string(d.rows) + " sweep points";
-  summary += ": " + std::to_string(d.runs.size()) + " steady-step results (trnsim run), " + std::to_string(d.startups.size()) +
-             " first-step results (trnsim startup)" +
+  summary += ": " + std::to_string(d.runs.size()) + " steady-step results (trnsim run), " +
+             std::to_string(d.startups.size()) + " first-step results (trnsim startup)" +
              (d.skipped.empty() ? "" : ", " + std::to_string(d.skipped.size()) + " points without a result") +
-             (d.validation.empty() ? "" : ", " + std::to_string(d.validation.size()) +
-                                              " rows of the runtime calibration (trnsim calibrate-runtime)") + ".";
+             (d.validation.empty() ? ""
+                                   : ", " + std::to_string(d.validation.size()) +
+                                         " rows of the runtime calibration (trnsim calibrate-runtime)") +
+             ".";
   for (const auto& [name, shared] : d.sweeps)
     summary += "<br>Sweep <code>" + esc(name) + "</code>" +
                (shared.empty() ? "" : ": every point has " + esc(shared) + " (left out of the labels below)");
@@ -343,16 +362,19 @@ std::string roofline_section(const ReportData& d) {
   size_t drawn = 0;
   if (rl) {
     roof = roofline(*rl, &drawn);
-    roof = para("note", "Ops of " + esc(rl->label) + ", " + esc(rl->roof_scope) + ": peak " + si(rl->peak_flop_rate, "FLOP/s") +
-                            ", HBM " + si(rl->hbm_bandwidth, "B/s") + ", ridge at " +
-                            num(rl->peak_flop_rate / rl->hbm_bandwidth, 3) + " FLOP/B.") + roof;
+    roof = para("note", "Ops of " + esc(rl->label) + ", " + esc(rl->roof_scope) + ": peak " +
+                            si(rl->peak_flop_rate, "FLOP/s") + ", HBM " + si(rl->hbm_bandwidth, "B/s") + ", ridge at " +
+                            num(rl->peak_flop_rate / rl->hbm_bandwidth, 3) + " FLOP/B.") +
+           roof;
   }
-  return figure("roofline", "Roofline of the workload's ops",
-              roof.empty() || drawn == 0 ? no_data("it needs a <code>trnsim run --json</code> result with a roofline section.") : roof,
-              "Each point is one kind of op (summed over layers and micro-batches): its FLOPs per byte moved to or from "
-              "HBM against the FLOP/s it achieved. Left of the ridge the sloped roof (HBM bandwidth) limits an op, right "
-              "of it the flat roof (peak compute). The gap below the roof is efficiency lost to tiling, pipeline fill "
-              "and throttling. Hover over a point for its numbers.");
+  return figure(
+      "roofline", "Roofline of the workload's ops",
+      roof.empty() || drawn == 0 ? no_data("it needs a <code>trnsim run --json</code> result with a roofline section.")
+                                 : roof,
+      "Each point is one kind of op (summed over layers and micro-batches): its FLOPs per byte moved to or from "
+      "HBM against the FLOP/s it achieved. Left of the ridge the sloped roof (HBM bandwidth) limits an op, right "
+      "of it the flat roof (peak compute). The gap below the roof is efficiency lost to tiling, pipeline fill "
+      "and throttling. Hover over a point for its numbers.");
 }
 
 }  // namespace
@@ -360,30 +382,36 @@ std::string roofline_section(const ReportData& d) {
 std::string render_html(const ReportData& d) {
   std::string h = page_head(d);
   if (!d.validation.empty())
-    h += figure("validation", "Simulated against published throughput (runtime calibration)", validation_plot(d.validation),
+    h += figure("validation", "Simulated against published throughput (runtime calibration)",
+                validation_plot(d.validation),
                 "Each row of the calibration data is drawn twice, as simulated over published throughput: in sample "
                 "(the parameters were fitted with the row in the data) and left out (the row, and any duplicate "
                 "release of it, was left out of the fit, so the figure is a prediction). Points on the solid line "
                 "agree exactly; the dashed lines are 15 % either way. Hover over a point for its row.");
 
-  const std::string need_run = "it needs <code>trnsim run --json</code> results (a run JSON, or a sweep with "
-                               "<code>command: run</code>).";
-  const std::string need_startup = "it needs a <code>trnsim startup --json</code> result (or a sweep with "
-                                   "<code>command: startup</code>).";
-  const std::string no_chips = "the run results carry no chip count (they were made by an older trnsim; run them again).";
+  const std::string need_run =
+      "it needs <code>trnsim run --json</code> results (a run JSON, or a sweep with "
+      "<code>command: run</code>).";
+  const std::string need_startup =
+      "it needs a <code>trnsim startup --json</code> result (or a sweep with "
+      "<code>command: startup</code>).";
+  const std::string no_chips =
+      "the run results carry no chip count (they were made by an older trnsim; run them again).";
   const bool one = d.runs.size() == 1;
   std::string tp = chips_plot(d.runs, false), mfu = chips_plot(d.runs, true);
-  h += figure("throughput", "Throughput against chip count",
-              tp.empty() ? no_data(d.runs.empty() ? need_run : no_chips) : tp,
-              "Each point is one simulated steady step; a line joins the results of one chip generation and mode. "
-              "With perfect scaling the points of a line would lie on a straight line through the origin: the shortfall "
-              "is what communication, bubbles and smaller per-chip batches cost." +
-                  std::string(one ? " A single result gives a single point: a sweep over chip counts "
-                                    "(e.g. workloads/sweeps/qwen3-32b-chips.yaml) draws the curve." : ""));
-  h += figure("mfu", "MFU against chip count", mfu.empty() ? no_data(d.runs.empty() ? need_run : no_chips) : mfu,
-              "MFU (model FLOPs utilisation) is the model's FLOPs per second divided by the chips' published dense BF16 "
-              "peak. A flat line means the system scales; a falling line shows where communication starts to dominate. "
-              "Chip generations have different peaks, so compare points of one colour.");
+  h += figure(
+      "throughput", "Throughput against chip count", tp.empty() ? no_data(d.runs.empty() ? need_run : no_chips) : tp,
+      "Each point is one simulated steady step; a line joins the results of one chip generation and mode. "
+      "With perfect scaling the points of a line would lie on a straight line through the origin: the shortfall "
+      "is what communication, bubbles and smaller per-chip batches cost." +
+          std::string(one ? " A single result gives a single point: a sweep over chip counts "
+                            "(e.g. workloads/sweeps/qwen3-32b-chips.yaml) draws the curve."
+                          : ""));
+  h +=
+      figure("mfu", "MFU against chip count", mfu.empty() ? no_data(d.runs.empty() ? need_run : no_chips) : mfu,
+             "MFU (model FLOPs utilisation) is the model's FLOPs per second divided by the chips' published dense BF16 "
+             "peak. A flat line means the system scales; a falling line shows where communication starts to dominate. "
+             "Chip generations have different peaks, so compare points of one colour.");
 
   const std::string more = d.startups.size() > kMaxStartups
                                ? para("note", "The first " + std::to_string(kMaxStartups) + " of " +
@@ -407,10 +435,11 @@ std::string render_html(const ReportData& d) {
   std::string cu;
   for (size_t i = 0; i < d.startups.size() && i < kMaxStartups; ++i) cu += cumulative(d.startups[i], i);
   if (!cu.empty()) cu += more;
-  h += figure("cumulative", "Tokens trained against wall time, eager and compiled", cu.empty() ? no_data(need_startup) : cu,
-              "Each line stays at zero until its first step ends, then climbs at its steady rate. Compiled mode usually "
-              "starts later but climbs faster; where the lines cross is the break-even point. A job shorter than that "
-              "is better run eager, a longer one compiled.");
+  h += figure(
+      "cumulative", "Tokens trained against wall time, eager and compiled", cu.empty() ? no_data(need_startup) : cu,
+      "Each line stays at zero until its first step ends, then climbs at its steady rate. Compiled mode usually "
+      "starts later but climbs faster; where the lines cross is the break-even point. A job shorter than that "
+      "is better run eager, a longer one compiled.");
 
   h += "<section class=\"tables\">\n<h2>Results</h2>\n" + results_table(d) + "</section>\n";
   h += "<script>\n" + std::string(kScript) + "</script>\n</body>\n</html>\n";

@@ -24,11 +24,12 @@ std::vector<std::string> run_in_children(const std::vector<std::function<std::st
 }
 
 std::vector<double> run_in_child(const std::function<std::vector<double>()>& body, const std::string& what) {
-  std::string out = run_in_children({[&body] {
-                                      std::vector<double> v = body();
-                                      return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
-                                    }},
-                                    what, 1)[0];
+  std::string out =
+      run_in_children({[&body] {
+                        std::vector<double> v = body();
+                        return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+                      }},
+                      what, 1)[0];
   std::vector<double> v(out.size() / sizeof(double));
   std::memcpy(v.data(), out.data(), v.size() * sizeof(double));
   return v;

@@ -42,9 +42,12 @@ struct StepAnalysis {
     count[op.engine] += 1;
     Interval iv{start, end};
     double len = iv.second - iv.first;
-    if (op.engine == models::Engine::Collective && workloads::is_pipeline_stream(op.queue)) pipe.push_back(iv);
-    else if (op.engine == models::Engine::Collective) coll.push_back(iv);
-    else if (op.engine == models::Engine::Host) host.push_back(iv);
+    if (op.engine == models::Engine::Collective && workloads::is_pipeline_stream(op.queue))
+      pipe.push_back(iv);
+    else if (op.engine == models::Engine::Collective)
+      coll.push_back(iv);
+    else if (op.engine == models::Engine::Host)
+      host.push_back(iv);
     else {
       compute.push_back(iv);
       busy[op.engine] += len;
@@ -102,8 +105,10 @@ hw::InstanceSymmetry job_symmetry(const hw::System& sys, const workloads::Layout
   const int instances = sys.topology().num_chips() / sys.topology().chips_per_instance();
   const int block = par.tp * par.fsdp;
   int step = 0;
-  if (block % per_instance == 0) step = 1;
-  else if (per_instance % block == 0) step = per_instance / block;
+  if (block % per_instance == 0)
+    step = 1;
+  else if (per_instance % block == 0)
+    step = per_instance / block;
   if (par.ep > par.fsdp && step > 0) step = std::lcm(step, par.ep / par.fsdp);
   if (instances < 2 || step == 0 || par.dp % step != 0 || par.dp / step < 2) return k;
   for (int shift = 0; shift < par.dp; shift += step) {
@@ -178,8 +183,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   runner = std::make_unique<hw::ProgramRunner>("runner", *sys);
   if (ranks == RankSelection::Stages) sys->set_symmetry(job_symmetry(*sys, layout, s.parallel));
   std::map<int, workloads::TrainingGraph> graphs;
-  const std::vector<int> simulated =
-      ranks == RankSelection::All ? layout.all_ranks() : layout.stage_representatives();
+  const std::vector<int> simulated = ranks == RankSelection::All ? layout.all_ranks() : layout.stage_representatives();
   std::vector<char> mask;  // per rank: simulated (only with the stage reduction: sibling groups)
   if (ranks == RankSelection::Stages) {
     mask.assign(static_cast<size_t>(r.world), 0);
@@ -297,12 +301,13 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
     RunEstimate e = estimate_run(s, opt);
     if (e.bytes > opt.max_memory) {
       char buf[512];
-      std::snprintf(buf, sizeof buf,
-                    "%s: the run is estimated at %.2f GiB (%lld ops held at once in its largest simulation%s), over --max-memory "
-                    "%.2f GiB; use the default reductions (no --exact, --all-ranks or --all-microbatches), fewer "
-                    "micro-batches or layers, or a larger --max-memory",
-                    s.name.c_str(), e.bytes / 1073741824.0, static_cast<long long>(e.ops),
-                    e.concurrent > 1 ? ", two at once" : "", opt.max_memory / 1073741824.0);
+      std::snprintf(
+          buf, sizeof buf,
+          "%s: the run is estimated at %.2f GiB (%lld ops held at once in its largest simulation%s), over --max-memory "
+          "%.2f GiB; use the default reductions (no --exact, --all-ranks or --all-microbatches), fewer "
+          "micro-batches or layers, or a larger --max-memory",
+          s.name.c_str(), e.bytes / 1073741824.0, static_cast<long long>(e.ops),
+          e.concurrent > 1 ? ", two at once" : "", opt.max_memory / 1073741824.0);
       throw MemoryGuardError(buf);
     }
   }
@@ -343,8 +348,8 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
       simulated_ops += rs.back().ops;
     }
     // The period over each half and over the whole span; the halves' disagreement, carried
-    // over the micro-batches not simulated, bounds the error of the extrapolated step (the steady state repeats in the mean, with bounded
-    // jitter from contention, docs/workloads.md 1.7).
+    // over the micro-batches not simulated, bounds the error of the extrapolated step (the steady state repeats in the
+    // mean, with bounded jitter from contention, docs/workloads.md 1.7).
     const int gap = pts[1] - pts[0];
     const double p1 = (rs[1].step_time_s - rs[0].step_time_s) / gap;
     const double p2 = (rs[2].step_time_s - rs[1].step_time_s) / gap;

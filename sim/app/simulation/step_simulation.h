@@ -17,9 +17,10 @@ namespace trn::app {
 
 /// Where and what to trace (Chrome / Perfetto JSON, streamed during the run).
 struct TraceOptions {
-  std::string path;                    // empty: no trace
-  std::set<std::string> categories;    // empty: all (tensor, vector, scalar, gpsimd, dma, collective, host, counters, links)
-  double t0 = 0, t1 = 1e300;           // simulated-time window, seconds
+  std::string path;  // empty: no trace
+  std::set<std::string>
+      categories;             // empty: all (tensor, vector, scalar, gpsimd, dma, collective, host, counters, links)
+  double t0 = 0, t1 = 1e300;  // simulated-time window, seconds
 };
 
 /// Which ranks get a simulated NeuronCore (docs/workloads.md 1.6):
@@ -52,13 +53,13 @@ struct StepOptions {
 /// rank; the whole step with compiled FSDP, whose gathers run ahead) and their memory
 /// (kBytesPerOp each, measured, docs/performance.md), for the `--max-memory` guard.
 struct RunEstimate {
-  int64_t ops = 0;        // ops held at once by the largest simulation (all its simulated ranks)
-  int concurrent = 1;     // simulations running at once (steady-state runs: 2)
-  double bytes = 0;       // peak memory estimate of the run
+  int64_t ops = 0;     // ops held at once by the largest simulation (all its simulated ranks)
+  int concurrent = 1;  // simulations running at once (steady-state runs: 2)
+  double bytes = 0;    // peak memory estimate of the run
 };
 RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& opt);
-constexpr double kBytesPerOp = 1536;   // program, schedule, times and flow state per op (measured)
-constexpr double kBaseBytes = 64e6;    // the process without a program
+constexpr double kBytesPerOp = 1536;  // program, schedule, times and flow state per op (measured)
+constexpr double kBaseBytes = 64e6;   // the process without a program
 
 /// Thrown by simulate() when the estimate exceeds StepOptions::max_memory.
 struct MemoryGuardError : std::runtime_error {

@@ -91,8 +91,9 @@ SweepStore::SweepStore(const std::string& path, const std::string& label, const 
     : db_(open_for_writing(path, label)) {
   try {
     db_.exec("PRAGMA busy_timeout = 10000");
-    db_.exec("CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, sweep TEXT, sets TEXT, "
-             "status TEXT, result TEXT, reason TEXT)");
+    db_.exec(
+        "CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, sweep TEXT, sets TEXT, "
+        "status TEXT, result TEXT, reason TEXT)");
   } catch (const SqliteError& e) {
     throw ConfigError(Location{label, 0, 0}, "", std::string("cannot use as a sweep database: ") + e.what());
   }
@@ -185,8 +186,8 @@ std::vector<SweepRow> read_sweep_rows(const std::string& path, const std::string
   try {
     st.emplace(db->prepare("SELECT id, sweep, sets, status, result, reason FROM points ORDER BY sweep, idx, id"));
   } catch (const SqliteError& e) {
-    throw ConfigError(loc, "", "not a trnsim sweep database (" + e.detail() +
-                                   "; expected the table 'points' of trnsim sweep)");
+    throw ConfigError(loc, "",
+                      "not a trnsim sweep database (" + e.detail() + "; expected the table 'points' of trnsim sweep)");
   }
   std::vector<SweepRow> rows;
   try {

@@ -24,12 +24,13 @@ inline const std::vector<std::string>& enum_words(PointStatus) {
 
 /// One point of a sweep and its outcome.
 struct SweepRow {
-  std::string id;      // "SWEEP:SETS": the primary key
-  int idx = 0;         // position in the sweep's product
-  std::string sweep;   // the sweep's name
-  std::string sets;    // "key=value;key=value"
+  std::string id;     // "SWEEP:SETS": the primary key
+  int idx = 0;        // position in the sweep's product
+  std::string sweep;  // the sweep's name
+  std::string sets;   // "key=value;key=value"
   PointStatus status = PointStatus::Error;
-  std::string result;  // JSON on every row: the point's result (ok) or why it has none (docs/schema/sweep-row.schema.json)
+  std::string
+      result;  // JSON on every row: the point's result (ok) or why it has none (docs/schema/sweep-row.schema.json)
   std::string reason;  // first line of the error (status not ok), else empty
   /// (axis column, value as written in the sweep file) for the axis keys this point sets;
   /// stored as an integer or a real when the text is one, else as text (NULL when not set).
