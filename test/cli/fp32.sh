@@ -44,13 +44,7 @@ for c in sorted(cases):
     ok(f"{c}: the auto-cast takes ScalarE time", sc["fp32"] > sc["bf16"] * 1.001 and sc["fp32"] > sc["none"] * 1.001)
 PY
 )
-echo "$results"
-while IFS= read -r line; do
-  case $line in
-    "ok "*) pass "${line#ok }" ;;
-    "FAIL "*) fail "${line#FAIL }" ;;
-  esac
-done <<<"$results"
+record_results "$results"
 expect_ok "FP32 BERT resolves" -- run "$BERT" --quiet --set parallel.microbatches=8 --set batch.global_batch=32768 \
   --resolved "$D/bert.yaml"
 check "resolved: precision fp32" grep -q "compute: fp32" "$D/bert.yaml"

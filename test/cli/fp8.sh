@@ -33,13 +33,7 @@ ok("casts on ScalarE cost time", r["fp8"]["steady"]["engine_busy_s"].get("scalar
 ok("parameter count in the JSON", r["bf16"]["model"]["parameters"] > r["bf16"]["model"]["active_parameters"] > 0)
 PY
 )
-echo "$results"
-while IFS= read -r line; do
-  case $line in
-    "ok "*) pass "${line#ok }" ;;
-    "FAIL "*) fail "${line#FAIL }" ;;
-  esac
-done <<<"$results"
+record_results "$results"
 expect_error "mxfp8 on trn2 names the chip" "precision.compute" "chip trn2 publishes no dense MXFP8 rate" \
   "accepted on this chip: bf16, fp16, fp32, fp8" -- run qwen3-32b-trn2 --set precision.compute=mxfp8
 expect_error "unknown precision lists the accepted values" "precision.compute" "mxfp8" \

@@ -9,6 +9,9 @@
 #       must still be empty afterwards.
 #   expect_ok DESC -- ARGS...      runs trnsim, expects exit status 0 (stdout in $OUT).
 #   check DESC COMMAND...          records COMMAND's success or failure.
+#   record_results [--strict] TEXT records each line "ok DESC" of TEXT as a pass and "FAIL DESC"
+#                                  as a failure (checks written by a script); prints TEXT unless
+#                                  --strict, which instead counts any other line as a failure.
 #   finish                         prints a summary and exits non-zero on any failure.
 set -u
 
@@ -108,6 +111,19 @@ check() {
   local desc=$1
   shift
   if "$@"; then pass "$desc"; else fail "$desc" "failed: $*"; fi
+}
+
+record_results() {
+  local strict=0 line
+  [ "$1" = --strict ] && { strict=1; shift; }
+  [ $strict -eq 1 ] || echo "$1"
+  while IFS= read -r line; do
+    case $line in
+      "ok "*) pass "${line#ok }" ;;
+      "FAIL "*) fail "${line#FAIL }" ;;
+      *) [ $strict -eq 0 ] || fail "script output: $line" ;;
+    esac
+  done <<<"$1"
 }
 
 # loc_of FILE FIXED-STRING [TEXT]: sets LOC to "FILE:LINE:COL" of TEXT (default: the

@@ -86,13 +86,7 @@ check("run JSON: identical to the same point of the sweep (but wall_s)", same_as
 check("startup JSON: tokens_per_step and steady tokens_per_s", startup)
 EOF
 )
-while IFS= read -r line; do
-  case $line in
-    "ok "*) pass "${line#ok }" ;;
-    "FAIL "*) fail "${line#FAIL }" ;;
-    *) fail "python3 output: $line" ;;
-  esac
-done <<<"$results"
+record_results --strict "$results"
 
 expect_ok "report --db" -- report --db "$D/r.sqlite" --html "$D/db.html"
 check "report --db prints what it read" grep -q "4 steady-step results, 2 first-step results, 2 points without a result" "$OUT"

@@ -17,14 +17,31 @@ namespace {
 
 constexpr double MiB = 1024.0 * 1024;
 
+// A fresh system and collective engine (one kernel per process, main.cpp: the modules of the
+// previous case are replaced, not destroyed while the kernel holds them).
+struct Fabric {
+  models::SystemSpec spec;
+  hw::System* sys;
+  hw::CollectiveEngine* eng;
+};
+Fabric make_fabric(const char* system, int instances) {
+  static std::unique_ptr<hw::System> sys;
+  static std::unique_ptr<hw::CollectiveEngine> eng;
+  Fabric f{models::load_system(system, {}, instances), nullptr, nullptr};
+  sys = std::make_unique<hw::System>("system", f.spec, 0);
+  eng = std::make_unique<hw::CollectiveEngine>("collectives", *sys);
+  f.sys = sys.get();
+  f.eng = eng.get();
+  return f;
+}
+
 // Runs each (op, size) on `ranks` of `system` one after another and checks the bound of each.
 void check_bounds(const char* system, int instances, const std::vector<int>& ranks, const std::vector<double>& sizes,
                   double min_ratio) {
-  models::SystemSpec spec = models::load_system(system, {}, instances);
-  static std::unique_ptr<hw::System> sys;  // one kernel per process (main.cpp)
-  static std::unique_ptr<hw::CollectiveEngine> eng;
-  sys = std::make_unique<hw::System>("system", spec, 0);
-  eng = std::make_unique<hw::CollectiveEngine>("collectives", *sys);
+  Fabric f = make_fabric(system, instances);
+  const models::SystemSpec& spec = f.spec;
+  hw::System* sys = f.sys;
+  hw::CollectiveEngine* eng = f.eng;
   const std::vector<CollectiveOp> ops = {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter,
                                          CollectiveOp::AllToAll};
   struct Case {
@@ -90,15 +107,12 @@ TEST_CASE("collective bound: trn3-gen2-ultraserver, 36 ranks", "[collective][bou
 }
 
 TEST_CASE("collective bound: a send-recv pair between instances", "[collective][bound]") {
-  models::SystemSpec spec = models::load_system("trn2.48xlarge", {}, 2);
-  static std::unique_ptr<hw::System> sys;
-  static std::unique_ptr<hw::CollectiveEngine> eng;
-  sys = std::make_unique<hw::System>("system", spec, 0);
-  eng = std::make_unique<hw::CollectiveEngine>("collectives", *sys);
-  hw::PlannedCollective pc = hw::plan_collective(*sys, CollectiveOp::SendRecv, 64 * MiB, {5, 64 + 5});
-  const double bound = models::collective_time_lower_bound({pc.plan, pc.ranks}, sys->topology(), spec.chip, sys->lnc());
+  Fabric f = make_fabric("trn2.48xlarge", 2);
+  hw::PlannedCollective pc = hw::plan_collective(*f.sys, CollectiveOp::SendRecv, 64 * MiB, {5, 64 + 5});
+  const double bound =
+      models::collective_time_lower_bound({pc.plan, pc.ranks}, f.sys->topology(), f.spec.chip, f.sys->lnc());
   double time = 0;
-  eng->run(std::move(pc.plan), pc.ranks, 0.0, [&](const hw::CollectiveResult& r) { time = r.time(); });
+  f.eng->run(std::move(pc.plan), pc.ranks, 0.0, [&](const hw::CollectiveResult& r) { time = r.time(); });
   sim::run_to_completion();
   CHECK(bound <= time);
   CHECK(bound >= 0.5 * time);

@@ -1,6 +1,6 @@
 // Lowering: a sharded TrainingGraph -> the per-rank Program of timed ops (models/ir).
 //
-// Durations come from the cost models (matmul tiling, streaming engines), divided over the
+// Durations come from the cost models (op_cost.h: matmul tiling, streaming engines), divided over the
 // LNC physical cores of a logical core and by the runtime's kernel efficiency for tensor
 // work; HBM bytes stream alongside each op. Execution modes differ by mechanisms:
 //   eager    : every op is dispatched from the host (runtime.eager_dispatch each, in order),
@@ -33,7 +33,7 @@ inline bool is_pipeline_stream(int queue) {
 }
 
 struct LoweringStats {
-  double model_flops = 0;   // FLOPs of the ops (incl. recomputation), per rank per step
+  double model_flops = 0;  // FLOPs of the ops (incl. recomputation), per rank per step
   int64_t ops = 0;
 };
 

@@ -28,8 +28,10 @@ std::string days(double s) {
 std::string usd(double x) {
   char buf[32];
   if (!std::isfinite(x)) return "-";
-  if (x >= 1e6) std::snprintf(buf, sizeof buf, "$%.3f M", x / 1e6);
-  else std::snprintf(buf, sizeof buf, "$%.0f", x);
+  if (x >= 1e6)
+    std::snprintf(buf, sizeof buf, "$%.3f M", x / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "$%.0f", x);
   return buf;
 }
 
@@ -55,12 +57,14 @@ std::string plan_text(const PlanResult& r) {
   };
   line("plan: %s on %.4g tokens, ranked by %s, first start-up with a %s compile cache\n", r.model.c_str(), r.tokens,
        r.rank_by == RankBy::Cost ? "cost" : "time to train", workloads::enum_word(r.cache).c_str());
-  for (const auto& [sys, p] : r.prices) line("  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first, p.second.c_str());
+  for (const auto& [sys, p] : r.prices)
+    line("  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first, p.second.c_str());
   const auto& n = r.counts;
-  line("  search       %d layouts: %d invalid, %d pruned by memory, %d by checkpointing dominance, %d by the bound, "
-       "%d by the deadline, %d by the budget\n",
-       n.enumerated, n.invalid, n.pruned_memory, n.pruned_checkpointing, n.pruned_bound, n.pruned_deadline,
-       n.pruned_budget);
+  line(
+      "  search       %d layouts: %d invalid, %d pruned by memory, %d by checkpointing dominance, %d by the bound, "
+      "%d by the deadline, %d by the budget\n",
+      n.enumerated, n.invalid, n.pruned_memory, n.pruned_checkpointing, n.pruned_bound, n.pruned_deadline,
+      n.pruned_budget);
   line("  bounds       %d schedule bounds computed%s\n", n.bounded,
        n.bound_failed ? (" (" + std::to_string(n.bound_failed) + " failed: FLOP bound kept)").c_str() : "");
   line("  evaluated    %d points (%d simulated now, %d reused from the database)%s\n", n.evaluated, n.simulated_now,
@@ -68,7 +72,8 @@ std::string plan_text(const PlanResult& r) {
   if (n.over_constraints) line("  excluded     %d evaluated points over the deadline or budget\n", n.over_constraints);
   if (!r.memory_example.empty()) line("  memory       closest miss: %s\n", r.memory_example.c_str());
   line("  restarts     %.3g interruptions per chip-hour, checkpoint write %s, read %s per host, interval %s\n",
-       r.restart.interruptions_per_chip_hour, sim::format_quantity(r.restart.write_bandwidth, sim::Dim::Bandwidth).c_str(),
+       r.restart.interruptions_per_chip_hour,
+       sim::format_quantity(r.restart.write_bandwidth, sim::Dim::Bandwidth).c_str(),
        sim::format_quantity(r.restart.read_bandwidth, sim::Dim::Bandwidth).c_str(),
        r.restart.interval_s > 0 ? sim::format_quantity(r.restart.interval_s, sim::Dim::Time).c_str() : "Young/Daly");
   if (r.candidates.empty()) {
@@ -90,14 +95,16 @@ std::string plan_text(const PlanResult& r) {
        w.point.instances, w.point.chips, w.point.layout.text().c_str(), static_cast<long long>(w.point.global_batch),
        static_cast<long long>(w.point.seq_len));
   line("    step %.3f s, MFU %.1f%%, %.0f tokens/s, %lld steps; memory %s of %s per rank\n", w.step_time_s, 100 * w.mfu,
-       w.tokens_per_s, static_cast<long long>(w.steps), gib(w.per_rank_bytes).c_str(), gib(w.hbm_capacity_bytes).c_str());
+       w.tokens_per_s, static_cast<long long>(w.steps), gib(w.per_rank_bytes).c_str(),
+       gib(w.hbm_capacity_bytes).c_str());
   line("    start-up %.0f s; restart %.0f s (warm cache %.0f s + checkpoint read %.0f s)\n", w.startup_s,
        w.restart.restart_s, w.restart_startup_s, w.restart.read_s);
   line("    checkpoint %s every %.0f min (write %.0f s); expected %.1f interruptions (MTBF %.1f h)\n",
        gib(w.checkpoint_bytes).c_str(), w.restart.interval_s / 60, w.restart.write_s, w.restart.failures,
        w.restart.mtbf_s / 3600);
   line("    time to train %s (%s without failures); cost %s (%s); goodput %.1f%%\n", days(w.time_to_train_s).c_str(),
-       days(w.time_no_failures_s).c_str(), usd(w.cost_usd).c_str(), usd(w.cost_no_failures_usd).c_str(), 100 * w.goodput);
+       days(w.time_no_failures_s).c_str(), usd(w.cost_usd).c_str(), usd(w.cost_no_failures_usd).c_str(),
+       100 * w.goodput);
   line("    breakdown: steady %s, first start-up %.0f s, restarts %.0f s, lost work %.0f s, checkpoint writes %.0f s\n",
        days(w.steady_s).c_str(), w.startup_s, w.restart.restarts_s, w.restart.lost_s, w.restart.checkpoint_s);
   if (r.candidates.size() > 1) out += "  runners-up\n";
@@ -107,66 +114,97 @@ std::string plan_text(const PlanResult& r) {
   return out;
 }
 
-nlohmann::ordered_json plan_json(const PlanResult& r) {
+namespace {
+
+// One candidate of the plan's JSON document.
+nlohmann::ordered_json candidate_json(const PlanCandidate& c) {
   using J = nlohmann::ordered_json;
   auto fin = [](double x) { return std::isfinite(x) ? J(x) : J(nullptr); };
+  const auto& l = c.point.layout;
+  J j;
+  j["system"] = c.point.system;
+  j["instances"] = c.point.instances;
+  j["chips"] = c.point.chips;
+  j["layout"] = {{"tp", l.tp},
+                 {"pp", l.pp},
+                 {"microbatches", l.microbatches},
+                 {"dp", l.dp},
+                 {"fsdp", l.fsdp},
+                 {"zero", l.zero},
+                 {"ep", l.ep},
+                 {"checkpointing", workloads::enum_word(l.checkpointing)},
+                 {"lnc", l.lnc},
+                 {"text", l.text()}};
+  j["global_batch"] = c.point.global_batch;
+  j["seq_len"] = c.point.seq_len;
+  j["tokens_per_step"] = c.tokens_per_step;
+  j["steps"] = c.steps;
+  j["step_time_s"] = c.step_time_s;
+  j["step_bounds_s"] = {{"flops", c.flop_bound_s}, {"schedule", c.step_bound_s >= 0 ? J(c.step_bound_s) : J(nullptr)}};
+  j["mfu"] = c.mfu;
+  j["tokens_per_s"] = c.tokens_per_s;
+  for (const auto& [k, v] : c.step_breakdown) j["step_breakdown_s"][k] = v;
+  j["startup_s"] = c.startup_s;
+  j["restart_startup_s"] = c.restart_startup_s;
+  j["time_to_train_s"] = fin(c.time_to_train_s);
+  j["time_to_train_no_failures_s"] = c.time_no_failures_s;
+  j["cost_usd"] = fin(c.cost_usd);
+  j["cost_no_failures_usd"] = c.cost_no_failures_usd;
+  j["price_usd_per_instance_hour"] = c.price;
+  j["goodput"] = c.goodput;
+  j["breakdown_s"] = {{"steady", c.steady_s},
+                      {"first_startup", c.startup_s},
+                      {"restarts", c.restart.restarts_s},
+                      {"lost_work", c.restart.lost_s},
+                      {"checkpoint_writes", c.restart.checkpoint_s}};
+  j["checkpoint"] = {{"bytes", c.checkpoint_bytes},
+                     {"interval_s", fin(c.restart.interval_s)},
+                     {"write_s", c.restart.write_s},
+                     {"read_s", c.restart.read_s},
+                     {"count", c.restart.checkpoints}};
+  j["interruptions"] = {
+      {"mtbf_s", fin(c.restart.mtbf_s)}, {"expected", c.restart.failures}, {"restart_s", c.restart.restart_s}};
+  j["memory"] = {{"per_rank_bytes", c.per_rank_bytes}, {"hbm_capacity_bytes", c.hbm_capacity_bytes}};
+  j["pareto"] = c.pareto;
+  j["why_lost"] = c.why;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json plan_json(const PlanResult& r) {
+  using J = nlohmann::ordered_json;
   J js;
   js["plan"] = {{"model", r.model},
                 {"tokens", r.tokens},
                 {"rank_by", sim::word_of(r.rank_by)},
                 {"cache", workloads::enum_word(r.cache)},
                 {"systems", r.systems}};
-  for (const auto& [sys, p] : r.prices) js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", p.first}, {"source", p.second}};
-  js["plan"]["restart"] = {{"interruptions_per_chip_hour", r.restart.interruptions_per_chip_hour},
-                           {"checkpoint_write_B_per_s_per_host", r.restart.write_bandwidth},
-                           {"checkpoint_read_B_per_s_per_host", r.restart.read_bandwidth},
-                           {"checkpoint_interval_s", r.restart.interval_s > 0 ? J(r.restart.interval_s) : J("young_daly")}};
+  for (const auto& [sys, p] : r.prices)
+    js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", p.first}, {"source", p.second}};
+  js["plan"]["restart"] = {
+      {"interruptions_per_chip_hour", r.restart.interruptions_per_chip_hour},
+      {"checkpoint_write_B_per_s_per_host", r.restart.write_bandwidth},
+      {"checkpoint_read_B_per_s_per_host", r.restart.read_bandwidth},
+      {"checkpoint_interval_s", r.restart.interval_s > 0 ? J(r.restart.interval_s) : J("young_daly")}};
   const auto& n = r.counts;
-  js["search"] = {{"enumerated", n.enumerated}, {"invalid", n.invalid}, {"pruned_memory", n.pruned_memory},
-                  {"pruned_checkpointing", n.pruned_checkpointing}, {"pruned_bound", n.pruned_bound},
-                  {"pruned_deadline", n.pruned_deadline}, {"pruned_budget", n.pruned_budget},
-                  {"schedule_bounds", n.bounded}, {"schedule_bounds_failed", n.bound_failed},
-                  {"evaluated", n.evaluated}, {"simulated_now", n.simulated_now}, {"reused", n.reused},
-                  {"failed", n.failed}, {"over_constraints", n.over_constraints},
+  js["search"] = {{"enumerated", n.enumerated},
+                  {"invalid", n.invalid},
+                  {"pruned_memory", n.pruned_memory},
+                  {"pruned_checkpointing", n.pruned_checkpointing},
+                  {"pruned_bound", n.pruned_bound},
+                  {"pruned_deadline", n.pruned_deadline},
+                  {"pruned_budget", n.pruned_budget},
+                  {"schedule_bounds", n.bounded},
+                  {"schedule_bounds_failed", n.bound_failed},
+                  {"evaluated", n.evaluated},
+                  {"simulated_now", n.simulated_now},
+                  {"reused", n.reused},
+                  {"failed", n.failed},
+                  {"over_constraints", n.over_constraints},
                   {"memory_closest_miss", r.memory_example}};
   J cands = J::array();
-  for (const auto& c : r.candidates) {
-    const auto& l = c.point.layout;
-    J j;
-    j["system"] = c.point.system;
-    j["instances"] = c.point.instances;
-    j["chips"] = c.point.chips;
-    j["layout"] = {{"tp", l.tp}, {"pp", l.pp}, {"microbatches", l.microbatches}, {"dp", l.dp}, {"fsdp", l.fsdp},
-                   {"zero", l.zero}, {"ep", l.ep}, {"checkpointing", workloads::enum_word(l.checkpointing)}, {"lnc", l.lnc},
-                   {"text", l.text()}};
-    j["global_batch"] = c.point.global_batch;
-    j["seq_len"] = c.point.seq_len;
-    j["tokens_per_step"] = c.tokens_per_step;
-    j["steps"] = c.steps;
-    j["step_time_s"] = c.step_time_s;
-    j["step_bounds_s"] = {{"flops", c.flop_bound_s}, {"schedule", c.step_bound_s >= 0 ? J(c.step_bound_s) : J(nullptr)}};
-    j["mfu"] = c.mfu;
-    j["tokens_per_s"] = c.tokens_per_s;
-    for (const auto& [k, v] : c.step_breakdown) j["step_breakdown_s"][k] = v;
-    j["startup_s"] = c.startup_s;
-    j["restart_startup_s"] = c.restart_startup_s;
-    j["time_to_train_s"] = fin(c.time_to_train_s);
-    j["time_to_train_no_failures_s"] = c.time_no_failures_s;
-    j["cost_usd"] = fin(c.cost_usd);
-    j["cost_no_failures_usd"] = c.cost_no_failures_usd;
-    j["price_usd_per_instance_hour"] = c.price;
-    j["goodput"] = c.goodput;
-    j["breakdown_s"] = {{"steady", c.steady_s}, {"first_startup", c.startup_s}, {"restarts", c.restart.restarts_s},
-                        {"lost_work", c.restart.lost_s}, {"checkpoint_writes", c.restart.checkpoint_s}};
-    j["checkpoint"] = {{"bytes", c.checkpoint_bytes}, {"interval_s", fin(c.restart.interval_s)},
-                       {"write_s", c.restart.write_s}, {"read_s", c.restart.read_s}, {"count", c.restart.checkpoints}};
-    j["interruptions"] = {{"mtbf_s", fin(c.restart.mtbf_s)}, {"expected", c.restart.failures},
-                          {"restart_s", c.restart.restart_s}};
-    j["memory"] = {{"per_rank_bytes", c.per_rank_bytes}, {"hbm_capacity_bytes", c.hbm_capacity_bytes}};
-    j["pareto"] = c.pareto;
-    j["why_lost"] = c.why;
-    cands.push_back(j);
-  }
+  for (const auto& c : r.candidates) cands.push_back(candidate_json(c));
   js["candidates"] = cands;
   return stamped(Document::Plan, r.inputs_hash, js);
 }
