@@ -59,6 +59,19 @@ check "the text says how many were simulated and reused" \
   grep -qE "^  evaluated +[0-9]+ points \(0 simulated now, [0-9]+ reused from the database\)$" "$WORK/rerun.txt"
 check "the text counts the schedule bounds" grep -qE "^  bounds +[0-9]+ schedule bounds computed$" "$WORK/pruned.txt"
 
+# 144 chips (576 ranks): the data-parallel degree keeps the factor 9 that powers-of-two TP, PP
+# and FSDP leave, so no layout divides 1,024 sequences; the plan says so and names a batch that fits.
+expect_ok "a system size with no layout" -- plan --model llama3.1-70b --tokens 1e12 --systems trn3-gen2-ultraserver \
+  --price trn3-gen2-ultraserver=300 --max-chips 144 --json "$WORK/nolayout.json"
+check "the text names the system size without a layout and the next batch with one" grep -qE \
+  "^  no layout +trn3-gen2-ultraserver x1 \(144 chips, 576 ranks\) at 1024 sequences per step: .*--global-batch 1026\)$" "$OUT"
+check "the JSON lists it" python3 -c "
+import json
+z = json.load(open('$WORK/nolayout.json'))['search']['no_layouts']
+assert z == [{'system': 'trn3-gen2-ultraserver', 'instances': 1, 'chips': 144, 'ranks': 576, 'global_batch': 1024,
+              'next_global_batch': 1026}], z
+"
+
 small=(plan --model llama3.1-8b --tokens 1e9 --systems trn2.48xlarge --max-chips 16)
 expect_error "--tp 0" "--tp" "expected a number >= 1" -- "${small[@]}" --tp 0
 expect_error "--pp two" "--pp" "expected a number >= 1, got 'two'" -- "${small[@]}" --pp two

@@ -116,6 +116,11 @@ TEST_CASE("plan search space: layouts multiply to the ranks and respect the mode
     CHECK(1024 % (int64_t{l.dp} * l.fsdp * l.microbatches) == 0);
     if (l.pp > 1) CHECK(l.microbatches >= l.pp);
   }
+  // 576 ranks (144 chips): every split leaves a factor 9 in dp x fsdp, which 1,024 does not divide;
+  // 1,026 = 9 x 114 is the next batch with a layout (TP 32 x PP 2 x DP 9).
+  CHECK(enumerate_layouts(m, space, 576, 576, 1024, 2).empty());
+  CHECK(next_batch_with_layouts(m, space, 576, 576, 1024, 2) == 1026);
+  CHECK(next_batch_with_layouts(m, space, 256, 64, 1024, 2) == 1025);  // TP 32 x PP 8: one replica takes any batch
   CHECK(instance_counts(16, 1, 1024) == std::vector<int>{1, 2, 4, 8, 16, 32, 64});
   CHECK(instance_counts(64, 100, 1024) == std::vector<int>{2, 4, 8, 16});
 }

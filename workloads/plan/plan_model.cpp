@@ -87,6 +87,13 @@ std::vector<PlanLayout> enumerate_layouts(const ModelSpec& m, const SearchSpace&
   return out;
 }
 
+int64_t next_batch_with_layouts(const ModelSpec& m, const SearchSpace& space, int ranks, int ranks_per_instance,
+                                int64_t sequences, int lnc) {
+  for (int64_t g = sequences + 1; g <= 4 * sequences; ++g)
+    if (!enumerate_layouts(m, space, ranks, ranks_per_instance, g, lnc).empty()) return g;
+  return -1;
+}
+
 double step_time_lower_bound(const ScenarioSpec& s, double model_flops) {
   const double recompute = s.checkpointing == Checkpointing::Full ? 4.0 / 3.0 : 1.0;  // the forward (1/3 of 6N) again
   const double eff = s.runtime.efficiency(s.mode, s.compile.frontend);

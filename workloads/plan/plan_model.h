@@ -48,6 +48,11 @@ struct SearchSpace {
 /// dp x fsdp (MoE only), every checkpointing mode. Ordered deterministically.
 std::vector<PlanLayout> enumerate_layouts(const ModelSpec& m, const SearchSpace& space, int ranks,
                                           int ranks_per_instance, int64_t sequences, int lnc);
+/// When `enumerate_layouts` gives nothing for `sequences`: the smallest global batch above it,
+/// up to 4 x `sequences`, that has a layout on the same ranks, or -1 (e.g. 144 chips: the data-
+/// parallel degree keeps the factor 9, which no power-of-two batch divides).
+int64_t next_batch_with_layouts(const ModelSpec& m, const SearchSpace& space, int ranks, int ranks_per_instance,
+                                int64_t sequences, int lnc);
 
 /// Chip counts to consider for a system of `chips_per_instance` chips: whole instances, powers
 /// of two of them, from min_chips to max_chips. Returns instance counts.

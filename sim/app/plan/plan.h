@@ -83,7 +83,15 @@ struct PlanResult {
         over_constraints = 0;
   } counts;
   std::string memory_example;  // the smallest job pruned by memory, for the summary
-  std::string inputs_hash;     // of the options, model, systems and calibrations (documents.h)
+  // A system size and global batch with no layout at all (nothing divides the batch), and the
+  // next larger global batch that has one (-1: none up to 4x).
+  struct NoLayouts {
+    std::string system;
+    int instances = 0, chips = 0, ranks = 0;
+    int64_t global_batch = 0, next_batch = -1;
+  };
+  std::vector<NoLayouts> no_layouts;
+  std::string inputs_hash;  // of the options, model, systems and calibrations (documents.h)
 };
 
 PlanResult run_plan(const PlanOptions& o);

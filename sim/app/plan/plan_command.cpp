@@ -48,6 +48,28 @@ std::pair<double, std::string> default_price(const std::string& system) {
   return it == prices.end() ? std::pair<double, std::string>{-1, ""} : it->second;
 }
 
+namespace {
+
+// One line per system size whose global batch no layout divides, with the next batch that fits.
+std::string no_layouts_text(const PlanResult& r) {
+  std::string out;
+  for (const auto& z : r.no_layouts) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "  no layout    %s x%d (%d chips, %d ranks) at %lld sequences per step: no TP x PP x FSDP x DP of "
+                  "the search divides the batch%s\n",
+                  z.system.c_str(), z.instances, z.chips, z.ranks, static_cast<long long>(z.global_batch),
+                  z.next_batch > 0 ? ("; the next global batch with layouts is " + std::to_string(z.next_batch) +
+                                      " (--global-batch " + std::to_string(z.next_batch) + ")")
+                                         .c_str()
+                                   : "");
+    out += buf;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string plan_text(const PlanResult& r) {
   std::string out;
   char buf[1024];
@@ -71,6 +93,7 @@ std::string plan_text(const PlanResult& r) {
        n.reused, n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
   if (n.over_constraints) line("  excluded     %d evaluated points over the deadline or budget\n", n.over_constraints);
   if (!r.memory_example.empty()) line("  memory       closest miss: %s\n", r.memory_example.c_str());
+  out += no_layouts_text(r);
   line("  restarts     %.3g interruptions per chip-hour, checkpoint write %s, read %s per host, interval %s\n",
        r.restart.interruptions_per_chip_hour,
        sim::format_quantity(r.restart.write_bandwidth, sim::Dim::Bandwidth).c_str(),
@@ -203,6 +226,14 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
                   {"failed", n.failed},
                   {"over_constraints", n.over_constraints},
                   {"memory_closest_miss", r.memory_example}};
+  js["search"]["no_layouts"] = J::array();
+  for (const auto& z : r.no_layouts)
+    js["search"]["no_layouts"].push_back({{"system", z.system},
+                                          {"instances", z.instances},
+                                          {"chips", z.chips},
+                                          {"ranks", z.ranks},
+                                          {"global_batch", z.global_batch},
+                                          {"next_global_batch", z.next_batch > 0 ? J(z.next_batch) : J(nullptr)}});
   J cands = J::array();
   for (const auto& c : r.candidates) cands.push_back(candidate_json(c));
   js["candidates"] = cands;

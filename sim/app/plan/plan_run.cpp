@@ -408,8 +408,12 @@ std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads:
         Pruning pr;
         pr.price = price;
         pr.smallest_oom = smallest_oom;
-        for (const auto& l :
-             wp::enumerate_layouts(model, o.space, ranks_per_instance * n, ranks_per_instance, seqs, lnc)) {
+        const int ranks = ranks_per_instance * n;
+        const auto layouts = wp::enumerate_layouts(model, o.space, ranks, ranks_per_instance, seqs, lnc);
+        if (layouts.empty())
+          res.no_layouts.push_back({sys.name, n, sys.chips * n, ranks, seqs,
+                                    wp::next_batch_with_layouts(model, o.space, ranks, ranks_per_instance, seqs, lnc)});
+        for (const auto& l : layouts) {
           Survivor sv;
           if (survives(o, sys, n, seqs, l, pr, res, sv)) survivors.push_back(std::move(sv));
         }
