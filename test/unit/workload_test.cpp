@@ -144,6 +144,34 @@ TEST_CASE("sequence parallelism replaces all-reduces by reduce-scatter and all-g
   CHECK(ag > 0);
 }
 
+TEST_CASE("Megatron-style SP (xla frontend) all-gathers each column-split input again for its weight gradient",
+          "[workload]") {
+  for (const char* frontend : {"xla", "torchneuron"}) {
+    ScenarioSpec s = load_scenario("qwen3-32b-trn2", {"parallel.sequence_parallel=true", "checkpointing=none",
+                                                      std::string("compile.frontend=") + frontend});
+    TrainingGraph t =
+        build_training_graph(s.model, 0, 1, 1, 4096, trn::workloads::Checkpointing::None, s.precision.element_bytes());
+    apply_parallel_passes(t, s, 0);
+    int bwd_gathers = 0;
+    for (Vertex v : t.order) {
+      const auto& o = t.g[v];
+      if (o.role != OpRole::TpGather || o.phase != Phase::Backward) continue;
+      ++bwd_gathers;
+      // It feeds exactly one op, the weight gradient; the dgrad beside it does not wait for it.
+      REQUIRE(boost::out_degree(v, t.g) == 1);
+      const auto& w = t.g[boost::target(*boost::out_edges(v, t.g).first, t.g)];
+      CHECK(w.role == OpRole::WeightGrad);
+      CHECK(o.name == "tp_ag_" + w.name);
+      // The whole input of the column-split matmul: tokens x hidden x 2 B.
+      CHECK(o.coll_bytes == Approx(4096.0 * s.model.hidden_size * 2));
+    }
+    if (std::string(frontend) == "xla")
+      CHECK(bwd_gathers == 2);  // qkv and the MLP's up (and gate) projection of the one layer
+    else
+      CHECK(bwd_gathers == 0);  // TorchNeuron's autograd keeps the gathered input
+  }
+}
+
 TEST_CASE("eager dispatches every op and fuses nothing; compiled launches regions and fuses", "[workload]") {
   for (const char* mode : {"eager", "compiled"}) {
     ScenarioSpec s = load_scenario("qwen3-32b-trn2", {std::string("mode=") + mode});
@@ -382,5 +410,15 @@ TEST_CASE("xla whole graphs: one launch per graph, a list schedule, recomputatio
   // layer); xla: the next layer down's recomputation is interleaved with the backward above.
   CHECK(tn_switches == 2 * (sx.model.num_layers / sx.parallel.pp) * m);
   CHECK(xla_switches > 2 * tn_switches);
-  CHECK(xla_device == tn_device);  // the same device ops, in another order
+  // The same device ops in another order, plus the backward re-gathers of Megatron-style SP
+  // (xla frontend only): one per column-split matmul (qkv, mlp_up) per layer and micro-batch.
+  auto regathers = [](const trn::models::Program& p) {
+    return std::count_if(p.ops.begin(), p.ops.end(), [](const trn::models::Op& op) {
+      return op.name.rfind("tp_ag_", 0) == 0 && op.name.size() > 6 &&
+             op.name.compare(op.name.size() - 6, 6, "_wgrad") == 0;
+    });
+  };
+  CHECK(regathers(tn) == 0);
+  CHECK(regathers(xla) == 2 * (sx.model.num_layers / sx.parallel.pp) * m);
+  CHECK(xla_device - regathers(xla) == tn_device);
 }

@@ -79,6 +79,16 @@ Vertex TrainingGraph::insert_before_reading(Vertex v, GraphOp op) {
   return c;
 }
 
+Vertex TrainingGraph::insert_reading_for(Vertex v, Vertex w, GraphOp op) {
+  std::vector<std::pair<Vertex, GraphEdge>> pred;
+  for (auto e : boost::make_iterator_range(boost::in_edges(v, g))) pred.push_back({boost::source(e, g), g[e]});
+  Vertex c = boost::add_vertex(with_kernel(std::move(op)), g);
+  order.insert(std::find(order.begin(), order.end(), v), c);
+  for (const auto& [u, e] : pred) boost::add_edge(u, c, e, g);
+  boost::add_edge(c, w, g);
+  return c;
+}
+
 namespace {
 
 struct Builder {

@@ -27,7 +27,7 @@ GraphOp pipe(const std::string& name, OpRole role, double bytes, Phase ph) {
 
 }  // namespace
 
-void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp, double elem_bytes) {
+void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp, double elem_bytes, bool sp_backward_gather) {
   std::vector<Vertex> row_split;
   for (Vertex v : t.order) {
     GraphOp& o = t.g[v];
@@ -70,6 +70,14 @@ void tensor_parallel_pass(TrainingGraph& t, int tp, bool sp, double elem_bytes) 
         if (t.g[s].kind == OpKind::Matmul && t.g[s].role == OpRole::WeightGrad) w = s, paired = true;
       }
     }
+    // Megatron-style linear layers (NxD's LinearWithAsyncCommunication, the NeMo fork's
+    // LinearWithGradAccumulationAndAsyncCommunication) save the sequence-split input of a
+    // column-split matmul and all-gather it again in the backward for the weight gradient; the
+    // gather reads the saved input and runs beside the dgrad, which does not need it.
+    if (paired && sp && sp_backward_gather && o.experts <= 1)
+      t.insert_reading_for(v, w,
+                           collective("tp_ag_" + t.g[w].name, OpRole::TpGather, models::CollectiveOp::AllGather,
+                                      GroupKind::Tp, bytes, o.layer, o.phase));
     if (paired)
       t.insert_beside(v, w, std::move(c));
     else
@@ -222,7 +230,9 @@ void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage) {
   const auto& p = s.parallel;
   const double eb = s.precision.element_bytes();        // activations, weights and gradients: 2 B, or 4 B for fp32
   if (s.model.is_moe()) expert_parallel_pass(g, p.ep);  // first: TP reductions then see the local experts
-  tensor_parallel_pass(g, p.tp, p.sequence_parallel, eb);
+  // The frameworks of the xla frontend (NxD, NeMo-Megatron) re-gather in the backward; TorchNeuron's
+  // DTensor autograd saves the gathered input (docs/model.md 11.1).
+  tensor_parallel_pass(g, p.tp, p.sequence_parallel, eb, s.compile.frontend == Frontend::Xla);
   fsdp_pass(g, p.tp, p.fsdp, p.ep, eb);
   data_parallel_pass(g, p.tp, p.fsdp, p.dp, p.zero, p.ep, eb);
   pipeline_pass(g, stage, p.pp, s.model.hidden_size, p.tp, p.sequence_parallel, eb);

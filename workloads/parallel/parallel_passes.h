@@ -18,7 +18,8 @@ namespace trn::workloads {
 
 // `elem_bytes`: bytes per element of the activations, weights and gradients the collectives
 // move (PrecisionSpec::element_bytes: 2, or 4 for an fp32 model).
-void tensor_parallel_pass(TrainingGraph& g, int tp, bool sequence_parallel, double elem_bytes);
+void tensor_parallel_pass(TrainingGraph& g, int tp, bool sequence_parallel, double elem_bytes,
+                          bool sp_backward_gather = false);
 void fsdp_pass(TrainingGraph& g, int tp, int fsdp, int ep, double elem_bytes);
 void data_parallel_pass(TrainingGraph& g, int tp, int fsdp, int dp, int zero, int ep, double elem_bytes);
 void pipeline_pass(TrainingGraph& g, int stage, int stages, double hidden, int tp, bool sp, double elem_bytes);
