@@ -77,5 +77,9 @@ expect_error "--tp 0" "--tp" "expected a number >= 1" -- "${small[@]}" --tp 0
 expect_error "--pp two" "--pp" "expected a number >= 1, got 'two'" -- "${small[@]}" --pp two
 expect_error "--checkpointing some" "--checkpointing" "expected none, selective or full" -- "${small[@]}" --checkpointing some
 expect_error "--max-fsdp 0" "--max-fsdp" "expected 1 to 65536" -- "${small[@]}" --max-fsdp 0
+expect_error "--db in a missing directory" "--db $WORK/missing/p.db" "cannot open" -- "${small[@]}" --db "$WORK/missing/p.db"
+echo "not a database" >"$WORK/junk.db"
+expect_error "--db that is not a database" "--db $WORK/junk.db" "cannot use as a sweep database" \
+  -- "${small[@]}" --db "$WORK/junk.db"
 expect_error "--microbatch-sequences 1.5" "--microbatch-sequences" "expected whole numbers" -- "${small[@]}" --microbatch-sequences 1.5
 finish

@@ -1,12 +1,11 @@
 // run_plan: enumerate, prune (memory, checkpointing dominance, bounds, deadline, budget),
 // evaluate the survivors best bound first in waves (forked children, reusing the sweep
 // database), derive time to train, cost and goodput, rank, Pareto front, reasons.
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <set>
 
@@ -16,6 +15,7 @@
 #include "sim/app/plan/plan.h"
 #include "sim/app/plan/step_bound.h"
 #include "sim/app/simulation/step_simulation.h"
+#include "sim/app/storage/sweep_store.h"
 #include "sim/base/config_loader.h"
 #include "sim/base/paths.h"
 #include "workloads/compile/first_step.h"
@@ -31,76 +31,36 @@ namespace wp = workloads::plan;
 constexpr size_t kWave = 4;  // points evaluated between two updates of the best (independent of -j)
 constexpr const char* kSweep = "plan";
 
-// The sweep database's points table (the schema of `trnsim sweep`): one row per evaluated
-// point, id "plan:" + the point's --set list, result the point's JSON.
+// The sweep database's points table (the schema of `trnsim sweep`, storage::SweepStore): one row
+// per evaluated point, id "plan:" + the point's --set list, result the point's JSON. Without
+// --db nothing is stored or read.
 class PointsDb {
  public:
   explicit PointsDb(const std::string& path) {
-    if (path.empty()) return;
-    const sim::Location where{"--db " + path, 0, 0};
-    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
-      std::string m = sqlite3_errmsg(db_);
-      sqlite3_close(db_);
-      db_ = nullptr;
-      throw ConfigError(where, "", "cannot open: " + m);
-    }
-    char* err = nullptr;
-    if (sqlite3_exec(
-            db_,
-            "PRAGMA busy_timeout = 10000; CREATE TABLE IF NOT EXISTS points (id TEXT PRIMARY KEY, idx INTEGER, "
-            "sweep TEXT, sets TEXT, status TEXT, result TEXT, reason TEXT)",
-            nullptr, nullptr, &err) != SQLITE_OK) {
-      std::string m = err ? err : "?";
-      sqlite3_free(err);
-      sqlite3_close(db_);
-      db_ = nullptr;
-      throw ConfigError(where, "", "cannot use as a sweep database: " + m);
-    }
+    if (!path.empty()) store_.emplace(path, "--db " + path);
   }
-  ~PointsDb() {
-    if (db_) sqlite3_close(db_);
-  }
-  PointsDb(const PointsDb&) = delete;
-  PointsDb& operator=(const PointsDb&) = delete;
   bool get(const std::string& id, std::string& result) {
-    if (!db_) return false;
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db_, "SELECT result FROM points WHERE id = ? AND status = 'ok'", -1, &st, nullptr);
-    sqlite3_bind_text(st, 1, id.c_str(), -1, SQLITE_TRANSIENT);
-    bool found = sqlite3_step(st) == SQLITE_ROW;
-    if (found) {
-      const unsigned char* t = sqlite3_column_text(st, 0);
-      result = t ? reinterpret_cast<const char*>(t) : "";
-    }
-    sqlite3_finalize(st);
-    return found && !result.empty();
+    storage::SweepRow row;
+    if (!store_ || !store_->get(id, row) || row.status != storage::PointStatus::Ok) return false;
+    result = row.result;
+    return !result.empty();
   }
-  void put(const std::string& id, int idx, const std::string& sets, const std::string& status,
+  void put(const std::string& id, int idx, const std::string& sets, storage::PointStatus status,
            const std::string& result, const std::string& reason) {
-    if (!db_) return;
-    sqlite3_stmt* st = nullptr;
-    // Named columns: a sweep's database has a column per axis after these (sim/app/storage/sweep_store.h).
-    sqlite3_prepare_v2(db_,
-                       "INSERT OR REPLACE INTO points (id, idx, sweep, sets, status, result, reason) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       -1, &st, nullptr);
-    sqlite3_bind_text(st, 1, id.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 2, idx);
-    sqlite3_bind_text(st, 3, kSweep, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, sets.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 5, status.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 6, result.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 7, reason.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-      std::string m = sqlite3_errmsg(db_);
-      sqlite3_finalize(st);
-      throw std::runtime_error("sqlite: " + m);
-    }
-    sqlite3_finalize(st);
+    if (!store_) return;
+    storage::SweepRow row;
+    row.id = id;
+    row.idx = idx;
+    row.sweep = kSweep;
+    row.sets = sets;
+    row.status = status;
+    row.result = result;
+    row.reason = reason;
+    store_->put(row);
   }
 
  private:
-  sqlite3* db_ = nullptr;
+  std::optional<storage::SweepStore> store_;
 };
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
@@ -459,13 +419,13 @@ std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const 
     ++res.counts.simulated_now;
     if (!out[k].empty() && out[k][0] == '!') {
       // The result column holds JSON on every row, so that json_extract works on all of them.
-      db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "error",
+      db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Error,
              json{{"error", {{"message", out[k].substr(1)}}}}.dump(), out[k].substr(1));
       results[i].clear();
       continue;
     }
     results[i] = out[k];
-    db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), "ok", out[k], "");
+    db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Ok, out[k], "");
   }
   return results;
 }
