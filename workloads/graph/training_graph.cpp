@@ -71,13 +71,7 @@ Vertex TrainingGraph::insert_before(Vertex v, GraphOp op) {
   return c;
 }
 
-Vertex TrainingGraph::insert_before_reading(Vertex v, GraphOp op) {
-  std::vector<std::pair<Vertex, GraphEdge>> pred;
-  for (auto e : boost::make_iterator_range(boost::in_edges(v, g))) pred.push_back({boost::source(e, g), g[e]});
-  Vertex c = insert_before(v, std::move(op));
-  for (const auto& [u, e] : pred) boost::add_edge(u, c, e, g);
-  return c;
-}
+Vertex TrainingGraph::insert_before_reading(Vertex v, GraphOp op) { return insert_reading_for(v, v, std::move(op)); }
 
 Vertex TrainingGraph::insert_reading_for(Vertex v, Vertex w, GraphOp op) {
   std::vector<std::pair<Vertex, GraphEdge>> pred;

@@ -114,7 +114,7 @@ struct TrainingGraph {
   /// Inserts `op` before `v` as an op that reads v's inputs: op has v's in-edges, op -> v.
   Vertex insert_before_reading(Vertex v, GraphOp op);
   /// Inserts `op` as an op that reads v's inputs and that `w` waits for (op has v's in-edges,
-  /// op -> w; v does not wait for it). Program order: right before v.
+  /// op -> w; v does not wait for it unless w is v). Program order: right before v.
   Vertex insert_reading_for(Vertex v, Vertex w, GraphOp op);
 };
 

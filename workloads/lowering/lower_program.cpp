@@ -2,7 +2,6 @@
 #include "workloads/lowering/lower_program.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <memory>
 #include <set>

@@ -47,16 +47,7 @@ class PointsDb {
   }
   void put(const std::string& id, int idx, const std::string& sets, storage::PointStatus status,
            const std::string& result, const std::string& reason) {
-    if (!store_) return;
-    storage::SweepRow row;
-    row.id = id;
-    row.idx = idx;
-    row.sweep = kSweep;
-    row.sets = sets;
-    row.status = status;
-    row.result = result;
-    row.reason = reason;
-    store_->put(row);
+    if (store_) store_->put({id, idx, kSweep, sets, status, result, reason, {}});
   }
 
  private:
