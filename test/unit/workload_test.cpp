@@ -422,3 +422,106 @@ TEST_CASE("xla whole graphs: one launch per graph, a list schedule, recomputatio
   CHECK(regathers(xla) == 2 * (sx.model.num_layers / sx.parallel.pp) * m);
   CHECK(xla_device - regathers(xla) == tn_device);
 }
+
+TEST_CASE("parameter tensors: one per fused weight matrix, bias and norm scale, split across stages", "[workload]") {
+  const ModelSpec gpt = load_model("gpt3-6.7b", {});
+  // Megatron's GPT layer: 2 LayerNorms (scale, bias), fused QKV and output projection, two MLP
+  // matrices, each with a bias: 12 tensors; plus token and position tables and the final norm.
+  CHECK(gpt.parameter_tensors(0, gpt.num_layers) == Approx(32 * 12 + 2 + 2));
+  const ModelSpec llama = load_model("llama2-13b", {});
+  // RMSNorm scales, QKV, output, gate-up and down matrices; the untied LM head on the last stage.
+  CHECK(llama.parameter_tensors(0, llama.num_layers) == Approx(llama.num_layers * 6 + 1 + 1 + 1));
+  for (int k : {1, 7, 20})
+    CHECK(llama.parameter_tensors(0, k) + llama.parameter_tensors(k, llama.num_layers) ==
+          Approx(llama.parameter_tensors(0, llama.num_layers)));
+}
+
+TEST_CASE("xla whole graphs: one graph at a time, gradients reduced after the backward, per-tensor optimizer trace",
+          "[workload][schedule]") {
+  auto lower = [](const char* frontend) {
+    ScenarioSpec s =
+        load_scenario("llama2-70b-trn1-pp", {"model.num_layers=8", "parallel.sequence_parallel=true", "parallel.fsdp=1",
+                                             "parallel.dp=4", "parallel.microbatches=4", "batch.global_batch=16",
+                                             std::string("compile.frontend=") + frontend});
+    s.runtime.lazy_trace.v = 1e-4;
+    s.runtime.lazy_trace_tensor.v = 1e-3;
+    Layout layout(s.parallel);
+    const int per = s.model.num_layers / s.parallel.pp;
+    TrainingGraph t =
+        build_training_graph(s.model, 0, per, 1, double(s.batch.seq_len), s.checkpointing, s.precision.element_bytes());
+    apply_parallel_passes(t, s, 0);
+    return std::make_tuple(s, t, lower_rank(s, layout, t, 0));
+  };
+  for (const char* fe : {"xla", "torchneuron"}) {
+    const bool xla = std::string(fe) == "xla";
+    auto [s, t, p] = lower(fe);
+    const int per = s.model.num_layers / s.parallel.pp, m = s.parallel.microbatches;
+    // Every gradient reduction waits for the last backward op of every layer of the stage (xla:
+    // a graph after the whole backward) or of its own layer only (TorchNeuron: overlapped).
+    int reductions = 0;
+    for (Vertex v : t.order)
+      if (t.g[v].role == OpRole::DpGrad) {
+        ++reductions;
+        CHECK(boost::in_degree(v, t.g) == (xla ? size_t(per + 1) : 1u));  // the layers and the embedding
+      }
+    CHECK(reductions == per + 1);
+    // xla: before each segment's launch (but the first) the host waits for the previous
+    // segment's compute, and only compute ops are waited for.
+    int waits = 0;
+    for (const auto& op : p.ops)
+      if (op.name == "wait_graph") {
+        ++waits;
+        for (int32_t d : op.deps) {
+          const auto e = p.ops[static_cast<size_t>(d)].engine;
+          CHECK((e == trn::models::Engine::Host || static_cast<int>(e) < trn::models::kComputeEngines));
+        }
+      }
+    CHECK(waits == (xla ? 2 * m - 1 : 0));
+    if (!xla) continue;
+    // The optimizer graph's trace: its one graph op, and every parameter tensor of the stage.
+    double last_trace = -1;
+    for (const auto& op : p.ops)
+      if (op.name == "trace") last_trace = op.duration_s;
+    CHECK(last_trace == Approx(1e-4 + s.model.parameter_tensors(0, per) * 1e-3));
+  }
+}
+
+TEST_CASE("xla graph cut: one graph per micro-batch traces forward and backward together, and needs pp 1",
+          "[workload][schedule]") {
+  auto lower = [](const char* cut) {
+    ScenarioSpec s = load_scenario(
+        "qwen3-32b-trn2", {"compile.frontend=xla", std::string("compile.graph_cut=") + cut, "model.num_layers=2",
+                           "runtime.lazy_trace=100 us", "parallel.microbatches=4", "batch.global_batch=64"});
+    Layout layout(s.parallel);
+    TrainingGraph t = stage_training_graph(s, 0);
+    return std::make_pair(s.parallel.microbatches, lower_rank(s, layout, t, 0));
+  };
+  for (const char* cut : {"segment", "microbatch"}) {
+    const bool joined = std::string(cut) == "microbatch";
+    auto [m, p] = lower(cut);
+    int waits = 0, traces = 0;
+    double traced = 0;
+    for (const auto& op : p.ops) {
+      waits += op.name == "wait_graph";
+      if (op.name == "trace") {
+        ++traces;
+        traced += op.duration_s;
+      }
+    }
+    // A graph per segment (2m) or per micro-batch (m); the optimizer's graph is traced apart.
+    CHECK(waits == (joined ? m - 1 : 2 * m - 1));
+    CHECK(traces == (joined ? m : 2 * m) + 1);
+    static double segment_traced = 0;
+    if (!joined)
+      segment_traced = traced;
+    else
+      CHECK(traced == Approx(segment_traced));  // the same ops traced, in fewer graphs
+  }
+  try {
+    load_scenario("llama2-70b-trn1-pp", {"compile.frontend=xla", "compile.graph_cut=microbatch"});
+    FAIL("a per-micro-batch graph with pipeline parallelism must be rejected");
+  } catch (const trn::sim::ConfigError& e) {
+    CHECK(std::string(e.what()).find("compile.graph_cut") != std::string::npos);
+    CHECK(std::string(e.what()).find("pp 1") != std::string::npos);
+  }
+}

@@ -349,6 +349,7 @@ TrainingGraph build_training_graph(const ModelSpec& m, int first_layer, int last
   opt.once_per_step = true;
   opt.params = 0;
   opt.width = params;  // elements updated (sharded later)
+  opt.tensors = m.parameter_tensors(first_layer, last_layer);
   opt.fusable = false;
   b.chain(opt);
   return t;

@@ -72,6 +72,8 @@ struct GraphOp {
   bool causal = true;
   // Parameters owned by this op (for memory accounting and FSDP gathers).
   double params = 0;
+  // The optimizer update: the parameter tensors it steps one by one (host tracing, 11.9).
+  double tensors = 0;
   // Collective.
   models::CollectiveOp coll = models::CollectiveOp::AllReduce;
   GroupKind group = GroupKind::None;

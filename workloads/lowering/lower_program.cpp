@@ -36,6 +36,15 @@ struct Ctx : OpCostContext {
   // Compiled with the xla frontend: each segment is one graph (torch-xla cuts at mark_step),
   // list-scheduled by the compiler and launched once (docs/model.md 11.1).
   bool whole_graph = false;
+  // Whole graphs joined per micro-batch (compile.graph_cut microbatch, pp 1): a micro-batch's
+  // backward runs in its forward's graph, traced with it and launched with no wait between.
+  bool joined = false;
+  bool in_backward = false;  // the segment being lowered
+  // torch-xla runs one graph at a time per device: the launch of a segment's graph waits until
+  // the compute engines have finished the previous segment (docs/model.md 11.9). The last op on
+  // each compute engine of the segment lowered last, and what the next launch waits for.
+  std::vector<int32_t> seg_last = std::vector<int32_t>(models::kComputeEngines, -1);
+  std::vector<int32_t> wait_on = {};
   // Emission order per segment kind (backward, last micro-batch), computed once.
   std::shared_ptr<std::map<int, std::vector<Vertex>>> orders = std::make_shared<std::map<int, std::vector<Vertex>>>();
 
@@ -233,15 +242,38 @@ int region_of(const Ctx& c, const GraphOp& g) {
   return g.phase == Phase::Update ? -3 : -1;  // the optimizer step is a graph of its own
 }
 
+// Whole graphs (xla frontend): before launching a segment's graph the host waits until the
+// previous segment's compute has finished. torch-xla locks the device from a graph's launch to
+// the end of its execution (XLAGraphExecutor, DeviceLockerArena), so the host traces at most one
+// graph ahead and the device runs one graph at a time. Collectives still in flight (a pipeline
+// send, a gradient reduction) do not hold the next graph back.
+void wait_previous_graph(Ctx& c) {
+  if (!c.whole_graph || (c.joined && c.in_backward)) return;
+  Op w;
+  w.engine = Engine::Host;
+  w.name = "wait_graph";
+  w.duration_s = 0;
+  if (c.last_host >= 0) w.deps.push_back(c.last_host);
+  for (int32_t d : c.wait_on)
+    if (d >= 0) w.deps.push_back(d);
+  if (w.deps.size() <= (c.last_host >= 0 ? 1u : 0u)) return;  // nothing lowered before
+  std::sort(w.deps.begin(), w.deps.end());
+  c.last_host = c.add(std::move(w));
+}
+
 // Lazy tensors: before the launch of the optimizer's graph the host traces it (the backward's
 // graph was traced and launched before, so its execution overlaps this trace). Each graph op
-// is one traced op (runtime.lazy_trace), the optimizer update too.
+// is one traced op (runtime.lazy_trace); the optimizer's update is a loop over the parameter
+// tensors, each traced (runtime.lazy_trace_tensor; docs/model.md 11.9).
 void trace_update(Ctx& c, const TrainingGraph& t, const std::vector<Vertex>& order, bool backward, bool last) {
   if (!c.lazy_trace) return;
-  double n = 0;
+  double n = 0, tensors = 0;
   for (Vertex v : order)
-    if (emitted(t.g[v], backward, last) && t.g[v].phase == Phase::Update) ++n;
-  host_op(c, "trace", n * c.s.runtime.lazy_trace.v);
+    if (emitted(t.g[v], backward, last) && t.g[v].phase == Phase::Update) {
+      ++n;
+      tensors += t.g[v].tensors;
+    }
+  host_op(c, "trace", n * c.s.runtime.lazy_trace.v + tensors * c.s.runtime.lazy_trace_tensor.v);
 }
 
 // Which ops a call emits: all of a segment's (in program order), only its host ops (the trace
@@ -257,13 +289,21 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
   int region = -2;
   size_t next_launch = 0;
   const std::vector<Vertex>& order = emission_order(c, t, backward, last_micro);
-  if (c.lazy_trace && pass != Pass::Device) {
-    // Lazy-tensor tracing (torch-xla): the host traces every op of the segment before the
-    // compiled graph can run, every micro-batch; tracing the next segment overlaps the device
-    // running this one (asynchronous execution), so the host paces the step when it is slower.
+  const bool joined_backward = c.joined && backward;  // part of its forward's graph
+  c.in_backward = backward;
+  if (pass != Pass::Device) c.wait_on = c.seg_last;  // the segment lowered before this one
+  if (pass != Pass::Host && !joined_backward) c.seg_last.assign(models::kComputeEngines, -1);
+  if (c.lazy_trace && pass != Pass::Device && !joined_backward) {
+    // Lazy-tensor tracing (torch-xla): the host traces every op of the graph before it can
+    // run, every micro-batch; tracing the next graph overlaps the device running this one
+    // (asynchronous execution), so the host paces the step when it is slower. A joined graph
+    // holds the micro-batch's backward too.
     double n = 0;
     for (Vertex v : order)
       if (emitted(t.g[v], backward, last_micro) && t.g[v].phase != Phase::Update) ++n;
+    if (c.joined)
+      for (Vertex v : emission_order(c, t, true, last_micro))
+        if (emitted(t.g[v], true, last_micro) && t.g[v].phase != Phase::Update) ++n;
     host_op(c, "trace", n * c.s.runtime.lazy_trace.v);
   }
   for (Vertex v : order) {
@@ -272,6 +312,7 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     if (pass == Pass::Host) {  // compiled mode: the launches only
       if (region_of(c, g) != region || !c.any_launch) {
         if (g.phase == Phase::Update && c.whole_graph) trace_update(c, t, order, backward, last_micro);
+        if (region == -2) wait_previous_graph(c);
         region = region_of(c, g);
         c.any_launch = true;
         launches.push_back(host_op(c, "launch", c.s.runtime.compiled_launch.v));
@@ -326,6 +367,7 @@ int32_t add_device_op(Ctx& c, const GraphOp& g, Op op, int& region, std::vector<
   } else if (pass == Pass::All) {
     // One launch per region (a layer's forward or backward, or the rest of the step).
     if (region_of(c, g) != region || !c.any_launch) {
+      if (region == -2) wait_previous_graph(c);
       region = region_of(c, g);
       c.any_launch = true;
       c.cur_launch = host_op(c, "launch", c.s.runtime.compiled_launch.v);
@@ -341,7 +383,9 @@ int32_t add_device_op(Ctx& c, const GraphOp& g, Op op, int& region, std::vector<
   }
   std::sort(op.deps.begin(), op.deps.end());
   op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
+  const auto engine = static_cast<size_t>(op.engine);
   int32_t id = c.add(std::move(op));
+  if (engine < c.seg_last.size()) c.seg_last[engine] = id;
   c.prev_device = id;
   ++c.stats.ops;
   return id;
@@ -366,6 +410,9 @@ class RankStream : public models::ProgramSource {
   size_t host_lowered() const override { return split_ ? next_host_ : next_; }
   void lower_host_next(std::vector<Op>& out) override {
     if (!split_ || next_host_ >= order_.size()) return;
+    // A segment's launch waits for the previous segment's compute (wait_previous_graph), so
+    // that segment's device ops are lowered first.
+    while (c_.whole_graph && next_ < next_host_) lower_next(out);
     auto [micro, bwd] = order_[next_host_];
     c_.out = &out;
     std::map<Vertex, int32_t> none;
@@ -481,6 +528,7 @@ Ctx make_ctx(const ScenarioSpec& s, const Layout& layout, int rank, const std::v
         {}};
   c.simulated = &simulated;
   c.whole_graph = s.mode == ExecMode::Compiled && s.compile.frontend == Frontend::Xla;
+  c.joined = c.whole_graph && s.compile.graph_cut == GraphCut::MicroBatch && s.parallel.pp == 1;
   return c;
 }
 }  // namespace

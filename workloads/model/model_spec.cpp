@@ -60,6 +60,20 @@ double layer_params(const ModelSpec& m, int routed) {
 
 double lm_head_params(const ModelSpec& m) { return static_cast<double>(m.vocab_size) * m.hidden_size; }
 
+/// Parameter tensors of one block as the xla frameworks hold them: one per weight matrix as the
+/// training graph fuses them (q, k and v in one fused QKV matrix, as Megatron-LM, NeMo and NxD
+/// store it; gate and up in one), one per bias vector, one or two per norm (scale, + bias for
+/// LayerNorm); an MoE layer holds its router and each stacked expert matrix once.
+double layer_tensors(const ModelSpec& m) {
+  const double norm = m.norm == NormKind::LayerNorm ? 2 : 1;
+  double n = 2 * norm + 2;  // the two norms, the QKV and output projections
+  if (m.attention_bias) n += m.architecture == Architecture::Qwen2 ? 1 : 2;
+  if (m.qk_norm) n += 2 * norm;
+  if (m.architecture == Architecture::GptOss) n += 1;  // attention sinks
+  double mlp = 2 + (m.mlp_bias ? 2 : 0);               // up (with gate) and down, + biases
+  if (m.is_moe()) mlp = mlp * (1 + (m.shared_experts > 0 ? 1 : 0)) + 1 + (m.mlp_bias ? 1 : 0);  // + router
+  return n + mlp;
+}
 }  // namespace
 
 void ModelSpec::validate(const ConfigNode& where, const std::string& prefix) const {
@@ -110,6 +124,16 @@ double ModelSpec::embedding_parameters() const {
   if (has_learned_positions(architecture)) w += static_cast<double>(max_position) * hidden_size;
   if (architecture == Architecture::Bert) w += 2.0 * hidden_size;  // token-type (segment) embeddings
   return w;
+}
+
+double ModelSpec::parameter_tensors(int first_layer, int last_layer) const {
+  double n = (last_layer - first_layer) * layer_tensors(*this);
+  if (first_layer == 0) {
+    n += 1 + (has_learned_positions(architecture) ? 1 : 0);  // token and position tables
+    if (architecture == Architecture::Bert) n += 1 + 2;      // token types, embedding LayerNorm
+  }
+  if (last_layer == num_layers) n += (norm == NormKind::LayerNorm ? 2 : 1) + (tied_embeddings ? 0 : 1);
+  return n;
 }
 
 double ModelSpec::parameters() const {

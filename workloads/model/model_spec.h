@@ -121,6 +121,10 @@ struct ModelSpec {
   double active_parameters() const;
   /// Parameters of the embedding lookup tables (token, learned position, token type).
   double embedding_parameters() const;
+  /// Parameter tensors (weights, biases, norm scales) of layers [first_layer, last_layer), with
+  /// the embedding tables on the first stage and the final norm and untied LM head on the last:
+  /// the count a per-tensor optimizer loop steps one by one (docs/model.md 11.9).
+  double parameter_tensors(int first_layer, int last_layer) const;
 };
 
 /// True for a model imported from a Hugging Face config.json (its source names the file).

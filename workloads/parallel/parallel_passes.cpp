@@ -157,7 +157,8 @@ void fsdp_pass(TrainingGraph& t, int tp, int fsdp, int ep, double elem_bytes) {
   (void)ep;
 }
 
-void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, int ep, double elem_bytes) {
+void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, int ep, double elem_bytes,
+                        bool after_backward) {
   if (dp <= 1) return;
   std::map<int, double> layer_params;
   std::map<int, Vertex> last_bwd;
@@ -171,6 +172,7 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
         !(fsdp > 1 && last_bwd.count(o.layer) && t.g[last_bwd[o.layer]].kind == OpKind::Collective))
       last_bwd[o.layer] = v;
   }
+  std::vector<Vertex> grads;
   for (const auto& [layer, params] : layer_params) {
     if (params <= 0 || !last_bwd.count(layer)) continue;
     const double bytes = params / fsdp * elem_bytes;
@@ -180,7 +182,16 @@ void data_parallel_pass(TrainingGraph& t, int tp, int fsdp, int dp, int zero, in
     Vertex c = t.insert_branch(last_bwd[layer],
                                collective("dp_grad", OpRole::DpGrad, op, GroupKind::Dp, bytes, layer, Phase::Backward));
     t.g[c].once_per_step = true;
+    grads.push_back(c);
   }
+  // The xla frontend's frameworks reduce the gradients in a graph of their own after the last
+  // micro-batch's backward (NeMo's allreduce_gradients and Megatron-LM's local DDP between two
+  // mark_steps, torch-xla's ZeRO-1 step): each reduction waits for the whole backward of the
+  // stage, not only for its layer's (docs/model.md 11.2).
+  if (after_backward)
+    for (Vertex c : grads)
+      for (const auto& [layer, u] : last_bwd)
+        if (!boost::edge(u, c, t.g).second) t.depend(u, c);
   if (zero >= 1) {  // ZeRO: each replica updates 1/dp of the parameters; gather the rest
     for (Vertex v : t.order)
       if (t.g[v].kind == OpKind::Optimizer) t.g[v].width /= dp;
@@ -234,7 +245,7 @@ void apply_parallel_passes(TrainingGraph& g, const ScenarioSpec& s, int stage) {
   // DTensor autograd saves the gathered input (docs/model.md 11.1).
   tensor_parallel_pass(g, p.tp, p.sequence_parallel, eb, s.compile.frontend == Frontend::Xla);
   fsdp_pass(g, p.tp, p.fsdp, p.ep, eb);
-  data_parallel_pass(g, p.tp, p.fsdp, p.dp, p.zero, p.ep, eb);
+  data_parallel_pass(g, p.tp, p.fsdp, p.dp, p.zero, p.ep, eb, s.compile.frontend == Frontend::Xla);
   pipeline_pass(g, stage, p.pp, s.model.hidden_size, p.tp, p.sequence_parallel, eb);
 }
 

@@ -21,7 +21,10 @@ namespace trn::workloads {
 void tensor_parallel_pass(TrainingGraph& g, int tp, bool sequence_parallel, double elem_bytes,
                           bool sp_backward_gather = false);
 void fsdp_pass(TrainingGraph& g, int tp, int fsdp, int ep, double elem_bytes);
-void data_parallel_pass(TrainingGraph& g, int tp, int fsdp, int dp, int zero, int ep, double elem_bytes);
+/// `after_backward`: every gradient reduction waits for the stage's whole backward (the xla
+/// frontend's frameworks reduce in a graph after it) instead of its own layer's backward only.
+void data_parallel_pass(TrainingGraph& g, int tp, int fsdp, int dp, int zero, int ep, double elem_bytes,
+                        bool after_backward = false);
 void pipeline_pass(TrainingGraph& g, int stage, int stages, double hidden, int tp, bool sp, double elem_bytes);
 void expert_parallel_pass(TrainingGraph& g, int ep);
 

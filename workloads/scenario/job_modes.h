@@ -17,6 +17,12 @@ enum class Checkpointing { None, Selective, Full };
 enum class Frontend { TorchNeuron, Xla };
 /// Attention kernel: flash (fused, no score tensor in HBM) or unfused (scores through HBM).
 enum class AttentionKernel { Flash, Unfused };
+/// Where an xla-frontend framework cuts the lazy graph (compile.graph_cut; docs/model.md 11.9):
+/// at every segment (a micro-batch's forward, then its backward: NeMo's fork, NxD's pipeline
+/// engine) or once per micro-batch (forward and backward in one graph: the Megatron-LM
+/// reference and the BERT and NxD scripts without pipeline parallelism, whose data loader marks
+/// the step).
+enum class GraphCut { Segment, MicroBatch };
 /// The compiler's automatic cast of an FP32 model (neuronx-cc --auto-cast; docs/model.md 11.11,
 /// F29): matmult (the default) casts every FP32 matrix multiplication to BF16, none leaves it FP32.
 enum class AutoCast { Matmult, None };
@@ -45,6 +51,10 @@ inline const std::vector<std::string>& enum_words(Frontend) {
 }
 inline const std::vector<std::string>& enum_words(AttentionKernel) {
   static const std::vector<std::string> w{"flash", "unfused"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(GraphCut) {
+  static const std::vector<std::string> w{"segment", "microbatch"};
   return w;
 }
 inline const std::vector<std::string>& enum_words(AutoCast) {

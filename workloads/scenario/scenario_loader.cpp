@@ -90,6 +90,11 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
       std::to_string(seqs) +
           " sequences do not divide into dp x fsdp x microbatches = " + std::to_string(replicas * p.microbatches));
   chk(!(p.sequence_parallel && p.tp == 1), "parallel.sequence_parallel", "sequence parallelism needs tp > 1");
+  chk(s.compile.graph_cut == GraphCut::Segment || p.pp == 1, "compile.graph_cut",
+      "microbatch (one graph per micro-batch's forward and backward) needs pp 1: with pipeline parallelism "
+      "1F1B interleaves one micro-batch's forward with another's backward, and the frameworks cut a graph at "
+      "every pipeline send and receive; use segment",
+      "invalid-config");
   chk(p.microbatches >= p.pp || p.pp == 1, "parallel.microbatches",
       "1F1B needs at least as many micro-batches (" + std::to_string(p.microbatches) + ") as stages (" +
           std::to_string(p.pp) + ")");

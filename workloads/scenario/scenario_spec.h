@@ -125,6 +125,7 @@ struct RuntimeSpec {
   double kernel_efficiency = 1.0;    // achieved / tiling-model tensor throughput of generated kernels
   double xla_kernel_efficiency = 0;  // the same for graphs compiled through the xla frontend (0: as above)
   sim::Time lazy_trace{0};           // xla frontend: host time to trace one graph op, every step
+  sim::Time lazy_trace_tensor{0};    // xla frontend: host time to trace one parameter tensor's update, every step
   sim::Bytes workspace{0};           // per-rank runtime workspace in HBM
   /// The tensor-engine efficiency that applies to a job in `mode` compiled through `frontend`
   /// (eager runs use the eager library's kernels whatever the frontend).
@@ -146,6 +147,12 @@ struct RuntimeSpec {
             .optional());
     v.field("lazy_trace", lazy_trace,
             F("xla frontend: host time to trace one graph op each micro-batch (calibrated)").ge(0).optional());
+    v.field(
+        "lazy_trace_tensor", lazy_trace_tensor,
+        F("xla frontend: host time to trace the optimizer step of one parameter tensor (the update, gradient "
+          "clipping and zeroing the framework runs tensor by tensor), every step (an assumption, docs/model.md 11.9)")
+            .ge(0)
+            .optional());
     v.field("workspace", workspace, F("per-rank runtime workspace in HBM").ge(0));
   }
 };
@@ -154,6 +161,7 @@ struct RuntimeSpec {
 struct CompileSpec {
   Frontend frontend = Frontend::TorchNeuron;           // torchneuron (eager kernels / regional torch.compile) | xla
   AttentionKernel attention = AttentionKernel::Flash;  // flash (fused kernel) | unfused (scores through HBM)
+  GraphCut graph_cut = GraphCut::Segment;              // xla: a graph per forward and backward, or per micro-batch
   bool parallel_compile = false;                       // xla: neuron_parallel_compile (AOT on parallel workers)
   CompileCache cache = CompileCache::Cold;             // cold | warm | partial
   double cache_hit_rate = 0.5;                         // for partial
@@ -167,6 +175,10 @@ struct CompileSpec {
     v.field("attention", attention,
             F("attention kernel: flash (fused, no score tensor in HBM) or unfused (softmax(QK^T)V as separate ops, "
               "full square, scores through HBM)")
+                .optional());
+    v.field("graph_cut", graph_cut,
+            F("xla frontend: where the framework cuts the lazy graph: segment (a graph for each micro-batch's "
+              "forward and another for its backward) or microbatch (forward and backward in one graph)")
                 .optional());
     v.field("auto_cast", auto_cast,
             F("the compiler's cast of FP32 matmuls (precision.compute fp32; no effect otherwise): matmult runs "

@@ -38,14 +38,17 @@ using sim::F;
 
 /// The runtime parameters a calibration fits, named by their keys under `runtime.` (the words
 /// are read by the observation file's loader and printed in every output).
-enum class RuntimeParam { KernelEfficiency, XlaKernelEfficiency, EagerDispatch, LazyTrace };
+enum class RuntimeParam { KernelEfficiency, XlaKernelEfficiency, EagerDispatch, LazyTrace, LazyTraceTensor };
 const std::vector<std::string>& enum_words(RuntimeParam) {
-  static const std::vector<std::string> w{"kernel_efficiency", "xla_kernel_efficiency", "eager_dispatch", "lazy_trace"};
+  static const std::vector<std::string> w{"kernel_efficiency", "xla_kernel_efficiency", "eager_dispatch", "lazy_trace",
+                                          "lazy_trace_tensor"};
   return w;
 }
 
 /// A time (its prior and value carry a unit) rather than an efficiency in (0, 1].
-bool is_time(RuntimeParam p) { return p == RuntimeParam::EagerDispatch || p == RuntimeParam::LazyTrace; }
+bool is_time(RuntimeParam p) {
+  return p == RuntimeParam::EagerDispatch || p == RuntimeParam::LazyTrace || p == RuntimeParam::LazyTraceTensor;
+}
 
 struct Observation {
   std::string name, scenario, source;
@@ -151,7 +154,8 @@ struct Param {
     switch (param) {
       case RuntimeParam::KernelEfficiency: return r.eager || !r.xla;
       case RuntimeParam::XlaKernelEfficiency:
-      case RuntimeParam::LazyTrace: return !r.eager && r.xla;
+      case RuntimeParam::LazyTrace:
+      case RuntimeParam::LazyTraceTensor: return !r.eager && r.xla;
       case RuntimeParam::EagerDispatch: break;
     }
     return r.eager;  // eager_dispatch
@@ -415,6 +419,7 @@ double runtime_value(const workloads::RuntimeSpec& rt, RuntimeParam p) {
     case RuntimeParam::XlaKernelEfficiency: return rt.xla_kernel_efficiency;
     case RuntimeParam::EagerDispatch: return rt.eager_dispatch.v;
     case RuntimeParam::LazyTrace: return rt.lazy_trace.v;
+    case RuntimeParam::LazyTraceTensor: return rt.lazy_trace_tensor.v;
   }
   return 0;
 }
@@ -642,6 +647,11 @@ std::string calibrate_runtime_yaml(const CalibrateRuntimeResult& r) {
     y << line;
     y << "    # " << p.provenance << "; acts on " << p.applies << "\n";
   }
+  const bool tensor_fitted = std::any_of(r.parameters.begin(), r.parameters.end(),
+                                         [](const auto& p) { return p.name == "lazy_trace_tensor"; });
+  if (!tensor_fitted)
+    y << "  lazy_trace_tensor: \"1 ms\"         # assumption: host trace of one parameter tensor's optimizer step, "
+         "every step (about 14 aten ops at about 70 us; docs/model.md 11.9; not fitted: see docs/validation.md)\n";
   y << "  compiled_launch: \"100 us\"         # assumption: host launch of one compiled region (NEFF execute)\n";
   y << "  workspace: \"2 GiB\"                # assumption: runtime scratch, collective buffers, instructions\n";
   return y.str();
