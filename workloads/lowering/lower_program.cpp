@@ -250,30 +250,41 @@ int region_of(const Ctx& c, const GraphOp& g) {
 void wait_previous_graph(Ctx& c) {
   if (!c.whole_graph || (c.joined && c.in_backward)) return;
   Op w;
+  for (int32_t d : c.wait_on)
+    if (d >= 0) w.deps.push_back(d);
+  if (w.deps.empty()) return;  // the first graph: nothing lowered before
   w.engine = Engine::Host;
   w.name = "wait_graph";
   w.duration_s = 0;
   if (c.last_host >= 0) w.deps.push_back(c.last_host);
-  for (int32_t d : c.wait_on)
-    if (d >= 0) w.deps.push_back(d);
-  if (w.deps.size() <= (c.last_host >= 0 ? 1u : 0u)) return;  // nothing lowered before
   std::sort(w.deps.begin(), w.deps.end());
   c.last_host = c.add(std::move(w));
+}
+
+// The graph ops of segment (backward, last) that the host traces, and the parameter tensors
+// they step: the optimizer update's (`update`) or all the others.
+struct Traced {
+  double ops = 0, tensors = 0;
+};
+Traced traced(const Ctx& c, const TrainingGraph& t, bool backward, bool last, bool update) {
+  Traced r;
+  for (Vertex v : emission_order(c, t, backward, last)) {
+    const GraphOp& g = t.g[v];
+    if (!emitted(g, backward, last) || (g.phase == Phase::Update) != update) continue;
+    ++r.ops;
+    r.tensors += g.tensors;
+  }
+  return r;
 }
 
 // Lazy tensors: before the launch of the optimizer's graph the host traces it (the backward's
 // graph was traced and launched before, so its execution overlaps this trace). Each graph op
 // is one traced op (runtime.lazy_trace); the optimizer's update is a loop over the parameter
 // tensors, each traced (runtime.lazy_trace_tensor; docs/model.md 11.9).
-void trace_update(Ctx& c, const TrainingGraph& t, const std::vector<Vertex>& order, bool backward, bool last) {
+void trace_update(Ctx& c, const TrainingGraph& t, bool backward, bool last) {
   if (!c.lazy_trace) return;
-  double n = 0, tensors = 0;
-  for (Vertex v : order)
-    if (emitted(t.g[v], backward, last) && t.g[v].phase == Phase::Update) {
-      ++n;
-      tensors += t.g[v].tensors;
-    }
-  host_op(c, "trace", n * c.s.runtime.lazy_trace.v + tensors * c.s.runtime.lazy_trace_tensor.v);
+  const Traced u = traced(c, t, backward, last, true);
+  host_op(c, "trace", u.ops * c.s.runtime.lazy_trace.v + u.tensors * c.s.runtime.lazy_trace_tensor.v);
 }
 
 // Which ops a call emits: all of a segment's (in program order), only its host ops (the trace
@@ -298,12 +309,8 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     // run, every micro-batch; tracing the next graph overlaps the device running this one
     // (asynchronous execution), so the host paces the step when it is slower. A joined graph
     // holds the micro-batch's backward too.
-    double n = 0;
-    for (Vertex v : order)
-      if (emitted(t.g[v], backward, last_micro) && t.g[v].phase != Phase::Update) ++n;
-    if (c.joined)
-      for (Vertex v : emission_order(c, t, true, last_micro))
-        if (emitted(t.g[v], true, last_micro) && t.g[v].phase != Phase::Update) ++n;
+    double n = traced(c, t, backward, last_micro, false).ops;
+    if (c.joined) n += traced(c, t, true, last_micro, false).ops;
     host_op(c, "trace", n * c.s.runtime.lazy_trace.v);
   }
   for (Vertex v : order) {
@@ -311,7 +318,7 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
     if (!emitted(g, backward, last_micro)) continue;
     if (pass == Pass::Host) {  // compiled mode: the launches only
       if (region_of(c, g) != region || !c.any_launch) {
-        if (g.phase == Phase::Update && c.whole_graph) trace_update(c, t, order, backward, last_micro);
+        if (g.phase == Phase::Update && c.whole_graph) trace_update(c, t, backward, last_micro);
         if (region == -2) wait_previous_graph(c);
         region = region_of(c, g);
         c.any_launch = true;
@@ -320,7 +327,7 @@ void emit(Ctx& c, const TrainingGraph& t, bool backward, bool last_micro, std::m
       continue;
     }
     if (pass == Pass::All && c.whole_graph && g.phase == Phase::Update && region_of(c, g) != region)
-      trace_update(c, t, order, backward, last_micro);
+      trace_update(c, t, backward, last_micro);
     // An FP8 GEMM's casts (or an FP32 model's auto-cast) run first, on their own engines, with
     // the op's inputs; the op waits for the last of them.
     std::vector<Op> casts = cast_ops(c, g);
@@ -528,7 +535,7 @@ Ctx make_ctx(const ScenarioSpec& s, const Layout& layout, int rank, const std::v
         {}};
   c.simulated = &simulated;
   c.whole_graph = s.mode == ExecMode::Compiled && s.compile.frontend == Frontend::Xla;
-  c.joined = c.whole_graph && s.compile.graph_cut == GraphCut::MicroBatch && s.parallel.pp == 1;
+  c.joined = c.whole_graph && s.compile.graph_cut == GraphCut::MicroBatch;  // pp 1 (scenario loader)
   return c;
 }
 }  // namespace

@@ -647,8 +647,9 @@ std::string calibrate_runtime_yaml(const CalibrateRuntimeResult& r) {
     y << line;
     y << "    # " << p.provenance << "; acts on " << p.applies << "\n";
   }
-  const bool tensor_fitted = std::any_of(r.parameters.begin(), r.parameters.end(),
-                                         [](const auto& p) { return p.name == "lazy_trace_tensor"; });
+  const bool tensor_fitted = std::any_of(r.parameters.begin(), r.parameters.end(), [](const auto& p) {
+    return p.name == sim::word_of(RuntimeParam::LazyTraceTensor);
+  });
   if (!tensor_fitted)
     y << "  lazy_trace_tensor: \"1 ms\"         # assumption: host trace of one parameter tensor's optimizer step, "
          "every step (about 14 aten ops at about 70 us; docs/model.md 11.9; not fitted: see docs/validation.md)\n";
