@@ -336,7 +336,18 @@ else:
     doc = doc.rstrip("\n") + "\n\n" + text + "\n"
 open(doc_path, "w").write(doc)
 
+# The report's input: the residuals plus AWS's other releases of the same jobs, each against the
+# job's one simulation (tokens/s).
+sims = {row["id"]: js for row, js, err in results + holdout if js is not None}
+report_doc = dict(fit)
+report_doc["releases"] = [
+    {"id": r["id"], "of": r["of"], "published_tokens_per_s": float(r["tokens_per_s"]),
+     "simulated_tokens_per_s": sims[r["of"]]["steady"]["tokens_per_s"]}
+    for r in release_rows if r["of"] in sims and r["of"] in fit_rows]
+report_input = os.path.join(build, "validation_report.json")
+with open(report_input, "w") as f:
+    json.dump(report_doc, f, indent=1)
 html = os.path.join(build, "validation.html")
-p = subprocess.run([trnsim, "report", residuals_path, "--html", html], capture_output=True, text=True)
+p = subprocess.run([trnsim, "report", report_input, "--html", html], capture_output=True, text=True)
 print(p.stdout.strip() if p.returncode == 0 else "report failed: " + p.stderr.strip())
 sys.exit(1 if stale else 0)

@@ -125,6 +125,32 @@ StartupPoint read_startup(const Reader& r, const Json& j) {
   return p;
 }
 
+// The id and the two throughputs of a residuals row or release (both positive).
+ValidationPoint read_validation_point(const Reader& r, const Json& row) {
+  ValidationPoint v;
+  v.id = r.text(row, "id");
+  v.published = r.number(row, "published_tokens_per_s");
+  v.simulated = r.number(row, "simulated_tokens_per_s");
+  if (!(v.published > 0) || !(v.simulated > 0)) r.fail("published_tokens_per_s", "expected positive throughputs");
+  return v;
+}
+
+// The optional `releases` of a residuals document (tools/validate.py): AWS's figures for a row's
+// job at other SDK releases, each with the job's one simulation.
+void read_releases(const Reader& r, const Json& j, ReportData& d) {
+  if (!j.contains("releases")) return;
+  const Json& rel = j["releases"];
+  if (!rel.is_array()) r.fail("releases", "expected a list of releases, found " + rel.dump());
+  for (size_t i = 0; i < rel.size(); ++i) {
+    const Reader ri{r.where + " releases[" + std::to_string(i) + "]"};
+    ValidationPoint v = read_validation_point(ri, rel[i]);
+    v.of = ri.text(rel[i], "of");
+    v.group = "release";
+    v.release = true;
+    d.validation.push_back(v);
+  }
+}
+
 // Adds one result (run or startup, told apart by their keys) to `d`.
 void add_result(ReportData& d, const Reader& r, const std::string& text, const std::string& label) {
   Json j;
@@ -144,17 +170,14 @@ void add_result(ReportData& d, const Reader& r, const std::string& text, const s
     if (!rows.is_array()) r.fail("rows", "expected a list of rows, found " + rows.dump());
     for (size_t i = 0; i < rows.size(); ++i) {
       const Reader ri{r.where + " rows[" + std::to_string(i) + "]"};
-      ValidationPoint v;
-      v.id = ri.text(rows[i], "id");
+      ValidationPoint v = read_validation_point(ri, rows[i]);
       v.group = ri.text(rows[i], "group");
       v.source = ri.text(rows[i], "source");
-      v.published = ri.number(rows[i], "published_tokens_per_s");
-      v.simulated = ri.number(rows[i], "simulated_tokens_per_s");
       if (rows[i].contains("loo_simulated_tokens_per_s")) v.loo = ri.number(rows[i], "loo_simulated_tokens_per_s");
       v.duplicate = rows[i].value("duplicate_release", false);
-      if (!(v.published > 0) || !(v.simulated > 0)) ri.fail("published_tokens_per_s", "expected positive throughputs");
       d.validation.push_back(v);
     }
+    read_releases(r, j, d);
   } else if (j.is_object() && j.contains("steady")) {
     RunPoint p = read_run(r, j);
     p.label = label.empty() ? p.scenario + " (" + p.mode + ")" : label;

@@ -42,12 +42,14 @@ struct StartupPoint {
 };
 
 /// One row of a `trnsim calibrate-runtime --residuals` document: a published throughput and
-/// the simulated one, fitted (in-sample) and left out of the fit (leave-one-out).
+/// the simulated one, fitted (in-sample) and left out of the fit (leave-one-out). The document's
+/// optional `releases` (written by tools/validate.py) are the same jobs at other SDK releases:
+/// `release` set, `of` the row whose job and simulation they share, no leave-one-out figure.
 struct ValidationPoint {
-  std::string id, group, source;
+  std::string id, group, source, of;
   double published = 0, simulated = 0;  // tokens per second
   double loo = -1;                      // -1: no leave-one-out figure (a seed row, fitted)
-  bool duplicate = false;
+  bool duplicate = false, release = false;
 };
 
 struct Skipped {  // a sweep row without a result

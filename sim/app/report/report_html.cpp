@@ -57,7 +57,9 @@ std::string chips_plot(const std::vector<RunPoint>& runs, bool mfu) {
 }
 
 // Simulated / published throughput against the published figure (log x): the fitted
-// (in-sample) ratio and the leave-one-out ratio of every row, agreement at 1 and a +-15 % band.
+// (in-sample) ratio and the leave-one-out ratio of every row, agreement at 1 and a +-15 % band;
+// with the residuals' `releases`, AWS's figures for the same jobs at other SDK releases against
+// the job's one simulation (how far the published figures move on their own).
 std::string validation_plot(const std::vector<ValidationPoint>& rows) {
   XYPlot p;
   p.id = "validation";
@@ -65,14 +67,24 @@ std::string validation_plot(const std::vector<ValidationPoint>& rows) {
   p.y_label = "simulated / published";
   p.x_log = true;
   p.y_zero = false;
-  Series in, out;
+  Series in, out, rel;
   in.name = "in sample";
   out.name = "left out";
-  in.line = out.line = false;
+  rel.name = "other SDK releases";
+  in.line = out.line = rel.line = false;
   in.colour = 0;
   out.colour = 1;
+  rel.colour = 2;
   double lo = 1e300, hi = 0;
   for (const auto& v : rows) {
+    lo = std::min(lo, v.published);
+    hi = std::max(hi, v.published);
+    if (v.release) {
+      rel.pts.push_back({v.published, v.simulated / v.published});
+      rel.tips.push_back(v.id + " (" + v.of + "'s job): published " + num(v.published, 4) + " tokens/s, simulated " +
+                         num(v.simulated, 4) + " (" + num(100 * (v.simulated / v.published - 1), 3) + " %)");
+      continue;
+    }
     const std::string tag =
         v.id + (v.duplicate ? " (duplicate release)" : "") + ": published " + num(v.published, 4) + " tokens/s, ";
     in.pts.push_back({v.published, v.simulated / v.published});
@@ -83,8 +95,6 @@ std::string validation_plot(const std::vector<ValidationPoint>& rows) {
       out.tips.push_back(tag + "simulated " + num(v.loo, 4) + " (" + num(100 * (v.loo / v.published - 1), 3) +
                          " %, left out of the fit)");
     }
-    lo = std::min(lo, v.published);
-    hi = std::max(hi, v.published);
   }
   lo /= 1.5;
   hi *= 1.5;
@@ -98,9 +108,11 @@ std::string validation_plot(const std::vector<ValidationPoint>& rows) {
     ref.colour = 7;
     p.series.push_back(ref);
   }
+  if (!rel.pts.empty()) p.series.push_back(rel);
   p.series.push_back(in);
   if (!out.pts.empty()) p.series.push_back(out);
-  for (const auto& v : rows) p.labels.push_back({v.published, (v.loo > 0 ? v.loo : v.simulated) / v.published, v.id});
+  for (const auto& v : rows)
+    if (!v.release) p.labels.push_back({v.published, (v.loo > 0 ? v.loo : v.simulated) / v.published, v.id});
   return xy_plot(p);
 }
 
@@ -387,7 +399,13 @@ std::string render_html(const ReportData& d) {
                 "Each row of the calibration data is drawn twice, as simulated over published throughput: in sample "
                 "(the parameters were fitted with the row in the data) and left out (the row, and any duplicate "
                 "release of it, was left out of the fit, so the figure is a prediction). Points on the solid line "
-                "agree exactly; the dashed lines are 15 % either way. Hover over a point for its row.");
+                "agree exactly; the dashed lines are 15 % either way. Hover over a point for its row." +
+                    std::string(std::any_of(d.validation.begin(), d.validation.end(),
+                                            [](const ValidationPoint& v) { return v.release; })
+                                    ? " Other SDK releases: AWS's figures for the same jobs at other releases, each "
+                                      "against its job's one simulation (in sample); the spread of one job's points "
+                                      "is how far the published figure moves between releases on its own."
+                                    : ""));
 
   const std::string need_run =
       "it needs <code>trnsim run --json</code> results (a run JSON, or a sweep with "
