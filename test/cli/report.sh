@@ -134,8 +134,12 @@ check "validation report: 28 data marks (15 rows in sample, 13 left out)" \
 echo '{"kind": "runtime-calibration", "rows": [{"id": "X"}]}' > "$D/badval.json"
 expect_error "residuals row without its figures" "badval.json" "rows[0]" -- report "$D/badval.json" --html "$H"
 # With `releases` (tools/validate.py): AWS's other SDK releases of a job, one more mark each.
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['releases']=[{'id':'T4@2.16','of':'T4','published_tokens_per_s':62832.64,'simulated_tokens_per_s':64512.0},{'id':'T4@2.17','of':'T4','published_tokens_per_s':63897.6,'simulated_tokens_per_s':64512.0}]; json.dump(d,open(sys.argv[2],'w'))" \
-  "$SRC/workloads/calibration/runtime_residuals.json" "$D/valrel.json"
+cat > "$D/rel.json" <<'JSON'
+[{"id": "T4@2.16", "of": "T4", "published_tokens_per_s": 62832.64, "simulated_tokens_per_s": 64512.0},
+ {"id": "T4@2.17", "of": "T4", "published_tokens_per_s": 63897.6, "simulated_tokens_per_s": 64512.0}]
+JSON
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['releases']=json.load(open(sys.argv[2])); json.dump(d,open(sys.argv[3],'w'))" \
+  "$SRC/workloads/calibration/runtime_residuals.json" "$D/rel.json" "$D/valrel.json"
 expect_ok "report of the residuals with other releases" -- report "$D/valrel.json" --html "$D/valrel.html"
 check "validation report: 30 data marks (28 and 2 releases)" grep -q 'data-points="30"' "$D/valrel.html"
 check "validation report: the releases' series is named" grep -q 'other SDK releases' "$D/valrel.html"
