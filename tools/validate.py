@@ -56,6 +56,13 @@ results, holdout = [], []
 with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
     for row, js, err in ex.map(simulate, rows + holdout_rows):
         (results if len(results) < len(rows) else holdout).append((row, js, err))
+sims = {row["id"]: (row, js) for row, js, err in results + holdout if js is not None}
+
+
+def simulated_seq_per_s(row, js):
+    """The simulated throughput in the row's unit (sequences/s): tokens/s over the row's tokens per
+    sequence (its published tokens/s over its published figure)."""
+    return js["steady"]["tokens_per_s"] / (float(row["tokens_per_s"]) / float(row["value"]))
 
 residuals_path = os.path.join(root, "workloads/calibration/runtime_residuals.json")
 fit = json.load(open(residuals_path))
@@ -208,8 +215,7 @@ for row, js, err in results:
         lines.append("| %s | %s | %s | %.2f | failed: %s | | | | | | | |" % (row["id"], name, row.get("sdk", ""), pub, err))
         continue
     st = js["steady"]
-    seq_len = float(row["tokens_per_s"]) / pub
-    sim = st["tokens_per_s"] / seq_len
+    sim = simulated_seq_per_s(row, js)
     e = sim / pub - 1
     fr = fit_rows.get(row["id"], {})
     if abs(fr.get("simulated_tokens_per_s", -1) / st["tokens_per_s"] - 1) > 1e-6:
@@ -244,7 +250,6 @@ if seed:
 def release_section():
     """The jobs AWS published at several SDK releases: every release's figure against the one
     simulation of the job, and each job's spread."""
-    sims = {row["id"]: (row, js) for row, js, err in results + holdout if js is not None}
     jobs = {}
     # The duplicate releases of the calibration set (T1', T3') and the rows of trn1-releases.yaml.
     for r in [row for row, _, _ in results if row.get("duplicate_of")] + release_rows:
@@ -265,8 +270,7 @@ def release_section():
     med_errs, all_vals, sim_of = [], {}, {}
     for jid in sorted(jobs, key=lambda j: (j[0], int(re.sub(r"\D", "", j) or 0), j)):
         base, js = sims[jid]
-        scale = float(base["tokens_per_s"]) / float(base["value"])  # tokens per sequence
-        sim = js["steady"]["tokens_per_s"] / scale
+        sim = simulated_seq_per_s(base, js)
         entries = [(base.get("sdk") or "n/a", float(base["value"]), True)]
         entries += [(r.get("sdk") or "n/a", float(r["value"]), bool(r.get("duplicate_of"))) for r in jobs[jid]]
         entries.sort(key=lambda t: [int(x) if x.isdigit() else 0 for x in t[0].split(".")])
@@ -279,9 +283,7 @@ def release_section():
             ", ".join("%s%s: %.2f (%+.1f%%)" % (sdk, "*" if own else "", v, 100 * (sim / v - 1))
                       for sdk, v, own in entries),
             100 * (max(vals) / min(vals) - 1), sim, 100 * (sim / m - 1)))
-    spreads = sorted(((max(v) / min(v) - 1, j) for j, v in
-                      ((j, [float(sims[j][0]["value"])] + [float(r["value"]) for r in jobs[j]]) for j in jobs)),
-                     reverse=True)
+    spreads = sorted(((max(v) / min(v) - 1, j) for j, v in all_vals.items()), reverse=True)
     inside = [j for j in jobs if min(all_vals[j]) <= sim_of[j] <= max(all_vals[j])]
     out += ["", "Over these %d jobs: the published figures of one job differ by up to %.1f %% (%s); the simulated "
             "figure lies within the range of AWS's published figures for %d of them (%s); against each job's median "
@@ -307,7 +309,7 @@ for row, js, err in holdout:
         lines.append("| %s | %s | %s | %s | %.2f | failed: %s | | | | | | |" % (row["id"], name, row["framework"], row.get("sdk", ""), pub, err))
         continue
     st = js["steady"]
-    sim = st["tokens_per_s"] / (float(row["tokens_per_s"]) / pub)
+    sim = simulated_seq_per_s(row, js)
     e = sim / pub - 1
     ok = row.get("consistent", "true") == "true"
     if ok:
@@ -338,11 +340,10 @@ open(doc_path, "w").write(doc)
 
 # The report's input: the residuals plus AWS's other releases of the same jobs, each against the
 # job's one simulation (tokens/s).
-sims = {row["id"]: js for row, js, err in results + holdout if js is not None}
 report_doc = dict(fit)
 report_doc["releases"] = [
     {"id": r["id"], "of": r["of"], "published_tokens_per_s": float(r["tokens_per_s"]),
-     "simulated_tokens_per_s": sims[r["of"]]["steady"]["tokens_per_s"]}
+     "simulated_tokens_per_s": sims[r["of"]][1]["steady"]["tokens_per_s"]}
     for r in release_rows if r["of"] in sims and r["of"] in fit_rows]
 report_input = os.path.join(build, "validation_report.json")
 with open(report_input, "w") as f:
