@@ -75,7 +75,7 @@ assert z == [{'system': 'trn3-gen2-ultraserver', 'instances': 1, 'chips': 144, '
 small=(plan --model llama3.1-8b --tokens 1e9 --systems trn2.48xlarge --max-chips 16)
 expect_error "--tp 0" "--tp" "expected a number >= 1" -- "${small[@]}" --tp 0
 expect_error "--pp two" "--pp" "expected a number >= 1, got 'two'" -- "${small[@]}" --pp two
-expect_error "--checkpointing some" "--checkpointing" "expected none, selective or full" -- "${small[@]}" --checkpointing some
+expect_error "--checkpointing some" "--checkpointing" "expected none, selective, selective_mlp or full" -- "${small[@]}" --checkpointing some
 expect_error "--max-fsdp 0" "--max-fsdp" "expected 1 to 65536" -- "${small[@]}" --max-fsdp 0
 expect_error "--db in a missing directory" "--db $WORK/missing/p.db" "cannot open" -- "${small[@]}" --db "$WORK/missing/p.db"
 echo "not a database" >"$WORK/junk.db"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Invariants of the simulated step: doubling chips with data parallelism never lowers
-# tokens/s; more pipeline micro-batches shrink the bubble; a job that does not fit in HBM
-# stops with a per-category table (exit 2, no output files) unless --allow-oom; a Hugging
-# Face config.json can replace the model; the same inputs give the same JSON.
+# tokens/s; more pipeline micro-batches shrink the bubble; more recomputation never takes less
+# time; a job that does not fit in HBM stops with a per-category table (exit 2, no output
+# files) unless --allow-oom; a Hugging Face config.json can replace the model; the same inputs
+# give the same JSON.
 set -euo pipefail
 trnsim=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -25,6 +26,16 @@ pp=(run llama2-70b-trn1-pp --model llama2-7b --set system.instances=1 --set para
 b4=$(bubble "$tmp/m4.json"); b8=$(bubble "$tmp/m8.json")
 echo "pp bubble: 4 micro-batches $b4, 8 micro-batches $b8 of the step"
 ge "$b4" "$b8" || { echo "FAIL: more micro-batches did not shrink the bubble"; exit 1; }
+
+# Recomputation only adds work: selective <= selective_mlp <= full in step time (same pipeline).
+step() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['steady']['step_time_s'])" "$1"; }
+for c in selective selective_mlp full; do
+  "$trnsim" "${pp[@]}" --set batch.global_batch=4 --set parallel.microbatches=4 --set checkpointing=$c \
+    --json "$tmp/ck-$c.json" > /dev/null 2>&1
+done
+s1=$(step "$tmp/ck-selective.json"); s2=$(step "$tmp/ck-selective_mlp.json"); s3=$(step "$tmp/ck-full.json")
+echo "checkpointing: selective $s1 s, selective_mlp $s2 s, full $s3 s"
+ge "$s2" "$s1" && ge "$s3" "$s2" || { echo "FAIL: more recomputation took less time"; exit 1; }
 
 # Out of memory: full table on stderr, exit 2, no files; --allow-oom simulates.
 set +e

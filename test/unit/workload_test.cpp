@@ -281,6 +281,58 @@ TEST_CASE("more TP lowers per-rank weight memory; checkpointing lowers activatio
   CHECK_FALSE(memory_per_rank(load_scenario("qwen3-32b-trn2", {"checkpointing=none"})).fits());
 }
 
+TEST_CASE("selective_mlp recomputes attention and the whole MLP block, with its SP collectives",
+          "[workload][checkpointing]") {
+  // NxD's Llama scripts at 8,192 tokens and NxD Training's activations_checkpoint_recompute_mlp
+  // wrap LlamaMLP in a checkpoint (docs/model.md 11.4): the backward re-runs gate/up, the
+  // activation and down, with the all-gather before gate/up and the reduce-scatter after down.
+  ScenarioSpec s = load_scenario("llama2-70b-trn1-pp",
+                                 {"model.num_layers=8", "parallel.sequence_parallel=true", "compile.frontend=xla"});
+  const int per = s.model.num_layers / s.parallel.pp;
+  struct Count {
+    int recomputed = 0, rs = 0, ag = 0;  // recomputed ops; TP reduce-scatters and all-gathers
+    double flops = 0;                    // tensor-engine FLOPs of the recomputed matmuls, per rank
+  };
+  auto count = [&](Checkpointing c) {
+    TrainingGraph t = build_training_graph(s.model, 0, per, 1, double(s.batch.seq_len), c, s.precision.element_bytes());
+    apply_parallel_passes(t, s, 0);
+    Count n;
+    for (Vertex v : t.order) {
+      const auto& o = t.g[v];
+      if (o.kind == OpKind::Collective && o.group == GroupKind::Tp) {
+        n.rs += o.coll == trn::models::CollectiveOp::ReduceScatter;
+        n.ag += o.coll == trn::models::CollectiveOp::AllGather;
+      }
+      if (!o.recompute) continue;
+      ++n.recomputed;
+      if (o.kind == OpKind::Matmul) n.flops += 2 * o.tokens * o.n * o.k;
+    }
+    return n;
+  };
+  const Count sel = count(Checkpointing::Selective), mlp = count(Checkpointing::SelectiveMlp),
+              full = count(Checkpointing::Full);
+  CHECK(sel.recomputed == per);  // the core attention of each layer
+  CHECK(sel.flops == 0);         // attention is not a matmul op of the graph
+  // + gate/up, the activation and down per layer, and their two SP collectives.
+  CHECK(mlp.recomputed == per * 4);
+  CHECK(mlp.ag - sel.ag == per);
+  CHECK(mlp.rs - sel.rs == per);
+  // Closed form: the MLP's forward FLOPs per rank, 2 x tokens x (2 f h + f h) / tp per layer.
+  const double f = s.model.intermediate_size, h = s.model.hidden_size, tokens = double(s.batch.seq_len);
+  CHECK(mlp.flops == Approx(per * 2 * tokens * 3 * f * h / s.parallel.tp).epsilon(1e-12));
+  CHECK(full.flops > mlp.flops);
+  CHECK(full.recomputed > mlp.recomputed);
+  // Memory: the MLP's intermediates are not kept; full keeps less still.
+  auto activations = [](const std::string& ckpt) {
+    auto m = memory_per_rank(load_scenario("llama2-70b-trn1-pp", {"checkpointing=" + ckpt}));
+    for (const auto& x : m.categories)
+      if (x.name == "activations") return x.bytes;
+    return 0.0;
+  };
+  CHECK(activations("full") < activations("selective_mlp"));
+  CHECK(activations("selective_mlp") < activations("selective"));
+}
+
 TEST_CASE("layout groups are consistent on every member", "[workload]") {
   ParallelSpec p;
   p.tp = 4;

@@ -227,13 +227,18 @@ struct Builder {
   // depends on that backward's first op (recomputation one layer ahead, which bounds the
   // live activations to two layers) and, by a sequence edge, on that backward's last op (the
   // order of separately launched graphs). The backward of layer l reads the recomputed
-  // activations and the output gradient: both are data edges.
-  void recompute_block(int l) {
+  // activations and the output gradient: both are data edges. `mlp_only` (selective_mlp)
+  // recomputes the MLP block alone, from its saved input (the second norm's output), the same
+  // way: NxD's checkpoint wrapper re-runs the whole module, so its matmuls and collectives.
+  void recompute_block(int l, bool mlp_only) {
     const Vertex grad = last;  // produces this layer's output gradient
     const bool ahead = have_bwd_first;
     if (ahead) last = bwd_first;
     size_t first = t.order.size();
-    block_forward(l, true);
+    if (mlp_only)
+      mlp_forward(l, true);
+    else
+      block_forward(l, true);
     mark_recompute(first);
     if (ahead) t.depend(grad, t.order[first], true);
     chain(ew("residual2_bwd", Phase::Backward, l, m.hidden_size, 1, models::Engine::Vector));
@@ -242,8 +247,8 @@ struct Builder {
 
   void block_backward(int l, Checkpointing ckpt) {
     const double h = m.hidden_size, q = double(m.num_heads) * m.head_dim, kv = double(m.num_kv_heads) * m.head_dim;
-    if (ckpt == Checkpointing::Full)
-      recompute_block(l);
+    if (ckpt == Checkpointing::Full || ckpt == Checkpointing::SelectiveMlp)
+      recompute_block(l, ckpt == Checkpointing::SelectiveMlp);
     else
       chain(ew("residual2_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
     bwd_first = last;
@@ -286,7 +291,7 @@ struct Builder {
     chain(ew("residual1_bwd", Phase::Backward, l, h, 1, models::Engine::Vector));
     chain(mm("o_proj_dgrad", Phase::Backward, l, q, h, Split::Column, 0));
     chain(wgrad("o_proj_wgrad", l, h, tokens, Split::M, 1, q));
-    if (ckpt == Checkpointing::Selective) {  // recompute attention only
+    if (recomputes_attention(ckpt)) {  // recompute attention (QK^T, softmax, PV)
       size_t first = t.order.size();
       chain(attn(Phase::Forward, l));
       mark_recompute(first);

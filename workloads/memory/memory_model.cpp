@@ -46,7 +46,10 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
     per_layer = tokens * h * eb / (p.sequence_parallel ? p.tp : 1);
   } else {
     const double replicated = 4.0 * h / (p.sequence_parallel ? p.tp : 1);
-    double split = (q + 2 * kv) + (s.checkpointing == Checkpointing::Selective ? 0.0 : q) + up * f + f;
+    // Selective drops the attention output (recomputed); selective_mlp also the MLP's
+    // activations (its input, the second norm's output, is among the replicated 4h).
+    double split = (q + 2 * kv) + (recomputes_attention(s.checkpointing) ? 0.0 : q) +
+                   (s.checkpointing == Checkpointing::SelectiveMlp ? 0.0 : up * f + f);
     if (m.is_moe()) split += m.num_experts;  // router logits
     per_layer = tokens * (replicated + split / p.tp) * eb;
   }

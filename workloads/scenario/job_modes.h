@@ -10,9 +10,11 @@ namespace trn::workloads {
 
 /// Execution mode: eager (one kernel per op, dispatched by the host) or compiled (graphs).
 enum class ExecMode { Eager, Compiled };
-/// Activation checkpointing: none, selective (the backward recomputes attention) or full (the
+/// Activation checkpointing, lightest first (plan sorts by it): none, selective (the backward
+/// recomputes attention), selective_mlp (attention and the whole MLP block: NxD's Llama
+/// scripts at 8,192 tokens, NxD Training's activations_checkpoint_recompute_mlp) or full (the
 /// whole forward of each layer).
-enum class Checkpointing { None, Selective, Full };
+enum class Checkpointing { None, Selective, SelectiveMlp, Full };
 /// Compile frontend: torchneuron (eager kernels / regional torch.compile) or xla.
 enum class Frontend { TorchNeuron, Xla };
 /// Attention kernel: flash (fused, no score tensor in HBM) or unfused (scores through HBM).
@@ -42,8 +44,12 @@ inline const std::vector<std::string>& enum_words(ExecMode) {
   return w;
 }
 inline const std::vector<std::string>& enum_words(Checkpointing) {
-  static const std::vector<std::string> w{"none", "selective", "full"};
+  static const std::vector<std::string> w{"none", "selective", "selective_mlp", "full"};
   return w;
+}
+/// True if the backward recomputes attention (selective and selective_mlp).
+inline bool recomputes_attention(Checkpointing c) {
+  return c == Checkpointing::Selective || c == Checkpointing::SelectiveMlp;
 }
 inline const std::vector<std::string>& enum_words(Frontend) {
   static const std::vector<std::string> w{"torchneuron", "xla"};

@@ -93,7 +93,7 @@ void search_space(const PlanCli& cli, workloads::plan::SearchSpace& sp) {
     const auto it = std::find(words.begin(), words.end(), w);
     if (it == words.end())
       throw ConfigError(sim::Location{"--checkpointing", 0, 0}, "",
-                        "expected none, selective or full (comma-separated), got '" + w + "'");
+                        "expected none, selective, selective_mlp or full (comma-separated), got '" + w + "'");
     const auto c = static_cast<workloads::Checkpointing>(it - words.begin());
     if (std::find(sp.checkpointing.begin(), sp.checkpointing.end(), c) == sp.checkpointing.end())
       sp.checkpointing.push_back(c);
@@ -203,9 +203,9 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--max-fsdp", o->max_fsdp, "Largest FSDP degree (powers of two up to it)")->capture_default_str();
   c->add_option("--microbatch-sequences", o->microbatch_sequences,
                 "Sequences per micro-batch per replica to consider, comma-separated (default: 1,2)");
-  c->add_option(
-      "--checkpointing", o->checkpointing,
-      "Activation checkpointing modes to consider: none, selective, full, comma-separated (default: all three)");
+  c->add_option("--checkpointing", o->checkpointing,
+                "Activation checkpointing modes to consider: none, selective, selective_mlp, full, comma-separated "
+                "(default: none, selective, full)");
   c->add_flag("--exhaustive", o->exhaustive,
               "Simulate every layout that fits in memory: no bound or dominance pruning");
   c->add_option("--set", o->sets,
