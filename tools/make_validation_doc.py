@@ -51,7 +51,7 @@ out = ["# Validation\n",
        "Only two parameters are fitted, on the 2-rank rows (`hw/configs/calibration/collectives.yaml`).\n"]
 for label, system, inst, ranks, rows in cases:
     res = run(["bench", "collective", "--system", system, "--instances", str(inst), "--ranks", str(ranks),
-               "--sizes", ",".join(size_arg(b) for b, *_ in rows)])
+               "--sizes", ",".join(size_arg(b) for b, *_ in rows)])["rows"]
     out.append(f"### {label}\n")
     out.append(f"`trnsim bench collective --system {system} --instances {inst} --ranks {ranks} --sizes ...`\n")
     out.append("| size | measured (us) | simulated (us) | error | tolerance | algorithm |")
@@ -62,11 +62,16 @@ for label, system, inst, ranks, rows in cases:
         out.append(f"| {size_arg(b)} | {meas:,.1f} | {sim_us:,.1f} | {err:+.1f}% | {tol or '-'} | {r['algorithm']} |")
     out.append("")
 out.append("### Where the model is off, and why\n")
-out.append("- Mid-size messages (128 KiB to 32 MiB on 16 ranks, 1 to 16 MiB on 64 ranks) run 2-4x faster in the "
-           "simulation than in the examples. The examples imply tens of microseconds of synchronisation per algorithm "
-           "step (e.g. 32 MiB KangaRing: 2,754 us against ~580 us of data movement at the large-message rate), far "
-           "above the 1-2 us hop latency documented (S22). The model charges per transfer only the DMA start, descriptor "
-           "and handshake costs; a per-step synchronisation term is not published and is not invented here.\n"
+out.append("- Mid-size messages (128 KiB to 32 MiB on 16 ranks, 1 to 16 MiB on 64 ranks) run 2-5x faster in the "
+           "simulation than in the examples. The 32 MiB rdh example takes 2,754 us where data movement at the "
+           "large-message rate takes about 580 us, so the examples imply hundreds of microseconds per algorithm step, "
+           "far above the 1-2 us hop latency documented (S22). The model charges per transfer only the DMA start, "
+           "descriptor and handshake costs; a per-step synchronisation term is not published and is not invented "
+           "here. Since issue 11's sixth round rdh runs as S22 describes it (an on-chip stage, then one torus hop a "
+           "step; docs/model.md 8.2), which made the simulated mid-size rows faster still (16 ranks, 32 MiB: 1,512 to "
+           "673 us) and consistent with the runtime's own choice of rdh below 56 MB. The examples are old (AWS: not "
+           "up to date), of the era of rows T7 and T8 (docs/validation.md, trn1 tables), whose mid-size TP "
+           "all-reduces also ran slower than the simulation.\n"
            "- With the runtime's fixed size bands (mesh below 1 MB, RDH to 56 MB) the simulated time is not monotone "
            "across a band edge (e.g. 64 ranks: 8 B mesh slower than 1 MiB RDH). For a fixed algorithm it is monotone; "
            "`test/systemc/collective_invariants_test.cpp` asserts that.\n"

@@ -32,6 +32,14 @@ GroupPlan plan_group_collective(const Topology& topo, int ranks_per_chip, Algori
                            ranks[static_cast<size_t>(i)]);
   };
   std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return key(a) < key(b); });
+  // Where each rank sits, for rdh's two stages (S22): its chip and the chip's hypercube label.
+  PlanOptions o = opt;
+  o.rank_chip.resize(ranks.size());
+  o.rank_cube.resize(ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    o.rank_chip[i] = chip_of(static_cast<int>(i));
+    o.rank_cube[i] = topo.cube_label(o.rank_chip[i] % topo.chips_per_instance());
+  }
   std::map<int, std::vector<int>> by_inst;
   for (int i : idx) by_inst[topo.instance_of(chip_of(i))].push_back(i);
   bool equal = true;
@@ -39,12 +47,12 @@ GroupPlan plan_group_collective(const Topology& topo, int ranks_per_chip, Algori
   if (by_inst.size() <= 1 || !equal) {
     Algorithm a = force ? *force : choose_intra(op, bytes, static_cast<int>(ranks.size()), large);
     if (by_inst.size() > 1 && !force) a = choose_inter(op, bytes, static_cast<int>(ranks.size()));
-    out.plan = plan_flat(op, a, bytes, idx, opt);
+    out.plan = plan_flat(op, a, bytes, idx, o);
     return out;
   }
   std::vector<std::vector<int>> groups;
   for (auto& kv : by_inst) groups.push_back(kv.second);
-  out.plan = plan_hierarchical(op, bytes, groups, large, opt, force);
+  out.plan = plan_hierarchical(op, bytes, groups, large, o, force);
   return out;
 }
 

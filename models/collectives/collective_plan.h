@@ -7,7 +7,9 @@
 //   kangaring  : Trn2's large-message ring (S22); modelled as a 2-channel bidirectional
 //                ring. Its 1R2W duplication (fewer HBM touches) is not modelled.
 //   mesh       : every rank exchanges directly with every peer (one step per phase).
-//   rdh        : recursive halving (reduce-scatter) and doubling (all-gather), log2 n steps.
+//   rdh        : recursive halving (reduce-scatter) and doubling (all-gather), log2 n steps;
+//                with the ranks' chips known (PlanOptions::rank_chip), S22's two stages: inside
+//                each chip, then between hypercube neighbours (one hop of the torus).
 //   hierarchical: intra-instance phase(s) and an inter-instance phase, composed with
 //                per-rank barriers (all-reduce = intra RS -> inter AR -> intra AG).
 // Message size semantics follow nccom-test: all-reduce S = buffer; all-gather S = output;
@@ -146,6 +148,13 @@ struct PlanOptions {
   int max_chunks = 16;      // per segment
   int pipeline_pieces = 4;  // hierarchical: independent pieces so phases overlap
   double min_piece_bytes = 64.0 * 1024 * 1024;
+  /// Where the plan's ranks sit, for RDH (S22): per plan-local rank, its chip and that chip's
+  /// hypercube label (Topology::cube_label). With them, rdh runs as the runtime does: a stage
+  /// inside each chip (reduce-scatter first, broadcast last) and recursive halving / doubling
+  /// between chips whose labels differ in one bit, i.e. torus neighbours. Empty, or ranks whose
+  /// chips are not a sub-cube with the same number of ranks each: the flat form over the plan
+  /// order (partner p XOR d).
+  std::vector<int> rank_chip, rank_cube;
 };
 
 /// Flat plans over ranks 0..n-1; `order` is the ring order (a permutation of 0..n-1).

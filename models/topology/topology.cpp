@@ -28,6 +28,24 @@ std::vector<int> snake(const std::vector<int>& sizes, size_t upto) {
   return out;
 }
 
+// Hypercube labels of a torus's chips: per dimension the Gray code of the coordinate (a ring of
+// 2 or 4 chips is a 1- or 2-cube: 0, 1, 3, 2 around the ring), concatenated; empty when a
+// dimension has another size (a ring of 8 is no hypercube of neighbours).
+std::vector<int> torus_cube_labels(const std::vector<int>& sizes, int chips) {
+  std::vector<int> labels(static_cast<size_t>(chips), 0);
+  int shift = 0, stride = 1;
+  for (int size : sizes) {
+    if (size != 1 && size != 2 && size != 4) return {};
+    for (int c = 0; c < chips; ++c) {
+      const int coord = (c / stride) % size;
+      labels[static_cast<size_t>(c)] |= (coord ^ (coord >> 1)) << shift;
+    }
+    shift += size == 4 ? 2 : size == 2 ? 1 : 0;
+    stride *= size;
+  }
+  return labels;
+}
+
 void build_torus(const SystemSpec& s, Topology& t, int inst) {
   const auto& dims = s.topology.dims;
   std::vector<int> sizes;
@@ -50,7 +68,10 @@ void build_torus(const SystemSpec& s, Topology& t, int inst) {
       stride *= sizes[d];
     }
   }
-  if (inst == 0) t.set_ring_order(snake(sizes, sizes.size()));
+  if (inst == 0) {
+    t.set_ring_order(snake(sizes, sizes.size()));
+    t.set_cube_labels(torus_cube_labels(sizes, s.chips));
+  }
 }
 
 void build_switched(const SystemSpec& s, Topology& t, int inst) {
@@ -91,6 +112,7 @@ void build_switched(const SystemSpec& s, Topology& t, int inst) {
     std::vector<int> order(static_cast<size_t>(s.chips));
     for (int c = 0; c < s.chips; ++c) order[static_cast<size_t>(c)] = c;
     t.set_ring_order(order);
+    t.set_cube_labels(order);  // the chip index: partners in the low bits share a group switch
   }
 }
 

@@ -43,6 +43,13 @@ class Topology {
   /// neighbours where the topology allows (snake order through a torus).
   const std::vector<int>& ring_order_local() const { return ring_local_; }
 
+  /// The chips of one instance as a hypercube (S22: "the 2D-Torus connectivity can also be seen
+  /// as a 4D hyper-cube"): the label of local chip `c`, such that two chips whose labels differ
+  /// in one bit are one hop apart; -1 where the topology has no such labelling.
+  int cube_label(int local_chip) const {
+    return static_cast<size_t>(local_chip) < cube_local_.size() ? cube_local_[static_cast<size_t>(local_chip)] : -1;
+  }
+
   /// The link that plays the role of link `l` in instance `to` (instances are built alike, so
   /// the k-th link added for one instance corresponds to the k-th of another); `l` itself for
   /// a link shared by the cluster.
@@ -57,6 +64,7 @@ class Topology {
   void add_link(int a, int b, double bandwidth, double latency, double cost, const std::string& kind);
   void set_shape(int chips_per_instance, int instances);
   void set_ring_order(std::vector<int> order) { ring_local_ = std::move(order); }
+  void set_cube_labels(std::vector<int> labels) { cube_local_ = std::move(labels); }
 
  private:
   void compute_routes_from(int src) const;
@@ -66,6 +74,7 @@ class Topology {
   std::vector<std::string> node_names_;
   std::vector<Link> links_;
   std::vector<int> ring_local_;
+  std::vector<int> cube_local_;                                      // per local chip: hypercube label (empty: none)
   mutable std::unordered_map<int, std::vector<int32_t>> pred_edge_;  // per source: tree links
   mutable std::unordered_map<uint64_t, std::vector<int32_t>> route_cache_;
   struct GraphCache;

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "models/collectives/collective_bound.h"
 #include "models/topology/topology.h"
 
 using namespace trn::models;
@@ -76,4 +77,53 @@ TEST_CASE("instances join through EFA and only inter-instance traffic uses it", 
   // trn1: 8 NICs shared by 16 chips.
   Topology t1 = build_topology(load_system("trn1.32xlarge", {}, 2));
   CHECK(t1.route(0, 16).size() == 4);
+}
+
+TEST_CASE("torus hypercube labels: chips one bit apart are one hop apart", "[topology][rdh]") {
+  for (const char* name : {"trn1.32xlarge", "trn2.48xlarge", "trn2-ultraserver"}) {
+    Topology t = build_topology(load_system(name, {}, 0));
+    const int n = t.chips_per_instance();
+    std::set<int> labels;
+    for (int c = 0; c < n; ++c) labels.insert(t.cube_label(c));
+    REQUIRE(static_cast<int>(labels.size()) == n);  // a labelling of every chip
+    CHECK(*labels.begin() == 0);
+    CHECK(*labels.rbegin() == n - 1);
+    std::vector<int> chip_of(static_cast<size_t>(n));
+    for (int c = 0; c < n; ++c) chip_of[static_cast<size_t>(t.cube_label(c))] = c;
+    for (int l = 0; l < n; ++l)
+      for (int bit = 1; bit < n; bit <<= 1)
+        CHECK(t.route(chip_of[static_cast<size_t>(l)], chip_of[static_cast<size_t>(l ^ bit)]).size() == 1);
+  }
+}
+
+TEST_CASE("rdh on a trn1 node runs S22's two stages: inside each chip, then between torus neighbours",
+          "[topology][rdh]") {
+  Topology t = build_topology(load_system("trn1.32xlarge", {}, 0));
+  const int ranks_per_chip = 2, n = 32;
+  std::vector<int> ranks(n);
+  for (int r = 0; r < n; ++r) ranks[static_cast<size_t>(r)] = r;
+  const double S = 32.0 * 1024 * 1024;
+  const Algorithm rdh = Algorithm::Rdh;
+  for (CollectiveOp op : {CollectiveOp::ReduceScatter, CollectiveOp::AllGather, CollectiveOp::AllReduce}) {
+    GroupPlan gp = plan_group_collective(t, ranks_per_chip, Algorithm::Ring, op, S, ranks, &rdh);
+    std::vector<double> sent(n, 0);
+    int intra = 0, hops = 0;
+    for (size_t i = 0; i < gp.plan.transfers.size(); ++i) {
+      const auto& x = gp.plan.transfers[i];
+      for (int32_t d : x.deps) CHECK(static_cast<size_t>(d) < i);
+      if (x.barrier) continue;
+      sent[static_cast<size_t>(x.src)] += x.bytes;
+      const int a = gp.ranks[static_cast<size_t>(x.src)] / ranks_per_chip;
+      const int b = gp.ranks[static_cast<size_t>(x.dst)] / ranks_per_chip;
+      const size_t route = t.route(a, b).size();
+      CHECK(route <= 1);  // the same chip, or a neighbour: never two hops
+      intra += route == 0;
+      hops += route == 1;
+    }
+    const bool ar = op == CollectiveOp::AllReduce;
+    for (double s : sent) CHECK(s == Approx((ar ? 2.0 : 1.0) * (n - 1) / n * S));
+    CHECK(gp.plan.steps == (ar ? 2 + 2 * 4 : 1 + 4));  // one stage on chip + log2(16) between chips
+    CHECK(intra == (ar ? 2 : 1) * n);                  // each rank to its chip's other core
+    CHECK(hops == (ar ? 2 : 1) * 4 * n);
+  }
 }
