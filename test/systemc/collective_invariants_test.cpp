@@ -40,37 +40,15 @@ TEST_CASE("faster collective DMA never slows an all-reduce", "[collective][invar
 // S22 gives rdh's sweet range as 1-56 MB, found empirically: there it beats the large-message
 // algorithm. The simulated rdh (two stages, one hop between chips) must agree.
 static void rdh_not_slower_than(const char* system, int ranks, Algorithm large) {
-  models::SystemSpec spec = models::load_system(system, {}, 1);
-  static std::unique_ptr<hw::System> sys;
-  static std::unique_ptr<hw::CollectiveEngine> eng;
-  sys = std::make_unique<hw::System>("system", spec, 0);
-  eng = std::make_unique<hw::CollectiveEngine>("collectives", *sys);
-  std::vector<int> list(static_cast<size_t>(ranks));
-  std::iota(list.begin(), list.end(), 0);
-  struct Run {
-    CollectiveOp op;
-    double bytes;
-    Algorithm algo;
-    double time = 0;
-  };
-  std::vector<Run> runs;
+  std::vector<test::CollectiveJob> jobs;
   for (CollectiveOp op : {CollectiveOp::ReduceScatter, CollectiveOp::AllGather, CollectiveOp::AllReduce})
     for (double bytes : {4 * MiB, 16 * MiB, 32 * MiB})
-      for (Algorithm a : {Algorithm::Rdh, large}) runs.push_back({op, bytes, a});
-  std::function<void(size_t)> next = [&](size_t i) {
-    if (i >= runs.size()) return;
-    auto pc = hw::plan_collective(*sys, runs[i].op, runs[i].bytes, list, &runs[i].algo);
-    eng->run(std::move(pc.plan), pc.ranks, 0.0, [&, i](const hw::CollectiveResult& r) {
-      runs[i].time = r.time();
-      next(i + 1);
-    });
-  };
-  next(0);
-  sim::run_to_completion();
-  for (size_t i = 0; i < runs.size(); i += 2) {
-    INFO(models::collective_op_name(runs[i].op) << " " << runs[i].bytes / MiB << " MiB: rdh " << runs[i].time << " s, "
-                                                << models::algorithm_name(large) << " " << runs[i + 1].time);
-    CHECK(runs[i].time <= runs[i + 1].time);
+      for (Algorithm a : {Algorithm::Rdh, large}) jobs.push_back({op, bytes, a, true});
+  const std::vector<double> t = test::run_collectives(system, 1, ranks, jobs);
+  for (size_t i = 0; i < jobs.size(); i += 2) {
+    INFO(models::collective_op_name(jobs[i].op) << " " << jobs[i].bytes / MiB << " MiB: rdh " << t[i] << " s, "
+                                                << models::algorithm_name(large) << " " << t[i + 1]);
+    CHECK(t[i] <= t[i + 1]);
   }
 }
 
@@ -85,26 +63,11 @@ TEST_CASE("in its band rdh is not slower than KangaRing: 16 trn2 ranks on 4 chip
 
 static void all_ops(const char* system, int instances, int ranks) {
   // Runs all four ops one after another in one simulation; each must take positive time.
-  models::SystemSpec spec = models::load_system(system, {}, instances);
-  static std::unique_ptr<hw::System> sys;
-  static std::unique_ptr<hw::CollectiveEngine> eng;
-  sys = std::make_unique<hw::System>("system", spec, 0);
-  eng = std::make_unique<hw::CollectiveEngine>("collectives", *sys);
-  std::vector<int> list(static_cast<size_t>(ranks));
-  std::iota(list.begin(), list.end(), 0);
-  const std::vector<CollectiveOp> ops = {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter,
-                                         CollectiveOp::AllToAll};
-  std::vector<double> times(ops.size(), 0);
-  std::function<void(size_t)> next = [&](size_t i) {
-    if (i >= ops.size()) return;
-    auto pc = hw::plan_collective(*sys, ops[i], 8 * MiB, list);
-    eng->run(std::move(pc.plan), pc.ranks, 0.0, [&, i](const hw::CollectiveResult& r) {
-      times[i] = r.time();
-      next(i + 1);
-    });
-  };
-  next(0);
-  sim::run_to_completion();
+  std::vector<test::CollectiveJob> jobs;
+  for (CollectiveOp op :
+       {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter, CollectiveOp::AllToAll})
+    jobs.push_back({op, 8 * MiB, Algorithm::Ring});
+  const std::vector<double> times = test::run_collectives(system, instances, ranks, jobs);
   for (double t : times) CHECK(t > 0);
   // All-reduce moves twice what reduce-scatter or all-gather moves.
   CHECK(times[0] > times[1]);
