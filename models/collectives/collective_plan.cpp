@@ -61,10 +61,11 @@ class Builder {
   std::vector<std::vector<int32_t>> incoming_;
 };
 
-int ring_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kind, const PlanOptions& opt) {
+// `rings` rings (ring: 1; kangaring and rdh's fallback: from PlanOptions::channels).
+int ring_phase(Builder& b, const std::vector<int>& ranks, double bytes, Kind kind, const PlanOptions& opt, int rings) {
   const int n = static_cast<int>(ranks.size());
   if (n <= 1) return 0;
-  const int channels = std::max(1, opt.channels);
+  const int channels = std::max(1, rings);
   const double per_channel = bytes / channels;
   const double segment = per_channel / n;
   int k = static_cast<int>(std::ceil(segment / opt.max_chunk_bytes));
@@ -147,22 +148,21 @@ struct CubeShape {
 bool cube_shape(const std::vector<int>& ranks, const PlanOptions& opt, CubeShape& out) {
   if (opt.rank_chip.empty() || opt.rank_cube.empty()) return false;
   std::map<int, std::vector<int>> by_chip;  // global chip -> its ranks, in plan order
-  std::map<int, int> label_of;              // global chip -> hypercube label
   for (int r : ranks) {
     const size_t i = static_cast<size_t>(r);
     if (i >= opt.rank_chip.size() || i >= opt.rank_cube.size() || opt.rank_cube[i] < 0) return false;
     by_chip[opt.rank_chip[i]].push_back(r);
-    label_of[opt.rank_chip[i]] = opt.rank_cube[i];
   }
+  auto label_of = [&](const std::vector<int>& rs) { return opt.rank_cube[static_cast<size_t>(rs[0])]; };
   const int chips = static_cast<int>(by_chip.size());
   const size_t local = by_chip.begin()->second.size();
   if (!is_pow2(chips) || !is_pow2(static_cast<int>(local))) return false;
-  const int l0 = label_of.begin()->second;
+  const int l0 = label_of(by_chip.begin()->second);
   int mask = 0;
   std::map<int, int> chip_at;  // sub-cube index -> global chip
   for (const auto& [chip, rs] : by_chip) {
     if (rs.size() != local) return false;
-    mask |= label_of[chip] ^ l0;
+    mask |= label_of(rs) ^ l0;
   }
   int bits = 0;
   for (int m = mask; m; m &= m - 1) ++bits;
@@ -170,7 +170,7 @@ bool cube_shape(const std::vector<int>& ranks, const PlanOptions& opt, CubeShape
   for (const auto& [chip, rs] : by_chip) {
     int idx = 0, out_bit = 0;  // the label's bits under the mask, packed
     for (int bit = 0; (mask >> bit) != 0; ++bit)
-      if (mask & (1 << bit)) idx |= (((label_of[chip] ^ l0) >> bit) & 1) << out_bit++;
+      if (mask & (1 << bit)) idx |= (((label_of(rs) ^ l0) >> bit) & 1) << out_bit++;
     if (!chip_at.emplace(idx, chip).second) return false;  // two chips with one label
   }
   out.chip.clear();
@@ -242,18 +242,10 @@ int phase(Builder& b, Algorithm a, const std::vector<int>& ranks, double bytes, 
       CubeShape cube;
       if (cube_shape(ranks, opt, cube)) return rdh_cube_phase(b, cube, bytes, kind);
       if (is_pow2(static_cast<int>(ranks.size()))) return rdh_phase(b, ranks, bytes, kind);
-      return ring_phase(b, ranks, bytes, kind, opt);
+      return ring_phase(b, ranks, bytes, kind, opt, opt.channels);
     }
-    case Algorithm::Ring: {
-      PlanOptions o = opt;
-      o.channels = 1;
-      return ring_phase(b, ranks, bytes, kind, o);
-    }
-    case Algorithm::KangaRing: {
-      PlanOptions o = opt;
-      o.channels = std::max(2, opt.channels);
-      return ring_phase(b, ranks, bytes, kind, o);
-    }
+    case Algorithm::Ring: return ring_phase(b, ranks, bytes, kind, opt, 1);
+    case Algorithm::KangaRing: return ring_phase(b, ranks, bytes, kind, opt, std::max(2, opt.channels));
   }
   return 0;
 }

@@ -5,10 +5,10 @@
 // Models") but without dropout masks and with flash attention (no score matrix): per token
 // and layer, copies of the norm and matmul inputs (4h, replicated; split by tp with
 // sequence parallelism) and of q/k/v, the attention output and the MLP intermediates
-// (split by tp). Selective checkpointing drops the attention output (recomputed), selective_mlp
-// also the MLP intermediates; full
-// checkpointing keeps only each layer's input. Weights, gradients and activations take
-// PrecisionSpec::element_bytes() per element (bf16: 2; an FP32 model: 4, with no separate master).
+// (split by tp). Selective checkpointing drops the attention output (recomputed),
+// selective_mlp also the MLP intermediates; full checkpointing keeps only each layer's input.
+// Weights, gradients and activations take PrecisionSpec::element_bytes() per element (bf16:
+// 2; an FP32 model: 4, with no separate master).
 #pragma once
 
 #include <string>

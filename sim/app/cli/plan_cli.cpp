@@ -91,9 +91,13 @@ void search_space(const PlanCli& cli, workloads::plan::SearchSpace& sp) {
   for (const auto& w : split(cli.checkpointing)) {
     const auto& words = workloads::enum_words(workloads::Checkpointing{});
     const auto it = std::find(words.begin(), words.end(), w);
-    if (it == words.end())
+    if (it == words.end()) {
+      std::string expected;  // "a, b or c", from the enum's words
+      for (size_t i = 0; i < words.size(); ++i)
+        expected += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
       throw ConfigError(sim::Location{"--checkpointing", 0, 0}, "",
-                        "expected none, selective, selective_mlp or full (comma-separated), got '" + w + "'");
+                        "expected " + expected + " (comma-separated), got '" + w + "'");
+    }
     const auto c = static_cast<workloads::Checkpointing>(it - words.begin());
     if (std::find(sp.checkpointing.begin(), sp.checkpointing.end(), c) == sp.checkpointing.end())
       sp.checkpointing.push_back(c);
