@@ -132,7 +132,8 @@ void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route) {
   const Route& rt = routes_[route];
   const auto& chip = sys_.spec().chip;
   uses_.clear();
-  uses_.push_back({sys_.collective_dma_resource(src), x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0});
+  const double dma = (x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0) / r.prep->plan.dma_share;
+  uses_.push_back({sys_.collective_dma_resource(src), dma});
   uses_.insert(uses_.end(), rt.links.begin(), rt.links.end());
   Run* rp = &r;
   sys_.net().start_on(uses_, x.bytes, rt.latency, [rp, t] { rp->engine->finish_transfer(*rp, t); });

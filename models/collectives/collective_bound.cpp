@@ -43,16 +43,28 @@ GroupPlan plan_group_collective(const Topology& topo, int ranks_per_chip, Algori
   std::map<int, std::vector<int>> by_inst;
   for (int i : idx) by_inst[topo.instance_of(chip_of(i))].push_back(i);
   bool equal = true;
-  for (const auto& kv : by_inst) equal = equal && kv.second.size() == by_inst.begin()->second.size();
+  size_t local = 0;  // the group's ranks in its fullest instance
+  for (const auto& kv : by_inst) {
+    equal = equal && kv.second.size() == by_inst.begin()->second.size();
+    local = std::max(local, kv.second.size());
+  }
+  // An older runtime's all-reduce: the ring at a share of the DMA rate (docs/model.md 8.7).
+  const bool legacy = !force && op == CollectiveOp::AllReduce && legacy_allreduce(opt.sdk, static_cast<int>(local));
+  const Algorithm legacy_ring = Algorithm::Ring;
+  if (legacy) force = &legacy_ring;
   if (by_inst.size() <= 1 || !equal) {
     Algorithm a = force ? *force : choose_intra(op, bytes, static_cast<int>(ranks.size()), large);
     if (by_inst.size() > 1 && !force) a = choose_inter(op, bytes, static_cast<int>(ranks.size()));
     out.plan = plan_flat(op, a, bytes, idx, o);
-    return out;
+  } else {
+    std::vector<std::vector<int>> groups;
+    for (auto& kv : by_inst) groups.push_back(kv.second);
+    out.plan = plan_hierarchical(op, bytes, groups, large, o, force);
   }
-  std::vector<std::vector<int>> groups;
-  for (auto& kv : by_inst) groups.push_back(kv.second);
-  out.plan = plan_hierarchical(op, bytes, groups, large, o, force);
+  if (legacy) {
+    out.plan.dma_share = opt.legacy_ring_dma_share;
+    out.plan.algorithm += " (sdk " + std::to_string(opt.sdk.major) + "." + std::to_string(opt.sdk.minor) + ")";
+  }
   return out;
 }
 
@@ -83,7 +95,7 @@ double collective_time_lower_bound(const GroupPlan& gp, const Topology& topo, co
     const int cs = src / ranks_per_chip, cd = dst / ranks_per_chip;
     const double latency = topo.route_latency(cs, cd);
     const double issue = dma_issue + 2.0 * latency;
-    const double dma_s = x.bytes * (x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0) / cc_cap;
+    const double dma_s = x.bytes * (x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0) / (cc_cap * gp.plan.dma_share);
     double slowest = dma_s;
     load[kRankKey + src] += dma_s;
     for (int32_t l : topo.route(cs, cd)) {

@@ -21,6 +21,7 @@
 #include <initializer_list>
 #include <string>
 #include <vector>
+#include "models/collectives/sdk_release.h"
 
 namespace trn::models {
 
@@ -139,6 +140,9 @@ struct CollectivePlan {
   std::string algorithm;
   std::vector<Transfer> transfers;
   int steps = 0;  // sequential communication steps on the critical path
+  /// Share of the source rank's collective DMA rate each transfer can use: 1, or for the
+  /// legacy ring of an older runtime PlanOptions::legacy_ring_dma_share (docs/model.md 8.7).
+  double dma_share = 1.0;
   double bytes_moved() const;
 };
 
@@ -155,6 +159,11 @@ struct PlanOptions {
   /// chips are not a sub-cube with the same number of ranks each: the flat form over the plan
   /// order (partner p XOR d).
   std::vector<int> rank_chip, rank_cube;
+  /// The Neuron SDK release whose runtime runs the plan (collectives.sdk; {} = current) and the
+  /// share of the collective DMA rate its legacy ring reaches (collectives.legacy_ring_dma_share):
+  /// plan_group_collective runs an all-reduce as that ring where legacy_allreduce() says so.
+  SdkRelease sdk;
+  double legacy_ring_dma_share = 1.0;
 };
 
 /// Flat plans over ranks 0..n-1; `order` is the ring order (a permutation of 0..n-1).

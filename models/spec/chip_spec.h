@@ -144,6 +144,8 @@ struct CollectiveSpec {
   int dma_engines_per_core = 3;      // DMA engines the CC-cores drive per physical core
   sim::Time launch_overhead{50e-6};  // runtime cost to start one collective
   LargeMessageAlgorithm large_message_algorithm = LargeMessageAlgorithm::Ring;  // intra-instance, above 56 MB
+  std::string sdk;                   // Neuron SDK release of the runtime ("" = current; docs/model.md 8.7)
+  double legacy_ring_dma_share = 1;  // share of the collective DMA rate an older runtime's all-reduce ring reaches
   template <class V>
   void visit(V& v) {
     v.field("cc_cores", cc_cores, F("collective-communication cores per chip").ge(1));
@@ -152,6 +154,14 @@ struct CollectiveSpec {
             F("DMA engines driven by collectives per physical core (calibrated)").ge(1));
     v.field("launch_overhead", launch_overhead, F("fixed cost of one collective operation (calibrated)").ge(0));
     v.field("large_message_algorithm", large_message_algorithm, F("intra-instance algorithm above 56 MB"));
+    v.field(
+        "sdk", sdk,
+        F("Neuron SDK release whose runtime runs the collectives, e.g. 2.6 (empty: the current runtime)").optional());
+    v.field("legacy_ring_dma_share", legacy_ring_dma_share,
+            F("share of the collective DMA rate the all-reduce ring of a runtime before SDK 2.21 reaches")
+                .gt(0)
+                .le(1)
+                .optional());
   }
 };
 

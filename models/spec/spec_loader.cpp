@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 
+#include "models/collectives/sdk_release.h"
 #include "models/spec/system_spec.h"
 #include "models/topology/topology.h"
 #include "sim/base/config_loader.h"
@@ -37,6 +38,11 @@ void ChipSpec::validate(const ConfigNode& where, const std::string& prefix) cons
     fail_at(where, prefix, "hbm.stacks",
             std::to_string(hbm.stacks) + " stacks do not divide " + std::to_string(cores.physical) + " cores");
   if (psum.banks < 1 || tensor.moving_free_max < 1) fail_at(where, prefix, "psum.banks", "expected at least one bank");
+  SdkRelease r;
+  if (!parse_sdk_release(collectives.sdk, &r))
+    fail_at(where, prefix, "collectives.sdk",
+            "expected a Neuron SDK release such as 2.6, 2.18 or 2.15.2 (or empty for the current runtime), got '" +
+                collectives.sdk + "'");
 }
 
 void SystemSpec::validate(const ConfigNode& where, const std::string& prefix) const {

@@ -227,6 +227,12 @@ bad "scenario: a number where a section belongs" "$D/s_type.yaml:6:11: parallel:
 edit_copy "$S" "$D/s_system.yaml" 's/^system: trn2.48xlarge/system: trn2.48xlarg/'
 bad "scenario: unknown system name" "$D/s_system.yaml:2:9: system: unknown system 'trn2.48xlarg' (did you mean 'trn2.48xlarge'?)" \
   -- run "$D/s_system.yaml" "${JSON[@]}"
+edit_copy "$S" "$D/s_sdk.yaml" 's/^mode: compiled/mode: compiled\nsdk: "two.six"/'
+loc_of "$D/s_sdk.yaml" 'sdk: "two.six"' '"two'
+bad "scenario: an SDK release that is not one" "$LOC: system.chip.collectives.sdk: expected a Neuron SDK release such as 2.6, 2.18 or 2.15.2 (or empty for the current runtime), got 'two.six'" \
+  -- run "$D/s_sdk.yaml" "${JSON[@]}"
+bad "bench: --set of a bad SDK release" "--set #1 'chip.collectives.sdk=2.x': chip.collectives.sdk: expected a Neuron SDK release" \
+  -- bench collective --system trn1.32xlarge --ranks 8 --sizes 1MiB --set chip.collectives.sdk=2.x "${JSON[@]}"
 bad "scenario: --set of an unknown system" "--set #1 'system=trn9': system: unknown system 'trn9'" \
   -- run "$S" --set system=trn9 "${JSON[@]}"
 bad "scenario: missing file" "--scenario: scenario file '$D/nope.yaml' does not exist" -- run "$D/nope.yaml" "${JSON[@]}"

@@ -61,6 +61,29 @@ TEST_CASE("in its band rdh is not slower than KangaRing: 16 trn2 ranks on 4 chip
   rdh_not_slower_than("trn2.48xlarge", 16, Algorithm::KangaRing);
 }
 
+// An older runtime's all-reduce (docs/model.md 8.7): on 8 trn1 ranks with SDK 2.6 it is the ring
+// at legacy_ring_dma_share (1/3) of the collective DMA rate, so 3x the current ring where the
+// ring is bound by that rate (256 MiB), about 3x the current rdh in rdh's band (the release
+// note's 3-7x), monotone in bytes; reduce-scatter and all-gather are the current runtime's.
+TEST_CASE("the SDK 2.6 all-reduce is the ring at a third of the collective DMA rate", "[collective][invariant][sdk]") {
+  const auto AR = CollectiveOp::AllReduce, AG = CollectiveOp::AllGather;
+  std::vector<test::CollectiveJob> jobs = {{AR, 256 * MiB, Algorithm::Ring}, {AR, 256 * MiB, Algorithm::Ring, true},
+                                           {AR, 16 * MiB, Algorithm::Ring},  {AR, 16 * MiB, Algorithm::Rdh, true},
+                                           {AG, 16 * MiB, Algorithm::Ring},  {AG, 16 * MiB, Algorithm::Rdh, true},
+                                           {AR, 1 * MiB, Algorithm::Ring},   {AR, 4 * MiB, Algorithm::Ring},
+                                           {AR, 64 * MiB, Algorithm::Ring}};
+  const std::vector<double> t = test::run_collectives("trn1.32xlarge", 1, 8, jobs, {"chip.collectives.sdk=2.6"});
+  INFO("legacy 256 MiB " << t[0] << " s, ring " << t[1] << " s; legacy 16 MiB " << t[2] << " s, rdh " << t[3]);
+  CHECK(t[0] / t[1] == Approx(3.0).epsilon(0.05));
+  CHECK(t[2] / t[3] >= 2.5);
+  CHECK(t[2] / t[3] <= 7.0);
+  CHECK(t[4] == Approx(t[5]).epsilon(1e-9));  // all-gather: rdh in its band, unchanged
+  CHECK(t[6] < t[7]);
+  CHECK(t[7] < t[2]);
+  CHECK(t[2] < t[8]);
+  CHECK(t[8] < t[0]);
+}
+
 static void all_ops(const char* system, int instances, int ranks) {
   // Runs all four ops one after another in one simulation; each must take positive time.
   std::vector<test::CollectiveJob> jobs;

@@ -72,10 +72,11 @@ struct CollectiveJob {
   bool force = false;
 };
 
-/// Runs `jobs` one after another on ranks 0..ranks-1 of `system` in one simulation; their times.
+/// Runs `jobs` one after another on ranks 0..ranks-1 of `system` (with `sets` applied) in one
+/// simulation; their times.
 inline std::vector<double> run_collectives(const std::string& system, int instances, int ranks,
-                                           const std::vector<CollectiveJob>& jobs) {
-  Engine e = fresh_engine(system, instances, ranks);
+                                           const std::vector<CollectiveJob>& jobs, std::vector<std::string> sets = {}) {
+  Engine e = fresh_engine(system, instances, ranks, std::move(sets));
   hw::System* sys = e.sys;
   hw::CollectiveEngine* eng = e.eng;
   const std::vector<int>& list = e.ranks;

@@ -78,3 +78,36 @@ TEST_CASE("algorithm choice by message size follows the runtime's bands", "[plan
   CHECK(busbw_factor(CollectiveOp::AllReduce, 16) == Approx(2.0 * 15 / 16));
   CHECK(busbw_factor(CollectiveOp::AllGather, 16) == Approx(15.0 / 16));
 }
+
+TEST_CASE("sdk releases parse, and the release notes decide which all-reduces run the legacy ring",
+          "[collective][sdk]") {
+  SdkRelease r;
+  CHECK(parse_sdk_release("", &r));
+  CHECK(r.current());
+  CHECK(parse_sdk_release("2.6", &r));
+  CHECK((r.major == 2 && r.minor == 6));
+  CHECK(parse_sdk_release("2.15.2", &r));
+  CHECK((r.major == 2 && r.minor == 15));
+  for (const char* bad : {"2", "2.", ".6", "2.6.", "2.6.1.1", "v2.6", "2.x", "0.9", "2.6 ", "2.1000"})
+    CHECK_FALSE(parse_sdk_release(bad, &r));
+  auto legacy = [](const char* s, int local) {
+    SdkRelease v;
+    REQUIRE(parse_sdk_release(s, &v));
+    return legacy_allreduce(v, local);
+  };
+  // SDK 2.3-2.10: every all-reduce with ranks inside an instance is the ring (S34).
+  CHECK(legacy("2.6", 8));
+  CHECK(legacy("2.10", 32));
+  // 2.11: the all-to-all all-reduce (S34), for the whole instance (our reading: 2.12 then "enabled" it for 16); 2.12
+  // adds 16 ranks (S34, S35).
+  CHECK_FALSE(legacy("2.11", 32));
+  CHECK(legacy("2.11", 16));
+  CHECK_FALSE(legacy("2.12", 16));
+  CHECK(legacy("2.12", 8));
+  CHECK(legacy("2.20", 4));
+  // From 2.21 (S22's runtime) and for the current runtime: never.
+  CHECK_FALSE(legacy("2.21", 8));
+  CHECK_FALSE(legacy("", 8));
+  // A group with one rank per instance has no intra-instance part.
+  CHECK_FALSE(legacy("2.6", 1));
+}

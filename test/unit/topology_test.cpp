@@ -127,3 +127,37 @@ TEST_CASE("rdh on a trn1 node runs S22's two stages: inside each chip, then betw
     CHECK(hops == (ar ? 2 : 1) * 4 * n);
   }
 }
+
+TEST_CASE("an older release's all-reduce: the ring at the legacy DMA share, other ops unchanged", "[topology][sdk]") {
+  Topology t = build_topology(load_system("trn1.32xlarge", {}, 2));
+  const double S = 16.0 * 1024 * 1024;
+  auto ranks = [](int first, int n) {
+    std::vector<int> v(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = first + i;
+    return v;
+  };
+  PlanOptions o;
+  o.legacy_ring_dma_share = 0.25;
+  auto plan = [&](const char* sdk, CollectiveOp op, const std::vector<int>& g) {
+    REQUIRE(parse_sdk_release(sdk, &o.sdk));
+    return plan_group_collective(t, 2, Algorithm::Ring, op, S, g, nullptr, o).plan;
+  };
+  CollectivePlan ar = plan("2.6", CollectiveOp::AllReduce, ranks(0, 8));
+  CHECK(ar.algorithm == "ring (sdk 2.6)");
+  CHECK(ar.dma_share == 0.25);
+  CHECK(ar.steps == 2 * (8 - 1));  // reduce-scatter then all-gather around the ring
+  CollectivePlan now = plan("", CollectiveOp::AllReduce, ranks(0, 8));
+  CHECK(now.algorithm == "rdh");
+  CHECK(now.dma_share == 1.0);
+  CollectivePlan rs = plan("2.6", CollectiveOp::ReduceScatter, ranks(0, 8));
+  CHECK(rs.algorithm == "rdh");
+  CHECK(rs.dma_share == 1.0);
+  CHECK(plan("2.12", CollectiveOp::AllReduce, ranks(0, 16)).algorithm == "rdh");
+  CHECK(plan("2.12", CollectiveOp::AllReduce, ranks(0, 8)).algorithm == "ring (sdk 2.12)");
+  // Across two instances, 32 ranks in each: hierarchical, its intra-instance phases the ring.
+  CollectivePlan h = plan("2.6", CollectiveOp::AllReduce, ranks(0, 64));
+  CHECK(h.algorithm.find("intra-rs:ring") != std::string::npos);
+  CHECK(h.algorithm.find("(sdk 2.6)") != std::string::npos);
+  CHECK(h.dma_share == 0.25);
+  CHECK(plan("2.11", CollectiveOp::AllReduce, ranks(0, 64)).dma_share == 1.0);
+}

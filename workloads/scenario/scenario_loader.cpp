@@ -110,7 +110,7 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
 
 // The scenario's tree before the strict read: runtime calibration underneath, the file, `refs`
 // (assignments to `system` or `model`, which replace the references before they are resolved),
-// the model override, the system and model inlined, top-level `instances:`, then `sets`.
+// the model override, the system and model inlined, top-level `instances:` and `sdk:`, then `sets`.
 ConfigNode scenario_root(const std::string& name_or_path, const std::vector<sim::SetAssignment>& refs,
                          const std::string& model_override, const std::vector<sim::SetAssignment>& sets) {
   const std::string path = sim::resolve_named_config(name_or_path, "workloads/scenarios", "scenario");
@@ -141,6 +141,23 @@ ConfigNode scenario_root(const std::string& name_or_path, const std::vector<sim:
     ConfigNode v = *inst;
     root.erase("instances");
     if (ConfigNode* sys = root.find("system"); sys && sys->is_map()) sys->set("instances", v, v.loc);
+  }
+  // Release: `sdk:` at the top of a scenario sets system.chip.collectives.sdk (docs/model.md 8.7).
+  if (ConfigNode* sdk = root.find("sdk")) {
+    ConfigNode v = *sdk;
+    root.erase("sdk");
+    ConfigNode* sys = root.find("system");
+    ConfigNode* chip = sys && sys->is_map() ? sys->find("chip") : nullptr;
+    if (chip && chip->is_map()) {
+      if (!chip->find("collectives")) {
+        ConfigNode m;
+        m.kind = ConfigNode::Kind::Map;
+        m.loc = v.loc;
+        chip->set("collectives", m, v.loc);
+      }
+      ConfigNode* cc = chip->find("collectives");
+      if (cc->is_map()) cc->set("sdk", v, v.loc);
+    }
   }
   sim::apply_sets(root, sets);
   return root;

@@ -106,6 +106,9 @@ void bound_collectives(RankProgram& p, StepBounder::SystemCache& sc, const model
                                       ? models::Algorithm::KangaRing
                                       : models::Algorithm::Ring;
   const int ranks_per_chip = chip.cores.physical / lnc;
+  models::PlanOptions opt;  // the release's legacy all-reduce, as hw::plan_collective
+  if (!models::parse_sdk_release(chip.collectives.sdk, &opt.sdk)) opt.sdk = {};
+  opt.legacy_ring_dma_share = chip.collectives.legacy_ring_dma_share;
   for (BoundOp& b : p.ops) {
     if (!b.collective) continue;
     const std::vector<int>& group = p.groups.at(static_cast<size_t>(b.group));
@@ -114,7 +117,7 @@ void bound_collectives(RankProgram& p, StepBounder::SystemCache& sc, const model
     auto it = sc.collectives.find(key);
     if (it == sc.collectives.end()) {
       const models::GroupPlan gp =
-          models::plan_group_collective(sc.topo, ranks_per_chip, large, b.coll, b.bytes, group);
+          models::plan_group_collective(sc.topo, ranks_per_chip, large, b.coll, b.bytes, group, nullptr, opt);
       it = sc.collectives.emplace(std::move(key), models::collective_time_lower_bound(gp, sc.topo, chip, lnc)).first;
     }
     b.dur = it->second;
