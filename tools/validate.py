@@ -73,17 +73,19 @@ def own_release(r):
             and min(sdk_key(r["sdk"]), sdk_key(base.get("sdk", ""))) < (2, 21))
 
 
-release_sims = {}
+release_sims, release_failed = {}, {}
 with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-    todo = [r for r in release_rows if own_release(r)]
-    for r, (_, js, err) in zip(todo, ex.map(lambda r: simulate(sims[r["of"]][0], r["sdk"]), todo)):
-        if js is not None:
+    older = [r for r in release_rows if own_release(r)]
+    for r, (_, js, err) in zip(older, ex.map(lambda r: simulate(sims[r["of"]][0], r["sdk"]), older)):
+        if js is None:
+            release_failed[r["id"]] = err
+        else:
             release_sims[r["id"]] = js
 
 
 def release_js(r):
-    """The simulation a release row is compared with: its own, or its job's."""
-    return release_sims.get(r["id"]) or sims[r["of"]][1]
+    """The simulation a release row is compared with: its own (own_release), or its job's."""
+    return release_sims[r["id"]] if own_release(r) else sims[r["of"]][1]
 
 
 def simulated_seq_per_s(row, js):
@@ -346,6 +348,8 @@ def release_section():
     jobs = {}
     # The duplicate releases of the calibration set (T1', T3') and the rows of trn1-releases.yaml.
     for r in [row for row, _, _ in results if row.get("duplicate_of")] + release_rows:
+        if r["id"] in release_failed:
+            continue  # reported at the end
         of = r.get("duplicate_of") or r["of"]
         if of in sims:
             jobs.setdefault(of, []).append(r)
@@ -422,6 +426,9 @@ if h_errs:
     lines += ["", "Over the %d consistent held-out rows: median error %.2f %%, maximum %.1f %%." %
               (len(h_errs), 100 * med(h_errs), 100 * max(h_errs))]
 lines += release_section()
+if release_failed:
+    lines += ["", "**Failed:** the simulations at their own release of %s (%s)." %
+              (", ".join(sorted(release_failed)), "; ".join(sorted(set(release_failed.values()))))]
 if stale:
     lines += ["", "**Stale:** the residuals file does not match these simulations for %s; rerun "
               "`build/trnsim calibrate-runtime`." % ", ".join(stale)]
@@ -443,11 +450,11 @@ report_doc = dict(fit)
 report_doc["releases"] = [
     {"id": r["id"], "of": r["of"], "published_tokens_per_s": float(r["tokens_per_s"]),
      "simulated_tokens_per_s": release_js(r)["steady"]["tokens_per_s"]}
-    for r in release_rows if r["of"] in sims and r["of"] in fit_rows]
+    for r in release_rows if r["of"] in sims and r["of"] in fit_rows and r["id"] not in release_failed]
 report_input = os.path.join(build, "validation_report.json")
 with open(report_input, "w") as f:
     json.dump(report_doc, f, indent=1)
 html = os.path.join(build, "validation.html")
 p = subprocess.run([trnsim, "report", report_input, "--html", html], capture_output=True, text=True)
 print(p.stdout.strip() if p.returncode == 0 else "report failed: " + p.stderr.strip())
-sys.exit(1 if stale else 0)
+sys.exit(1 if stale or release_failed else 0)

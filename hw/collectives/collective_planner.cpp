@@ -1,8 +1,6 @@
 // Rank ordering and plan selection: models::plan_group_collective on the system's topology.
 #include "hw/collectives/collective_planner.h"
 
-#include <stdexcept>
-
 #include "models/collectives/collective_bound.h"
 
 namespace trn::hw {
@@ -16,13 +14,9 @@ PlannedCollective plan_collective(const System& sys, models::CollectiveOp op, do
       sys.spec().chip.collectives.large_message_algorithm == models::LargeMessageAlgorithm::KangaRing
           ? models::Algorithm::KangaRing
           : models::Algorithm::Ring;
-  models::PlanOptions o = opt;
-  const auto& cc = sys.spec().chip.collectives;
-  if (!models::parse_sdk_release(cc.sdk, &o.sdk))
-    throw std::invalid_argument("collectives.sdk: not a release: " + cc.sdk);
-  o.legacy_ring_dma_share = cc.legacy_ring_dma_share;
   models::GroupPlan gp =
-      models::plan_group_collective(sys.topology(), sys.ranks_per_chip(), large, op, bytes, ranks, force, o);
+      models::plan_group_collective(sys.topology(), sys.ranks_per_chip(), large, op, bytes, ranks, force,
+                                    models::with_runtime_release(sys.spec().chip.collectives, opt));
   PlannedCollective out;
   out.plan = std::move(gp.plan);
   out.ranks = std::move(gp.ranks);

@@ -9,6 +9,12 @@
 
 namespace trn::models {
 
+PlanOptions with_runtime_release(const CollectiveSpec& cc, PlanOptions opt) {
+  if (!parse_sdk_release(cc.sdk, &opt.sdk)) throw std::invalid_argument("collectives.sdk: not a release: " + cc.sdk);
+  opt.legacy_ring_dma_share = cc.legacy_ring_dma_share;
+  return opt;
+}
+
 GroupPlan plan_group_collective(const Topology& topo, int ranks_per_chip, Algorithm large, CollectiveOp op,
                                 double bytes, const std::vector<int>& ranks, const Algorithm* force,
                                 const PlanOptions& opt) {

@@ -17,6 +17,10 @@ struct GroupPlan {
   std::vector<int> ranks;  // plan index -> system rank
 };
 
+/// `opt` with the runtime release of `cc` (collectives.sdk, validated when the chip is loaded)
+/// and its legacy ring's DMA share: what plan_group_collective needs for docs/model.md 8.7.
+PlanOptions with_runtime_release(const CollectiveSpec& cc, PlanOptions opt = {});
+
 /// The plan of `op` over the system ranks `ranks` (rank r on chip r / ranks_per_chip): ranks
 /// sorted by (instance, ring position of their chip, rank); flat within one instance (or over
 /// unequal instances), hierarchical across equal instances; send-recv keeps the group's order.

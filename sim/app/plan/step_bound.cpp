@@ -106,9 +106,7 @@ void bound_collectives(RankProgram& p, StepBounder::SystemCache& sc, const model
                                       ? models::Algorithm::KangaRing
                                       : models::Algorithm::Ring;
   const int ranks_per_chip = chip.cores.physical / lnc;
-  models::PlanOptions opt;  // the release's legacy all-reduce, as hw::plan_collective
-  if (!models::parse_sdk_release(chip.collectives.sdk, &opt.sdk)) opt.sdk = {};
-  opt.legacy_ring_dma_share = chip.collectives.legacy_ring_dma_share;
+  const models::PlanOptions opt = models::with_runtime_release(chip.collectives);  // as hw::plan_collective
   for (BoundOp& b : p.ops) {
     if (!b.collective) continue;
     const std::vector<int>& group = p.groups.at(static_cast<size_t>(b.group));
