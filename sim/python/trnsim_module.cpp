@@ -153,7 +153,7 @@ std::string startup_command(const StartupOptions& o, const CommonOptions& c) {
   if (!o.trace.empty()) sim::check_writable(o.trace, "--trace");
   StartupResult r = run_startup(o);
   std::string json = startup_json(r).dump(2) + "\n";
-  const auto& s = r.compiled_scenario;
+  const auto& s = r.scenario();
   write_outputs(c, json, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
   return json;
 }
@@ -185,7 +185,7 @@ py::tuple py_run(py::dict d) {
 py::tuple py_startup(py::dict d) {
   StartupOptions o;
   CommonOptions c;
-  Args(std::move(d))("scenario", o.scenario)("set", o.sets)("cache", o.cache)("budget", o.budget)(
+  Args(std::move(d))("scenario", o.scenario)("set", o.sets)("mode", o.mode)("cache", o.cache)("budget", o.budget)(
       "price_per_hour", o.price)("model", o.model)("trace", o.trace)("sensitivity", o.sensitivity)(
       "allow_oom", o.allow_oom)("json", c.json)("resolved", c.resolved)
       .finish();

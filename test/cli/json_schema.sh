@@ -22,6 +22,8 @@ cp "$ERR" "$D/run-stderr.txt"
 expect_ok "run --json FILE (2 layers, eager: other inputs)" -- run qwen3-32b-trn2 "${SMALL[@]}" --mode eager --json "$D/run-eager.json"
 expect_ok "startup --json (2 layers, --sensitivity, --price-per-hour)" -- \
   startup qwen3-32b-trn2 "${SMALL[@]}" --sensitivity --price-per-hour 40 --json "$D/startup.json"
+expect_ok "startup --mode eager --json (2 layers, --sensitivity)" -- \
+  startup qwen3-32b-trn2 "${SMALL[@]}" --mode eager --sensitivity --json "$D/startup-eager.json"
 expect_ok "flexattention --json" -- flexattention --json "$D/flex.json"
 cat >"$D/sweep.yaml" <<'YAML'
 name: schema-sweep
@@ -97,7 +99,7 @@ def sweep_results(sweep="schema-sweep"):
     return {r[0]: (r[1], json.loads(r[2])) for r in c.execute(q, (sweep,))}
 
 DOCS = [("run", "run.json"), ("run", "run-stdout.json"), ("run", "run-eager.json"), ("startup", "startup.json"),
-        ("bench-collective", "coll.json"), ("bench-collective", "ag.json"), ("bench-matmul", "mm.json"),
+        ("startup", "startup-eager.json"), ("bench-collective", "coll.json"), ("bench-collective", "ag.json"), ("bench-matmul", "mm.json"),
         ("bench-hbm", "hbm.json"), ("flexattention", "flex.json")]
 
 @check("every schema in docs/schema is a valid draft 2020-12 schema")
@@ -135,6 +137,19 @@ def removal():
             assert not v.is_valid(cut), "%s without %s still validates as %s" % (f, ".".join(path), name)
             n += 1
     assert n > 100, "only %d required fields checked" % n
+
+@check("startup --mode: one mode's document has that section only; a startup document needs a mode, both need break_even")
+def startup_modes():
+    one, both, v = load("startup-eager.json"), load("startup.json"), validator("startup")
+    assert "eager" in one and "compiled" not in one and "break_even" not in one, sorted(one)
+    assert list(one["cost"]["instance_hours"]) == ["eager"], one["cost"]
+    assert all("compiled_s" not in r for r in one["sensitivity"]), one["sensitivity"][0]
+    cut = copy.deepcopy(one)
+    del cut["eager"]
+    assert not v.is_valid(cut), "a startup document with no mode validates"
+    cut = copy.deepcopy(both)
+    del cut["break_even"]
+    assert not v.is_valid(cut), "a two-mode startup document without break_even validates"
 
 @check("sweep rows: ok rows hold run documents, infeasible rows an oom or invalid-layout reason; all validate")
 def sweep_rows():

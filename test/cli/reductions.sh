@@ -46,6 +46,11 @@ compare "trn1 cluster, TP32 PP2 DP2, 64 micro-batches" $GPT --set parallel.micro
 # The same with PP 4 and TP 8: 8 instances, DP 4 across them.
 compare "trn1 cluster, TP8 PP4 DP4, 16 micro-batches" $GPT --set parallel.tp=8 --set parallel.pp=4 --set parallel.dp=4 \
   --set system.instances=4 --set parallel.microbatches=16 --set batch.global_batch=64
+# Eager mode with pipeline parallelism (sends are asynchronous, receives block; docs/model.md 4):
+# the cut-down case above, and the shipped llama2-70b-trn1-pp scenario whole (issue 27).
+compare "eager, trn1 cluster, TP8 PP4 DP4, 16 micro-batches" $GPT --set parallel.tp=8 --set parallel.pp=4 \
+  --set parallel.dp=4 --set system.instances=4 --set parallel.microbatches=16 --set batch.global_batch=64 --mode eager
+compare "eager, llama2-70b-trn1-pp (TP8 PP4 FSDP4, 8 micro-batches)" llama2-70b-trn1-pp --mode eager
 # Llama-3.1-8B shapes with gradient accumulation and no PP: TP 32 x DP 4 on 4 instances.
 compare "trn1 cluster, Llama-3.1-8B TP32 DP4, 8 micro-batches" "$SRC/workloads/scenarios/scale/llama3.1-8b-trn1-512.yaml" \
   --set system.instances=4 --set model.num_layers=2 --set parallel.dp=4 --set parallel.microbatches=8 \

@@ -393,7 +393,11 @@ int32_t add_device_op(Ctx& c, const GraphOp& g, Op op, int& region, std::vector<
   const auto engine = static_cast<size_t>(op.engine);
   int32_t id = c.add(std::move(op));
   if (engine < c.seg_last.size()) c.seg_last[engine] = id;
-  c.prev_device = id;
+  // Eager pipeline sends are asynchronous (torch.distributed.pipelining posts them with
+  // batch_isend_irecv and waits for them later): the next dispatch does not wait for a send,
+  // only for the receive whose data it needs. A blocking send would deadlock 1F1B.
+  if (!(c.eager && g.kind == OpKind::Collective && g.group == GroupKind::Pp && !is_pipe_recv(g.role)))
+    c.prev_device = id;
   ++c.stats.ops;
   return id;
 }

@@ -25,9 +25,9 @@ int startup_command(const StartupCli& o) {
   StdoutSpool trace(opt.trace);
   StartupResult r = run_startup(opt);
   write_startup_text(r, text);
-  const auto& s_c = r.compiled_scenario;
+  const auto& s = r.scenario();
   write_outputs(o.common, startup_json(r).dump(2) + "\n",
-                workloads::resolved_yaml(s_c, "# trnsim resolved scenario " + s_c.name + "\n"));
+                workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
   trace.emit();
   return 0;
 }
@@ -39,6 +39,8 @@ Runner add_startup(CLI::App* app) {
   StartupOptions& s = o->startup;
   auto* c = app->add_subcommand("startup", "First-step delay against steady throughput, eager vs compiled");
   c->add_option("scenario", s.scenario, "Scenario name (workloads/scenarios) or YAML path")->required();
+  c->add_option("--mode", s.mode, "Which first steps to estimate: eager | compiled | both (default: both)")
+      ->check(CLI::IsMember({"eager", "compiled", "both"}));
   c->add_option("--cache", s.cache, "Persistent compile cache: cold | warm (default: the scenario's, cold)")
       ->check(CLI::IsMember({"cold", "warm"}));
   c->add_option("--budget", s.budget, "Per-graph compile budget, a time with unit, e.g. 600s (default: none)");

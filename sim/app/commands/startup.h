@@ -23,6 +23,7 @@ struct StartupOptions {
   std::string price;              // money per instance-hour, empty: none
   std::string model;              // replaces the scenario's model when not empty
   std::string trace;              // Chrome/Perfetto timeline of both first steps, empty: none
+  std::string mode = "both";      // eager | compiled | both: which first steps to estimate
   bool sensitivity = false;       // the first step's change with each parameter's uncertainty
   bool allow_oom = false;
 };
@@ -34,21 +35,25 @@ struct SensitivityRow {
 };
 
 struct StartupResult {
+  bool has_eager = true, has_compiled = true;  // the modes asked for (--mode); the other's fields stay empty
   workloads::ScenarioSpec eager_scenario, compiled_scenario;
   workloads::FirstStep eager, compiled;
   double steady_eager = 0, steady_compiled = 0;  // seconds per steady step
   double tokens = 0;                             // per step
   int instances = 0;
-  double break_even_steps = -1;  // -1: never
+  double break_even_steps = -1;  // -1: never (or only one mode asked for)
   double price = -1;             // -1: no price given
   std::string verdict;
   bool has_sensitivity = false;
   std::vector<SensitivityRow> sensitivity;  // largest first
   std::string inputs_hash;                  // of the resolved scenario, compile parameters and options (documents.h)
+  /// The scenario of the first mode asked for (compiled when both): the resolved one written out.
+  const workloads::ScenarioSpec& scenario() const { return has_compiled ? compiled_scenario : eager_scenario; }
 };
 
-/// Loads the scenario in both modes, simulates their steady steps (forked children) and
-/// estimates the first steps; writes the --trace timeline when asked. Throws ConfigError.
+/// Loads the scenario in the modes asked for (both by default), simulates their steady steps
+/// (forked children) and estimates the first steps; writes the --trace timeline when asked.
+/// Throws ConfigError.
 StartupResult run_startup(const StartupOptions& o);
 void write_startup_text(const StartupResult& r, FILE* out);
 /// The --json document (docs/schema/startup.schema.json).

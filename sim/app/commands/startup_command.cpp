@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -100,31 +101,42 @@ models::CompileParams scaled(const models::CompileParams& p, const std::string& 
   return out;
 }
 
+// The part that dominates a first step, e.g. "compile (54%)".
+std::string leading_part(const workloads::FirstStep& f) {
+  auto it = std::max_element(f.parts.begin(), f.parts.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s (%.0f%%)", it->first.c_str(), 100 * it->second / f.total);
+  return buf;
+}
+
 // One line a reader can act on: which part dominates each first step, and which mode to pick.
-std::string startup_verdict(const workloads::FirstStep& fe, const workloads::FirstStep& fc, double steady_e,
-                            double steady_c, double be_steps) {
-  auto top = [](const workloads::FirstStep& f) {
-    auto it = std::max_element(f.parts.begin(), f.parts.end(),
-                               [](const auto& a, const auto& b) { return a.second < b.second; });
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s (%.0f%%)", it->first.c_str(), 100 * it->second / f.total);
-    return std::string(buf);
-  };
+std::string startup_verdict(const StartupResult& r) {
+  const workloads::FirstStep &fe = r.eager, &fc = r.compiled;
   char buf[512];
-  if (!fc.compile.failures.empty()) {
+  if (!r.has_eager || !r.has_compiled) {
+    const workloads::FirstStep& f = r.has_eager ? fe : fc;
+    const char* mode = r.has_eager ? "eager" : "compiled";
+    if (!f.compile.failures.empty())
+      std::snprintf(buf, sizeof buf, "%s mode fails to start (%s)", mode, f.compile.failures.front().c_str());
+    else
+      std::snprintf(buf, sizeof buf, "the %s first step takes %.0f s, led by %s", mode, f.total,
+                    leading_part(f).c_str());
+  } else if (!fc.compile.failures.empty()) {
     std::snprintf(buf, sizeof buf, "compiled mode fails to start (%s); eager starts in %.0f s, led by %s",
-                  fc.compile.failures.front().c_str(), fe.total, top(fe).c_str());
-  } else if (be_steps > 0) {
+                  fc.compile.failures.front().c_str(), fe.total, leading_part(fe).c_str());
+  } else if (r.break_even_steps > 0) {
     std::snprintf(
         buf, sizeof buf,
         "compiled is %.0f%% faster per step and overtakes eager after %.0f steps; its first step is led by %s, "
         "eager's by %s",
-        100 * (steady_e - steady_c) / steady_e, be_steps, top(fc).c_str(), top(fe).c_str());
+        100 * (r.steady_eager - r.steady_compiled) / r.steady_eager, r.break_even_steps, leading_part(fc).c_str(),
+        leading_part(fe).c_str());
   } else {
     std::snprintf(buf, sizeof buf,
                   "eager is at least as fast per step, so compiling does not pay back; "
                   "eager's first step is led by %s",
-                  top(fe).c_str());
+                  leading_part(fe).c_str());
   }
   return buf;
 }
@@ -159,13 +171,12 @@ std::vector<SensitivityRow> sensitivity(const StartupResult& r, const models::Co
   for (const auto& [key, sigma] : sigmas) {
     double f = std::exp(sigma);
     auto pu = scaled(params, key, f), pd = scaled(params, key, 1 / f);
-    double de = (workloads::first_step(r.eager_scenario, pu, workloads::ExecMode::Eager, r.steady_eager).total -
-                 workloads::first_step(r.eager_scenario, pd, workloads::ExecMode::Eager, r.steady_eager).total) /
-                2;
-    double dc =
-        (workloads::first_step(r.compiled_scenario, pu, workloads::ExecMode::Compiled, r.steady_compiled).total -
-         workloads::first_step(r.compiled_scenario, pd, workloads::ExecMode::Compiled, r.steady_compiled).total) /
-        2;
+    auto change = [&](bool on, const workloads::ScenarioSpec& sc, workloads::ExecMode m, double steady) {
+      if (!on) return 0.0;
+      return (workloads::first_step(sc, pu, m, steady).total - workloads::first_step(sc, pd, m, steady).total) / 2;
+    };
+    const double de = change(r.has_eager, r.eager_scenario, workloads::ExecMode::Eager, r.steady_eager);
+    const double dc = change(r.has_compiled, r.compiled_scenario, workloads::ExecMode::Compiled, r.steady_compiled);
     rows.push_back({key, sigma, de, dc});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const SensitivityRow& a, const SensitivityRow& b) {
@@ -201,6 +212,7 @@ void write_trace(const std::string& path, const StartupResult& r) {
   sim::TraceSink sink(path, {}, 0, 1e300);
   int pid = 1;
   for (const auto* f : {&r.eager, &r.compiled}) {
+    if (!(f == &r.eager ? r.has_eager : r.has_compiled)) continue;
     const char* mode = f == &r.eager ? "eager" : "compiled";
     sink.process_name(pid, std::string("host (") + mode + ")");
     sink.thread_name(pid, 0, "first step");
@@ -222,28 +234,33 @@ void write_trace(const std::string& path, const StartupResult& r) {
 std::string startup_inputs(const StartupResult& r, const models::CompileParams& params, bool sensitivity) {
   char price[64];
   std::snprintf(price, sizeof price, "%.17g", r.price);
-  return std::string("command: startup\nprice_per_hour: ") + price +
+  // Both modes (the default) hash as before --mode existed; one mode adds its word.
+  const std::string modes = r.has_eager && r.has_compiled ? "" : (r.has_eager ? "\nmode: eager" : "\nmode: compiled");
+  return std::string("command: startup\nprice_per_hour: ") + price + modes +
          "\nsensitivity: " + (sensitivity ? "true" : "false") + "\ncompile_params:\n" +
-         sim::to_yaml(sim::write_config(params)) + "scenario:\n" + workloads::resolved_yaml(r.compiled_scenario, "");
+         sim::to_yaml(sim::write_config(params)) + "scenario:\n" + workloads::resolved_yaml(r.scenario(), "");
 }
 
 }  // namespace
 
 StartupResult run_startup(const StartupOptions& o) {
   StartupResult r;
+  if (o.mode != "both" && o.mode != "eager" && o.mode != "compiled")
+    throw sim::ConfigError(sim::Location{"--mode", 0, 0}, "", "expected eager, compiled or both, got '" + o.mode + "'");
+  r.has_eager = o.mode != "compiled";
+  r.has_compiled = o.mode != "eager";
   const std::vector<std::string> sets = startup_sets(o);
   r.price = parse_price(o.price);
   std::vector<std::string> se = sets, sc = sets;
   se.push_back("mode=eager");
   sc.push_back("mode=compiled");
-  r.eager_scenario = workloads::load_scenario(o.scenario, se, o.model);
-  r.compiled_scenario = workloads::load_scenario(o.scenario, sc, o.model);
-  const workloads::ScenarioSpec& s_e = r.eager_scenario;
-  const workloads::ScenarioSpec& s_c = r.compiled_scenario;
+  if (r.has_eager) r.eager_scenario = workloads::load_scenario(o.scenario, se, o.model);
+  if (r.has_compiled) r.compiled_scenario = workloads::load_scenario(o.scenario, sc, o.model);
+  const workloads::ScenarioSpec& s = r.scenario();
   // A job that cannot run has no first step: stop as `run` does.
-  const workloads::MemoryReport mem = workloads::memory_per_rank(s_c);
+  const workloads::MemoryReport mem = workloads::memory_per_rank(s);
   if (!mem.fits() && !o.allow_oom) {
-    throw sim::ConfigError(sim::Location{s_c.name, 0, 0}, "",
+    throw sim::ConfigError(sim::Location{s.name, 0, 0}, "",
                            "does not fit in HBM: " + gib(mem.total) + " per rank needed, " + gib(mem.capacity) +
                                " available (use --allow-oom to estimate anyway)",
                            "oom");
@@ -252,18 +269,22 @@ StartupResult run_startup(const StartupOptions& o) {
   // Read before simulating, so that a bad compile.yaml stops the run at once.
   const auto sigmas = o.sensitivity ? uncertainties() : std::vector<std::pair<std::string, double>>{};
   r.inputs_hash = inputs_hash(startup_inputs(r, params, o.sensitivity));
-  r.steady_eager = steady_of(s_e);
-  r.steady_compiled = steady_of(s_c);
-  r.eager = workloads::first_step(s_e, params, workloads::ExecMode::Eager, r.steady_eager);
-  r.compiled = workloads::first_step(s_c, params, workloads::ExecMode::Compiled, r.steady_compiled);
-  if (r.eager.compile.workers > 1) host_compile(r.eager);  // parallel compilation: simulate the host
-  if (r.compiled.compile.workers > 1) host_compile(r.compiled);
-  r.tokens = double(s_e.batch.tokens());
-  r.instances = s_e.system.instances;
-  if (r.steady_compiled < r.steady_eager)
+  if (r.has_eager) {
+    r.steady_eager = steady_of(r.eager_scenario);
+    r.eager = workloads::first_step(r.eager_scenario, params, workloads::ExecMode::Eager, r.steady_eager);
+    if (r.eager.compile.workers > 1) host_compile(r.eager);  // parallel compilation: simulate the host
+  }
+  if (r.has_compiled) {
+    r.steady_compiled = steady_of(r.compiled_scenario);
+    r.compiled = workloads::first_step(r.compiled_scenario, params, workloads::ExecMode::Compiled, r.steady_compiled);
+    if (r.compiled.compile.workers > 1) host_compile(r.compiled);
+  }
+  r.tokens = double(s.batch.tokens());
+  r.instances = s.system.instances;
+  if (r.has_eager && r.has_compiled && r.steady_compiled < r.steady_eager)
     r.break_even_steps =
         std::max(1.0, std::ceil(1 + (r.compiled.total - r.eager.total) / (r.steady_eager - r.steady_compiled)));
-  r.verdict = startup_verdict(r.eager, r.compiled, r.steady_eager, r.steady_compiled, r.break_even_steps);
+  r.verdict = startup_verdict(r);
   r.has_sensitivity = o.sensitivity;
   if (o.sensitivity) r.sensitivity = sensitivity(r, params, sigmas);
   if (!o.trace.empty()) write_trace(o.trace, r);
@@ -272,56 +293,98 @@ StartupResult run_startup(const StartupOptions& o) {
 
 namespace {
 
+// The first steps asked for, with their column names.
+std::vector<std::pair<const char*, const workloads::FirstStep*>> modes_of(const StartupResult& r) {
+  std::vector<std::pair<const char*, const workloads::FirstStep*>> m;
+  if (r.has_eager) m.push_back({"eager", &r.eager});
+  if (r.has_compiled) m.push_back({"compiled", &r.compiled});
+  return m;
+}
+
+double steady_of(const StartupResult& r, const workloads::FirstStep* f) {
+  return f == &r.eager ? r.steady_eager : r.steady_compiled;
+}
+
 void write_break_even_and_cost(const StartupResult& r, FILE* out) {
   const auto& fe = r.eager;
   const auto& fc = r.compiled;
-  if (r.break_even_steps > 0)
-    std::fprintf(out, "  break-even: compiled mode pays back its %s start after %.0f steps (%.3g tokens)\n",
-                 fc.total > fe.total ? "longer" : "shorter", r.break_even_steps, r.break_even_steps * r.tokens);
-  else
-    std::fprintf(out, "  break-even: never (compiled is not faster per step)\n");
-  const double ih_e = fe.total / 3600 * r.instances, ih_c = fc.total / 3600 * r.instances;
-  std::fprintf(out, "  start-up cost: %.3f instance-hours eager, %.3f compiled", ih_e, ih_c);
-  if (r.price >= 0)
-    std::fprintf(out, " (%.2f and %.2f at %.2f per instance-hour)", ih_e * r.price, ih_c * r.price, r.price);
+  if (r.has_eager && r.has_compiled) {
+    if (r.break_even_steps > 0)
+      std::fprintf(out, "  break-even: compiled mode pays back its %s start after %.0f steps (%.3g tokens)\n",
+                   fc.total > fe.total ? "longer" : "shorter", r.break_even_steps, r.break_even_steps * r.tokens);
+    else
+      std::fprintf(out, "  break-even: never (compiled is not faster per step)\n");
+  }
+  std::fprintf(out, "  start-up cost:");
+  const char* sep = " ";
+  for (const auto& [mode, f] : modes_of(r)) {
+    std::fprintf(out, "%s%.3f%s %s", sep, f->total / 3600 * r.instances, *sep == ' ' ? " instance-hours" : "", mode);
+    sep = ", ";
+  }
+  if (r.price >= 0) {
+    std::fprintf(out, " (");
+    sep = "";
+    for (const auto& [mode, f] : modes_of(r)) {
+      std::fprintf(out, "%s%.2f", sep, f->total / 3600 * r.instances * r.price);
+      sep = " and ";
+    }
+    std::fprintf(out, " at %.2f per instance-hour)", r.price);
+  }
   std::fprintf(out, "\n");
 }
 
 void write_sensitivity(const StartupResult& r, FILE* out) {
   std::fprintf(out, "  sensitivity: first-step change when a parameter moves by x/÷ exp(sigma), largest first\n");
-  std::fprintf(out, "    %-14s %8s %12s %12s\n", "parameter", "sigma", "eager (s)", "compiled (s)");
-  for (const auto& row : r.sensitivity)
-    std::fprintf(out, "    %-14s %8.2f %+12.1f %+12.1f\n", row.key.c_str(), row.sigma, row.eager_s, row.compiled_s);
+  std::fprintf(out, "    %-14s %8s", "parameter", "sigma");
+  for (const auto& [mode, f] : modes_of(r)) std::fprintf(out, " %12s", (std::string(mode) + " (s)").c_str());
+  std::fprintf(out, "\n");
+  for (const auto& row : r.sensitivity) {
+    std::fprintf(out, "    %-14s %8.2f", row.key.c_str(), row.sigma);
+    if (r.has_eager) std::fprintf(out, " %+12.1f", row.eager_s);
+    if (r.has_compiled) std::fprintf(out, " %+12.1f", row.compiled_s);
+    std::fprintf(out, "\n");
+  }
 }
 
 }  // namespace
 
 void write_startup_text(const StartupResult& r, FILE* out) {
-  const auto& s_e = r.eager_scenario;
-  const auto& fe = r.eager;
-  const auto& fc = r.compiled;
-  std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s_e.name.c_str(), s_e.model.name.c_str(),
-               r.instances, s_e.system.name.c_str(), workloads::enum_word(s_e.compile.cache).c_str(),
-               s_e.compile.budget.v > 0 ? (", budget " + s_e.compile.budget.str()).c_str() : "");
-  if (workloads::is_imported(s_e.model))
-    std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s_e.model).c_str());
-  std::fprintf(out, "  %-22s %12s %12s\n", "part (s)", "eager", "compiled");
-  for (size_t i = 0; i < fe.parts.size(); ++i)
-    std::fprintf(out, "  %-22s %12.1f %12.1f\n", fe.parts[i].first.c_str(), fe.parts[i].second, fc.parts[i].second);
-  std::fprintf(out, "  %-22s %12.1f %12.1f\n", "first step", fe.total, fc.total);
-  std::fprintf(out, "  %-22s %12.3f %12.3f\n", "steady step", r.steady_eager, r.steady_compiled);
-  std::fprintf(out, "  %-22s %11.1fx %11.1fx\n", "first / steady", fe.total / r.steady_eager,
-               fc.total / r.steady_compiled);
-  std::fprintf(out, "  %-22s %12s %12s\n", "graphs compiled",
-               (std::to_string(fe.inventory.jobs.size()) + " kern").c_str(),
-               (std::to_string(fc.inventory.jobs.size()) + " " +
-                (fc.inventory.kind == workloads::InventoryKind::Regional ? "reg" : "step"))
-                   .c_str());
-  std::fprintf(out, "  %-22s %12d %12d\n", "compile workers", fe.compile.workers, fc.compile.workers);
+  const auto& s = r.scenario();
+  const auto modes = modes_of(r);
+  std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s.name.c_str(), s.model.name.c_str(),
+               r.instances, s.system.name.c_str(), workloads::enum_word(s.compile.cache).c_str(),
+               s.compile.budget.v > 0 ? (", budget " + s.compile.budget.str()).c_str() : "");
+  if (workloads::is_imported(s.model))
+    std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s.model).c_str());
+  auto row = [&](const char* label, const std::function<std::string(const workloads::FirstStep&, double)>& cell) {
+    std::fprintf(out, "  %-22s", label);
+    for (const auto& [mode, f] : modes) std::fprintf(out, " %12s", cell(*f, steady_of(r, f)).c_str());
+    std::fprintf(out, "\n");
+  };
+  auto fmt = [](const char* f, double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, x);
+    return std::string(buf);
+  };
+  std::fprintf(out, "  %-22s", "part (s)");
+  for (const auto& [mode, f] : modes) std::fprintf(out, " %12s", mode);
+  std::fprintf(out, "\n");
+  const auto& parts = modes.front().second->parts;
+  for (size_t i = 0; i < parts.size(); ++i)
+    row(parts[i].first.c_str(), [&](const workloads::FirstStep& f, double) { return fmt("%.1f", f.parts[i].second); });
+  row("first step", [&](const workloads::FirstStep& f, double) { return fmt("%.1f", f.total); });
+  row("steady step", [&](const workloads::FirstStep&, double st) { return fmt("%.3f", st); });
+  row("first / steady", [&](const workloads::FirstStep& f, double st) { return fmt("%.1fx", f.total / st); });
+  row("graphs compiled", [&](const workloads::FirstStep& f, double) {
+    const char* kind = f.inventory.kind == workloads::InventoryKind::EagerKernels ? "kern"
+                       : f.inventory.kind == workloads::InventoryKind::Regional   ? "reg"
+                                                                                  : "step";
+    return std::to_string(f.inventory.jobs.size()) + " " + kind;
+  });
+  row("compile workers", [&](const workloads::FirstStep& f, double) { return std::to_string(f.compile.workers); });
   write_break_even_and_cost(r, out);
-  for (const auto* f : {&fe, &fc})
-    for (const auto& fail : f->compile.failures)
-      std::fprintf(out, "  FAILURE (%s): %s\n", f == &fe ? "eager" : "compiled", fail.c_str());
+  for (const auto& [mode, f] : modes)
+    for (const auto& fail : f->compile.failures) std::fprintf(out, "  FAILURE (%s): %s\n", mode, fail.c_str());
   std::fprintf(out, "  verdict: %s\n", r.verdict.c_str());
   if (r.has_sensitivity) write_sensitivity(r, out);
 }
@@ -341,24 +404,30 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
     return m;
   };
   const double be = r.break_even_steps;
-  const double ih_e = r.eager.total / 3600 * r.instances, ih_c = r.compiled.total / 3600 * r.instances;
-  js["scenario"] = r.eager_scenario.name;
-  const auto& mdl = r.eager_scenario.model;
+  js["scenario"] = r.scenario().name;
+  const auto& mdl = r.scenario().model;
   js["model"] = {{"name", mdl.name},
                  {"architecture", sim::word_of(mdl.architecture)},
                  {"parameters", mdl.parameters()},
                  {"active_parameters", mdl.active_parameters()}};
   js["verdict"] = r.verdict;
   js["tokens_per_step"] = r.tokens;
-  js["eager"] = mode_json(r.eager, r.steady_eager);
-  js["compiled"] = mode_json(r.compiled, r.steady_compiled);
-  js["break_even"]["steps"] = be > 0 ? nlohmann::ordered_json(be) : nlohmann::ordered_json(nullptr);
-  js["break_even"]["tokens"] = be > 0 ? nlohmann::ordered_json(be * r.tokens) : nlohmann::ordered_json(nullptr);
-  js["cost"]["instance_hours"] = {{"eager", ih_e}, {"compiled", ih_c}};
-  if (r.price >= 0) js["cost"]["money"] = {{"eager", ih_e * r.price}, {"compiled", ih_c * r.price}};
-  for (const auto& row : r.sensitivity)
-    js["sensitivity"].push_back(
-        {{"parameter", row.key}, {"log_sigma", row.sigma}, {"eager_s", row.eager_s}, {"compiled_s", row.compiled_s}});
+  for (const auto& [mode, f] : modes_of(r)) js[mode] = mode_json(*f, steady_of(r, f));
+  if (r.has_eager && r.has_compiled) {
+    js["break_even"]["steps"] = be > 0 ? nlohmann::ordered_json(be) : nlohmann::ordered_json(nullptr);
+    js["break_even"]["tokens"] = be > 0 ? nlohmann::ordered_json(be * r.tokens) : nlohmann::ordered_json(nullptr);
+  }
+  for (const auto& [mode, f] : modes_of(r)) {
+    const double ih = f->total / 3600 * r.instances;
+    js["cost"]["instance_hours"][mode] = ih;
+    if (r.price >= 0) js["cost"]["money"][mode] = ih * r.price;
+  }
+  for (const auto& row : r.sensitivity) {
+    nlohmann::ordered_json j{{"parameter", row.key}, {"log_sigma", row.sigma}};
+    if (r.has_eager) j["eager_s"] = row.eager_s;
+    if (r.has_compiled) j["compiled_s"] = row.compiled_s;
+    js["sensitivity"].push_back(j);
+  }
   return stamped(Document::Startup, r.inputs_hash, js);
 }
 

@@ -115,17 +115,21 @@ def run(scenario, set=None, mode=None, model=None, max_memory=None, allow_oom=Fa
                  quiet=bool(quiet), json=_text(json), resolved=_text(resolved))
 
 
-def startup(scenario, set=None, cache=None, budget=None, price_per_hour=None, model=None, sensitivity=False,
-            allow_oom=False, trace=None, json=None, resolved=None):
+def startup(scenario, set=None, mode=None, cache=None, budget=None, price_per_hour=None, model=None,
+            sensitivity=False, allow_oom=False, trace=None, json=None, resolved=None):
     """`trnsim startup SCENARIO`: the first step in eager and compiled mode against the steady
     step. Returns the --json document (dict): scenario, model, verdict, tokens_per_step,
     eager, compiled, break_even, cost.
 
-    cache: "cold" | "warm" (default: the scenario's); budget: per-graph compile budget, a time
-    with unit ("600s"); price_per_hour: money per instance-hour (number or text). Raises Error.
+    mode: "eager" | "compiled" | "both" (default both; with one mode the document has only that
+    mode's section and no break_even); cache: "cold" | "warm" (default: the scenario's); budget:
+    per-graph compile budget, a time with unit ("600s"); price_per_hour: money per instance-hour
+    (number or text). Raises Error.
     """
+    _choice("mode", mode, ("eager", "compiled", "both"))
     _choice("cache", cache, ("cold", "warm"))
-    return _call(_trnsim.startup, scenario=str(scenario), set=_sets(set), cache=cache, budget=_text(budget),
+    return _call(_trnsim.startup, scenario=str(scenario), set=_sets(set), mode=mode or "both", cache=cache,
+                 budget=_text(budget),
                  price_per_hour=_text(price_per_hour), model=_text(model), sensitivity=bool(sensitivity),
                  allow_oom=bool(allow_oom), trace=_text(trace), json=_text(json), resolved=_text(resolved))
 
