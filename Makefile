@@ -49,9 +49,11 @@ test: build
 bench: build
 	./tools/run_benchmarks.sh $(BUILD)
 
-# Every row of AWS's published trn1 training tables against the simulation (predicted with the
-# seed calibration); regenerates the trn1 section of docs/validation.md.
+# The compile-latency fit against every public start-up figure (in-sample, leave-one-out and
+# held-out errors), and every row of AWS's published trn1 training tables against the
+# simulation; regenerates those sections of docs/validation.md.
 validate: build
+	python3 tools/validate_compile.py $(BUILD)
 	python3 tools/validate.py $(BUILD) -j $(JOBS)
 
 test-sanitize: deps

@@ -8,13 +8,25 @@
 
 namespace trn::models {
 
-double compile_seconds(const CompileParams& p, const CompileJob& j) {
-  double cold = j.kernel ? p.c0_op.v + p.a_op.v * j.units
-                         : p.c0.v + p.a.v * j.units + p.b.v * j.units * std::pow(j.units / p.i_ref, p.alpha - 1.0);
-  return (1.0 - j.hit) * cold * j.scale;
+double instruction_units(const CompileParams& p, const CompileJob& j) {
+  return j.tiles + p.units_per_op * j.ops + p.moe_row_units * j.rows;
 }
 
-double compile_memory(const CompileParams& p, const CompileJob& j) { return p.mu0.v + p.mu1.v * j.units; }
+double compile_seconds(const CompileParams& p, const CompileJob& j) {
+  double cold;
+  if (j.kernel) {
+    cold = p.c0_op.v + p.a_op.v * j.tiles;
+  } else {
+    const double units = instruction_units(p, j);
+    const double per_module = units / std::max(1, j.modules);
+    cold = p.c0.v + p.a.v * units + p.b.v * units * std::pow(per_module / p.i_ref, p.alpha - 1.0);
+  }
+  return (1.0 - j.hit) * cold * j.scale * (j.xla ? p.xla_factor : 1.0);
+}
+
+double compile_memory(const CompileParams& p, const CompileJob& j) {
+  return p.mu0.v + p.mu1.v * instruction_units(p, j) / std::max(1, j.modules);
+}
 
 double lpt_makespan(std::vector<double> jobs, int workers) {
   std::sort(jobs.rbegin(), jobs.rend());
@@ -56,7 +68,7 @@ CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>
   for (const auto& j : jobs) {
     JobResult r;
     r.name = j.name;
-    r.units = j.units;
+    r.units = instruction_units(p, j);
     r.hit = j.hit;
     // A hit costs the lookup, but never more than compiling (small eager kernels).
     CompileJob cold = j;
@@ -65,7 +77,7 @@ CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>
     r.seconds = (1.0 - j.hit) * full + j.hit * std::min(p.t_hit.v, full);
     r.memory = j.hit >= 1 ? 0 : compile_memory(p, j);
     if (j.hit < 1 && !j.kernel) {
-      if (j.units > p.i_max)
+      if (r.units / std::max(1, j.modules) > p.i_max)
         r.failure = "instruction-limit";
       else if (r.memory > host.memory)
         r.failure = "host-oom";
@@ -74,15 +86,19 @@ CompilePhase compile_phase(const CompileParams& p, const std::vector<CompileJob>
     }
     if (!r.failure.empty()) out.failures.push_back(j.name + ": " + r.failure);
     max_mem = std::max(max_mem, r.memory);
-    for (int d = 0; d < std::max(1, j.kernel || j.hit >= 1 ? 1 : host.duplicate); ++d) secs.push_back(r.seconds);
+    r.compiles = std::max(1, j.copies) * (j.hit >= 1 ? 1 : out.duplicate);
+    for (int d = 0; d < r.compiles; ++d) secs.push_back(r.seconds);
     out.jobs.push_back(std::move(r));
   }
   if (schedule == Schedule::Sequential) {
-    // JIT: each rank compiles its graphs in order; without a shared cache the ranks of a
-    // node compile their copies at the same time and share the host's cores.
+    // JIT: each rank compiles its graphs in order; the ranks of a host compile their own
+    // variants and, without a shared cache, their copies at the same time and share the
+    // host's cores.
     out.workers = 1;
-    double contention = std::max(1.0, out.duplicate * p.cores_per_job / std::max(1, host.vcpus));
-    for (const auto& r : out.jobs) out.wall_s += r.seconds * (r.hit < 1 ? contention : 1.0);
+    for (const auto& r : out.jobs) {
+      const double contention = std::max(1.0, r.compiles * p.cores_per_job / std::max(1, host.vcpus));
+      out.wall_s += r.seconds * (r.hit < 1 ? contention : 1.0);
+    }
     return out;
   }
   int by_cpu = static_cast<int>(host.vcpus / p.cores_per_job);

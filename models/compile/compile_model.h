@@ -2,17 +2,24 @@
 // (docs/startup.md section 1.) Pure C++; the parameters live in
 // workloads/calibration/compile.yaml, fitted by `trnsim calibrate`.
 //
-// A job compiles a set of graphs (eager kernels, regional forward/backward graphs, or whole
-// step graphs). Graph g has I_g instruction units (tiles x instructions per tile, summed over
-// op kinds, times how often each op is emitted). Its single-job compile time is
-//   C_g = c0 + a * I_g + b * I_g * (I_g / I_ref)^(alpha - 1)        (graphs)
-//   C_k = c0_op + a_op * I_k                                          (eager kernels)
-// scaled by `speedup`. Graphs compile sequentially (JIT) or on P parallel workers (AOT),
-// P = min(jobs, vCPUs / cores_per_job, host memory / max_g M_g), M_g = mu0 + mu1 * I_g;
-// the makespan is LPT list scheduling. Warm-cache hits cost t_hit instead. The first step
-// adds process start, capture, weight initialisation, NEFF load, collective bootstrap and
-// the first execution (k_first x steady step). Failures (time over budget, host memory,
-// instruction limit) are reported per graph.
+// A job compiles a set of graphs (eager kernels, regional forward/backward graphs, whole
+// step graphs, or inference graphs). Graph g holds ops; its instruction units are
+//   I_g = tiles_g + units_per_op * ops_g + moe_row_units * rows_g
+// (tiles: the tensor-engine instructions of its matmuls, 128 x 128 stationary by 512 moving,
+// and the other engines' tiles; a fixed number of instructions per op: its DMA descriptors,
+// loop set-up and synchronisation; an indirect-DMA descriptor per routed token row). Its
+// single-job compile time is
+//   C_g = m_rel * [c0 + a * I_g + b * I_g * (I_g / (M_g * I_ref))^(alpha - 1)]   (graphs)
+//   C_k = m_rel * [c0_op + a_op * tiles_k]                                         (eager kernels)
+// where M_g is the number of modules the compiler's modular flow splits the graph into (one
+// per layer when it is on, 1 otherwise: the super-linear passes then see one module at a time)
+// and m_rel the compiler release's documented change (compiler_release.h), times the
+// frontend's factor, divided by `speedup`. Graphs compile sequentially (JIT) or on P parallel
+// workers (AOT), P = min(jobs, vCPUs / cores_per_job, host memory / max_g M_g),
+// M_g = mu0 + mu1 * I_g; the makespan is LPT list scheduling. Warm-cache hits cost t_hit
+// instead. The first step adds process start, capture, weight initialisation, NEFF load,
+// collective bootstrap and the first execution (k_first x steady step). Failures (time over
+// budget, host memory, instruction limit) are reported per graph.
 #pragma once
 
 #include <string>
@@ -47,6 +54,7 @@ struct CompileParams {
   sim::Time k1_coll{1};             // per doubling of ranks
   double k_first = 1.5;             // first execution / steady step
   double moe_row_units = 1;         // units per routed token row in MoE dispatch/combine (indirect DMA)
+  double units_per_op = 100;        // instruction units of each op besides its tiles
   double xla_factor = 1;            // compile-time multiplier of the torch-neuronx XLA frontend (older SDK)
   template <class V>
   void visit(V& v) {
@@ -71,19 +79,32 @@ struct CompileParams {
     v.field("k1_coll", k1_coll, F("collective bootstrap per doubling of ranks").ge(0));
     v.field("k_first", k_first, F("first execution time / steady step").ge(1));
     v.field("moe_row_units", moe_row_units, F("instruction units per routed token row (MoE dispatch)").ge(0));
+    v.field("units_per_op", units_per_op,
+            F("instruction units of each op besides its tiles (DMA descriptors, loop set-up, synchronisation)")
+                .ge(0)
+                .optional());
     v.field("xla_factor", xla_factor, F("compile-time multiplier of the XLA frontend").gt(0));
   }
 };
 
-/// One unit of compilation: a graph or an eager kernel.
+/// One unit of compilation: a graph or an eager kernel. Its size is given by what it holds
+/// (instruction_units() combines them with the fitted per-op and per-row weights).
 struct CompileJob {
   std::string name;
-  double units = 0;     // instruction units I
-  double ops = 0;       // ops traced (capture cost)
+  double tiles = 0;     // tensor-engine and vector/scalar tiles of its ops
+  double ops = 0;       // ops compiled into it (an eager kernel: 1)
+  double rows = 0;      // MoE token rows routed by indirect DMA (dispatch and combine)
+  double traced = 0;    // ops traced into it by the framework (capture cost)
+  int modules = 1;      // parts the compiler's modular flow compiles apart (1: the whole graph)
   bool kernel = false;  // eager kernel (c0_op, a_op) or graph (c0, a, b, alpha)
   double hit = 0;       // probability of a persistent-cache hit (0 cold, 1 warm)
-  double scale = 1;     // compile-time multiplier (frontend / compiler version)
+  double scale = 1;     // compile-time multiplier: the compiler release's (compiler_release.h)
+  bool xla = false;     // traced by torch-xla (HLO), not torch.compile: times xla_factor
+  int copies = 1;       // identical-size variants compiled (e.g. one per TP rank class)
 };
+
+/// I = tiles + units_per_op x ops + moe_row_units x rows.
+double instruction_units(const CompileParams& p, const CompileJob& j);
 
 enum class Schedule { Sequential, Parallel };
 
@@ -95,8 +116,9 @@ struct HostLimits {
 
 struct JobResult {
   std::string name;
-  double units = 0, seconds = 0, memory = 0;
+  double units = 0, seconds = 0, memory = 0;  // seconds: one compile of one copy
   double hit = 0;
+  int compiles = 1;  // compiles of this size on the host: its copies (x ranks without a shared cache)
   std::string failure;  // "", "timeout", "host-oom", "instruction-limit"
 };
 

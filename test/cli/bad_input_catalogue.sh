@@ -291,7 +291,7 @@ home_with cp compile.yaml 's/^  alpha: \([0-9.]*\)/  alpha: "\1 s"/'
 loc_of "$H/workloads/calibration/compile.yaml" "  alpha: " '"'
 TRNSIM_HOME=$H bad "compile calibration: a time where a number belongs" \
   "$LOC: compile_params.alpha: expected a number" -- startup "$S" "${JSON[@]}"
-home_with un compile.yaml 's/^  k_first: 0\.300/  k_first: wide/'
+home_with un compile.yaml 's/^  k_first: 0\.[0-9]*$/  k_first: wide/'
 loc_of "$H/workloads/calibration/compile.yaml" "  k_first: wide" wide
 TRNSIM_HOME=$H bad "compile calibration: a word for an uncertainty" \
   "$LOC: uncertainty.k_first: expected a number >= 0" -- startup "$S" --sensitivity "${JSON[@]}"
@@ -300,6 +300,7 @@ TRNSIM_HOME=$H bad "compile calibration: missing section" "compile.yaml:" "compi
   -- flexattention "${JSON[@]}"
 # workloads/calibration/compile_observations.yaml (trnsim calibrate)
 OBS=$SRC/workloads/calibration/compile_observations.yaml
+cp "$SRC/workloads/calibration/compile_models.yaml" "$D/"  # the copies' models file, beside them
 edit_copy "$OBS" "$D/obs_unit.yaml" '0,/^    value: "184.6 s"/s//    value: 184.6/'
 loc_of "$D/obs_unit.yaml" "    value: 184.6" 184.6
 bad "observations: a time without a unit" "$LOC: observations[0].value: bare number '184.6' has no unit" \
@@ -312,6 +313,23 @@ edit_copy "$OBS" "$D/obs_sigma.yaml" 's/^  alpha: 0\.\([0-9]*\)\(.*\)$/  alpha: 
 loc_of "$D/obs_sigma.yaml" "  alpha: 0." "0."
 bad "observations: prior sigma that is not a number" "$LOC: prior_log_sigma.alpha: expected a positive number" \
   -- calibrate "$D/obs_sigma.yaml" --out "$O/out.yaml"
+edit_copy "$OBS" "$D/obs_kind.yaml" '0,/^    kind: first_step/s//    kind: first_stp/'
+loc_of "$D/obs_kind.yaml" "    kind: first_stp" first_stp
+bad "observations: unknown kind" "$LOC: observations[0].kind: unknown value 'first_stp'" "did you mean 'first_step'" \
+  -- calibrate "$D/obs_kind.yaml" --out "$O/out.yaml"
+edit_copy "$OBS" "$D/obs_tp.yaml" '0,/^    tp: [0-9]*$/{/^    tp: [0-9]*$/d}'
+bad "observations: an inference row without its TP degree" "observations[5].tp: missing key 'tp' (needed by kind inference_compile)" \
+  -- calibrate "$D/obs_tp.yaml" --out "$O/out.yaml"
+edit_copy "$OBS" "$D/obs_model.yaml" '0,/^    model: nxdi-afm-4-5b-base/s//    model: nxdi-afm-45b/'
+loc_of "$D/obs_model.yaml" "    model: nxdi-afm-45b" nxdi
+bad "observations: an inference model missing from the models file" "$LOC: observations[5].model: unknown model 'nxdi-afm-45b'" \
+  -- calibrate "$D/obs_model.yaml" --out "$O/out.yaml"
+edit_copy "$OBS" "$D/obs_sdk.yaml" '0,/^    sdk: "2.28"/s//    sdk: "two"/'
+loc_of "$D/obs_sdk.yaml" '    sdk: "two"' '"'
+bad "observations: a release that is not major.minor" "$LOC: observations[5].sdk: expected a release such as \"2.28\", found 'two'" \
+  -- calibrate "$D/obs_sdk.yaml" --out "$O/out.yaml"
+edit_copy "$OBS" "$D/obs_models.yaml" 's/^models: compile_models.yaml/models: compile_modls.yaml/'
+bad "observations: models file missing" "models: " "compile_modls.yaml" -- calibrate "$D/obs_models.yaml" --out "$O/out.yaml"
 touch "$D/regular-file"
 bad "calibrate: output inside a regular file" "--out $D/regular-file/c.yaml: '$D/regular-file' is not a directory" -- calibrate "$OBS" --out "$D/regular-file/c.yaml"
 

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "models/compile/compiler_release.h"
+
 namespace trn::workloads {
 
 std::vector<FlexCase> flex_suite() {
@@ -23,20 +25,31 @@ std::vector<FlexCase> flex_suite() {
         // the softmax, and the mod operations; backward = 2.5 x forward.
         const double blocks = double(b) * c.heads * std::ceil(s / 128.0) * std::ceil(s / 512.0);
         const double per_block = 2.0 * std::ceil(c.head_dim / 128.0) + 1.0 + ops;
-        c.units = blocks * per_block * 3.5;
+        c.tiles = blocks * per_block * 3.5;
+        // The forward and backward FlexAttention ops (scores, softmax, output, and their
+        // gradients: about ten) and each mod's ops in both.
+        c.ops = 10 + 2.0 * ops;
         out.push_back(c);
       }
   return out;
 }
 
+models::CompileJob flex_job(const FlexCase& c) {
+  models::CompileJob j;
+  j.name = c.variant;
+  j.tiles = c.tiles;
+  j.ops = c.ops;
+  j.scale = models::compiler_release_factor(models::SdkRelease{}, false);
+  return j;
+}
+
 std::vector<FlexResult> run_flex_suite(const models::CompileParams& p, double budget_s, double speedup) {
   std::vector<FlexResult> out;
   for (const auto& c : flex_suite()) {
-    models::CompileJob j;
-    j.name = c.variant;
-    j.units = c.units;
+    const models::CompileJob j = flex_job(c);
     FlexResult r;
     r.c = c;
+    r.units = models::instruction_units(p, j);
     r.seconds = models::compile_seconds(p, j) / speedup;
     r.pass = r.seconds <= budget_s;
     out.push_back(r);

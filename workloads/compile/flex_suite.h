@@ -22,7 +22,8 @@ struct FlexCase {
   std::string variant;
   int batch = 1, seq = 1024, heads = 16, head_dim = 128;
   int mod_ops = 0;   // vector operations per block from mask_mod and score_mod
-  double units = 0;  // instruction units of the forward + backward graph
+  double tiles = 0;  // tiles of the forward + backward graph (its block loop unrolled)
+  double ops = 0;    // ops of the graph (FlexAttention forward and backward, the mods)
 };
 
 /// The 96 cases in order (variant-major).
@@ -30,9 +31,13 @@ std::vector<FlexCase> flex_suite();
 
 struct FlexResult {
   FlexCase c;
+  double units = 0;  // instruction units (models::instruction_units)
   double seconds = 0;
   bool pass = true;
 };
+
+/// The compile job of a case (torch.compile on Trainium3: the current compiler).
+models::CompileJob flex_job(const FlexCase& c);
 
 /// Compile time of each case against `budget_s` with a compiler `speedup` times faster.
 std::vector<FlexResult> run_flex_suite(const models::CompileParams& p, double budget_s, double speedup);

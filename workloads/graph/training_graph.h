@@ -66,9 +66,10 @@ struct GraphOp {
   int inputs = 1;
   models::Engine engine = models::Engine::Vector;
   bool fusable = true;
-  // Attention: per sequence.
+  // Attention: per sequence; `kv_len`: keys each query attends when not the sequence itself
+  // (decoding against a KV cache; 0 otherwise).
   int heads = 0, kv_heads = 0, head_dim = 0;
-  double seq = 0, sequences = 0, window = 0;
+  double seq = 0, sequences = 0, window = 0, kv_len = 0;
   bool causal = true;
   // Parameters owned by this op (for memory accounting and FSDP gathers).
   double params = 0;

@@ -26,17 +26,29 @@ Runner add_calibrate_collectives(CLI::App* app) {
 }
 
 Runner add_calibrate_compile(CLI::App* app) {
-  auto o = std::make_shared<CalibrateCompileOptions>();
-  auto out = std::make_shared<std::string>();
-  auto* c =
-      app->add_subcommand("calibrate", "Fit the compile-latency parameters to observations (Levenberg-Marquardt)");
-  c->add_option("observations", o->observations,
+  struct Opts {
+    CalibrateCompileOptions run;
+    std::string out, residuals;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* c = app->add_subcommand("calibrate",
+                                "Fit the compile-latency parameters to the observations (Levenberg-Marquardt with "
+                                "priors), with leave-one-out and held-out errors; write the parameter file");
+  c->add_option("observations", o->run.observations,
                 "Observations YAML (e.g. workloads/calibration/compile_observations.yaml)")
       ->required();
-  c->add_option("--out", *out, "Write the parameter file to FILE (default: standard output)");
-  return [o, out]() -> int {
-    if (!out->empty() && !is_stdout(*out)) sim::check_writable(*out, "--out");
-    write_or_print(*out, calibrate_compile_yaml(run_calibrate_compile(*o)));
+  c->add_option("--out", o->out, "Write the parameter file to FILE (default: standard output)");
+  c->add_option("--residuals", o->residuals,
+                "Write every observation's in-sample, leave-one-out and held-out figure as JSON to FILE");
+  c->add_option("-j,--jobs", o->run.jobs, "Leave-one-out refits at a time (default: 2)")->check(CLI::Range(1, 64));
+  return [o]() -> int {
+    for (const auto* f : {&o->out, &o->residuals})
+      if (!f->empty() && !is_stdout(*f)) sim::check_writable(*f, f == &o->out ? "--out" : "--residuals");
+    const CalibrateCompileResult r = run_calibrate_compile(o->run);
+    // The table goes to standard error when the parameter file goes to standard output.
+    write_calibrate_compile_text(r, o->out.empty() || is_stdout(o->out) ? stderr : stdout);
+    write_or_print(o->out, calibrate_compile_yaml(r));
+    if (!o->residuals.empty()) write_or_print(o->residuals, calibrate_compile_json(r).dump(1) + "\n");
     return 0;
   };
 }

@@ -75,7 +75,7 @@ nlohmann::ordered_json flex_json(const FlexSuiteResult& r) {
     js["cases"].push_back({{"variant", c.c.variant},
                            {"batch", c.c.batch},
                            {"seq_len", c.c.seq},
-                           {"units", c.c.units},
+                           {"units", c.units},
                            {"compile_s", c.seconds},
                            {"pass", c.pass}});
   return stamped(Document::Flex, r.inputs_hash, js);

@@ -32,11 +32,8 @@ void host_compile(workloads::FirstStep& f) {
       [&]() -> std::vector<double> {
         sim::EventQueue ev("events");
         hw::CompileHost host("host", ev, f.compile.workers);
-        for (size_t i = 0; i < f.compile.jobs.size(); ++i) {
-          const auto& j = f.compile.jobs[i];
-          bool dup = !f.inventory.jobs[i].kernel && j.hit < 1;
-          for (int d = 0; d < (dup ? f.compile.duplicate : 1); ++d) host.submit(j.name, j.seconds);
-        }
+        for (const auto& j : f.compile.jobs)
+          for (int d = 0; d < j.compiles; ++d) host.submit(j.name, j.seconds);
         sim::run_to_completion();
         return {host.makespan()};
       },
@@ -189,7 +186,12 @@ std::vector<SensitivityRow> sensitivity(const StartupResult& r, const models::Co
 // Each graph (or eager kernel) of `f` on its compile worker, from `compile_start`.
 void trace_compile_workers(sim::TraceSink& sink, int pid, const workloads::FirstStep& f, double compile_start) {
   std::vector<double> secs;
-  for (const auto& j : f.compile.jobs) secs.push_back(j.seconds);
+  std::vector<std::string> names;
+  for (const auto& j : f.compile.jobs)
+    for (int d = 0; d < j.compiles; ++d) {
+      secs.push_back(j.seconds);
+      names.push_back(j.name);
+    }
   auto at = models::lpt_assign(secs, f.compile.workers);
   if (f.compile.workers == 1) {  // JIT: in program order, one after another
     double c = 0;
@@ -202,7 +204,7 @@ void trace_compile_workers(sim::TraceSink& sink, int pid, const workloads::First
   for (size_t i = 0; i < secs.size(); ++i) {
     int tid = 1 + at[i].first;
     if (named.insert(tid).second) sink.thread_name(pid, tid, "compile worker " + std::to_string(at[i].first));
-    sink.span(pid, tid, f.compile.jobs[i].name, "host", compile_start + at[i].second,
+    sink.span(pid, tid, names[i], "host", compile_start + at[i].second,
               compile_start + at[i].second + secs[i]);
   }
 }
@@ -379,7 +381,7 @@ void write_startup_text(const StartupResult& r, FILE* out) {
     const char* kind = f.inventory.kind == workloads::InventoryKind::EagerKernels ? "kern"
                        : f.inventory.kind == workloads::InventoryKind::Regional   ? "reg"
                                                                                   : "step";
-    return std::to_string(f.inventory.jobs.size()) + " " + kind;
+    return std::to_string(f.inventory.graphs()) + " " + kind;
   });
   row("compile workers", [&](const workloads::FirstStep& f, double) { return std::to_string(f.compile.workers); });
   write_break_even_and_cost(r, out);
@@ -398,7 +400,7 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
     m["first_step"]["ratio_to_steady"] = f.total / steady;
     m["steady"]["step_time_s"] = steady;
     m["steady"]["tokens_per_s"] = r.tokens / steady;
-    m["compile"]["graphs"] = f.inventory.jobs.size();
+    m["compile"]["graphs"] = f.inventory.graphs();
     m["compile"]["workers"] = f.compile.workers;
     m["compile"]["failures"] = f.compile.failures;
     return m;
