@@ -190,9 +190,11 @@ out.append("")
 out.append(f"Configurations are assumptions (docs/startup.md): gpt-oss-20B as regional torch.compile on one "
            f"trn2.48xlarge, TP=4 x FSDP=16, experts replicated so each block graph emits all 32 experts "
            f"({g['compiled']['compile']['graphs']} compile jobs: 2 block types x forward/backward plus eager remainder "
-           f"kernels, compiled one after another); BERT-Large as torch-neuronx XLA on one trn1.32xlarge, 32 data-parallel "
-           f"workers, 32 gradient-accumulation micro-steps ({b_seq['compiled']['compile']['graphs']} step graphs; "
-           f"{b_par['compiled']['compile']['workers']} parallel workers with neuron_parallel_compile).\n")
+           f"kernels, compiled one after another); BERT-Large as torch-neuronx XLA on one trn1.32xlarge, 32 "
+           f"data-parallel workers, 32 gradient-accumulation micro-steps ({b_seq['compiled']['compile']['graphs']} "
+           f"graphs of the xla inventory, docs/startup.md section 1; "
+           f"{b_par['compiled']['compile']['workers']} parallel workers with neuron_parallel_compile), at the "
+           f"tutorial's release, SDK 2.3.\n")
 out.append("### Trainium3 FlexAttention suite\n")
 out.append("`trnsim flexattention --json F` (budget 600 s, an assumption). Published (SemiAnalysis, P3, "
            "REPORTED-UNVERIFIED): 89 of 96 tests pass; all 7 failures exceeded the compile-time budget, all at batch 4, "

@@ -76,7 +76,7 @@ for o in obs:
         lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (o["name"], KIND[o["kind"]], secs(m),
                                                              secs(o["in_sample_s"]), pct(o["in_sample_s"], m),
                                                              secs(o["loo_s"]), pct(o["loo_s"], m)))
-lines += ["", "Graph counts (checked, not fitted; docs/startup.md 2.3):", "",
+lines += ["", "Graph counts (checked, not fitted; docs/startup.md 1.2):", "",
           "| job | published | model | error |", "|---|---:|---:|---:|"]
 for c in fit["graph_counts"]:
     lines.append("| %s | %d | %d | %s |" % (c["name"], c["published"], c["modelled"], pct(c["modelled"], c["published"])))

@@ -55,7 +55,7 @@ struct CompileParams {
   double k_first = 1.5;             // first execution / steady step
   double moe_row_units = 1;         // units per routed token row in MoE dispatch/combine (indirect DMA)
   double units_per_op = 100;        // instruction units of each op besides its tiles
-  double xla_factor = 1;            // compile-time multiplier of the torch-neuronx XLA frontend (older SDK)
+  double xla_factor = 1;            // compile-time multiplier of graphs traced by torch-xla (HLO)
   template <class V>
   void visit(V& v) {
     v.field("c0", c0, F("fixed time per graph compile").ge(0));
@@ -83,7 +83,8 @@ struct CompileParams {
             F("instruction units of each op besides its tiles (DMA descriptors, loop set-up, synchronisation)")
                 .ge(0)
                 .optional());
-    v.field("xla_factor", xla_factor, F("compile-time multiplier of the XLA frontend").gt(0));
+    v.field("xla_factor", xla_factor,
+            F("compile-time multiplier of graphs traced by torch-xla (HLO) against torch.compile's").gt(0));
   }
 };
 

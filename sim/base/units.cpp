@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace trn::sim {
@@ -207,9 +208,18 @@ std::string format_quantity_exact(double value, Dim dim) {
   for (const Unit& u : candidates) {
     double x = value / u.factor;
     if (value != 0.0 && (std::fabs(x) < 1e-3 || std::fabs(x) >= 1e6)) continue;
-    std::string text = format_double_exact(x) + " " + u.name;
-    std::string why;
-    auto back = parse_quantity(text, dim, &why);
+    // The division can leave a last-digit error (3.177e-5 s / 1e-6 = 31.769999999999996):
+    // the fewest significant digits whose text reads back as `value`, else the exact mantissa.
+    std::string text;
+    for (int digits = 1; digits <= 17 && text.empty(); ++digits) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.*g %s", digits, x, u.name);
+      if (std::strchr(buf, 'e')) continue;  // 4e+01: a longer plain mantissa reads better
+      auto back = parse_quantity(buf, dim, nullptr);
+      if (back && *back == value) text = buf;
+    }
+    if (text.empty()) text = format_double_exact(x) + " " + u.name;
+    auto back = parse_quantity(text, dim, nullptr);
     if (back && *back == value && (best.empty() || text.size() < best.size())) best = text;
   }
   if (!best.empty()) return best;

@@ -3,9 +3,9 @@
 # `run --mode eager` on every pipeline-parallel one (issue 27: eager + pipeline deadlocked).
 # Each startup must exit 0 with both first steps, each longer than its steady step, and a
 # break-even that is consistent with the two; `--mode eager` and `--mode compiled` must give the
-# sections of `--mode both`. To stay cheap, the scenarios whose full runs take tens of seconds
-# are cut (fewer layers, or as many micro-batches as stages; the cut is printed): the first
-# step's mechanisms are the same.
+# sections of `--mode both`. To stay cheap, runs are cut (the cut is printed): as many
+# micro-batches as stages (or two), two layers a stage for the validation scenarios, fewer layers
+# and a smaller vocabulary for the UltraServer ones; every graph kind and part of the first step stays.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 D=$WORK
 
@@ -21,12 +21,16 @@ def num(key):
 name = sys.argv[1].rsplit("/", 1)[-1]
 cut = []
 pp, dp, mb, gbs = num("pp") or 1, num("dp") or 1, num("microbatches") or 1, num("global_batch")
+validation = "/validation/" in sys.argv[1]
 if pp > 1 and mb > pp and gbs:
     cut += ["parallel.microbatches=%d" % pp, "batch.global_batch=%d" % (gbs // mb * pp)]
 elif mb > 1 and gbs:  # gradient accumulation alone: two micro-batches keep its graphs
     cut += ["parallel.microbatches=2", "batch.global_batch=%d" % (gbs // mb * 2)]
-if "trn3-gen2" in name or "ultraserver" in name:
-    cut += ["model.num_layers=4"]
+if validation:  # two layers a stage: every graph kind of the first step, a fraction of the steady step
+    cut += ["model.num_layers=%d" % (2 * pp)]
+elif "trn3" in name or "ultraserver" in name:
+    # the UltraServers' FSDP and embedding collectives dominate: 4 layers, a 16,384-token vocabulary
+    cut += ["model.num_layers=4", "model.vocab_size=16384"]
 print(" ".join("--set " + c for c in cut))
 PY
 }

@@ -74,7 +74,7 @@ d = json.load(open(sys.argv[1]))["traceEvents"]
 procs = {e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "process_name"}
 assert procs == {"host (eager)", "host (compiled)"}, procs
 names = {e["name"] for e in d if e["ph"] == "X"}
-assert {"process_start", "compile", "neff_load", "first_execution", "step_first"} <= names, names
+assert {"process_start", "compile", "neff_load", "first_execution", "microbatch_first", "optimizer_first"} <= names, names
 threads = {e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "thread_name"}
 assert any(t.startswith("compile worker") for t in threads), threads
 print("startup trace ok")

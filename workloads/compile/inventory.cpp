@@ -202,7 +202,7 @@ OpSize tiny(double ops = 1) {
 }
 
 // The whole-step graphs of the xla frontend, by mechanism: torch-xla cuts a graph at every
-// mark_step (docs/startup.md 2.3; F39-F41). `stage_jobs[p]` receives the indexes of the jobs
+// mark_step (docs/startup.md 1.2; F39-F41). `stage_jobs[p]` receives the indexes of the jobs
 // stage p's ranks compile; the others are every rank's.
 void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std::vector<size_t>>& stage_jobs,
                          std::vector<size_t>& common) {

@@ -1,4 +1,4 @@
-// The graphs a job compiles before its first step, by mechanism (docs/startup.md section 2):
+// The graphs a job compiles before its first step, by mechanism (docs/startup.md section 1.2):
 //   eager               : one kernel per unique op signature (kind, shapes), compiled once
 //                         when first reached and reused by every layer that repeats it;
 //   compiled (torchneuron): regional torch.compile: a forward and a backward graph per
