@@ -119,7 +119,7 @@ struct JobResult {
   std::string name;
   double units = 0, seconds = 0, memory = 0;  // seconds: one compile of one copy
   double hit = 0;
-  int compiles = 1;  // compiles of this size on the host: its copies (x ranks without a shared cache)
+  int compiles = 1;     // compiles of this size on the host: its copies (x ranks without a shared cache)
   std::string failure;  // "", "timeout", "host-oom", "instruction-limit"
 };
 

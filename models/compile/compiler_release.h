@@ -1,8 +1,8 @@
 // The compile-time changes of neuronx-cc releases that the Neuron compiler release notes
-// quantify as a change of the total compile time (C4, docs/startup.md 1.5): each a documented factor from the release on, never a
-// fitted constant. The compile parameters describe the compiler before SDK 2.25; a job at a
-// later release (its scenario's `sdk:`; "" is the current one) compiles at the product of the
-// factors of every change up to it.
+// quantify as a change of the total compile time (C4, docs/startup.md 1.5): each a documented
+// factor from the release on, never a fitted constant. The compile parameters describe the
+// compiler before SDK 2.25; a job at a later release (its scenario's `sdk:`; "" is the current
+// one) compiles at the product of the factors of every change up to it.
 #pragma once
 
 #include <vector>
@@ -15,7 +15,7 @@ struct CompilerChange {
   int major = 2, minor = 0;  // the first SDK release with the change
   double factor = 1;         // compile time afterwards / before
   bool xla_training_only = false;
-  const char* what = "";     // the release note's words
+  const char* what = "";  // the release note's words
 };
 
 /// The quantified changes, oldest first.

@@ -164,8 +164,8 @@ TEST_CASE("validation: BERT-Large ~13 min parallel vs ~40 min sequential within 
   // At the tutorial's release (SDK 2.3, 2022); the fit's in-sample error on these rows is about 20 %.
   CompileParams p = workloads::load_compile_params();
   const std::string sdk = "system.chip.collectives.sdk=2.3";
-  auto seq = workloads::first_step(workloads::load_scenario("bert-large-trn1", {sdk}), p,
-                                   workloads::ExecMode::Compiled, 1.0);
+  auto seq =
+      workloads::first_step(workloads::load_scenario("bert-large-trn1", {sdk}), p, workloads::ExecMode::Compiled, 1.0);
   auto par = workloads::first_step(workloads::load_scenario("bert-large-trn1", {"compile.parallel_compile=true", sdk}),
                                    p, workloads::ExecMode::Compiled, 1.0);
   CHECK(seq.compile.wall_s == Approx(40 * 60).epsilon(0.30));
@@ -203,9 +203,9 @@ workloads::ScenarioSpec nxdt(const std::string& scenario, std::vector<std::strin
 TEST_CASE("xla graph inventory: NxD Training's graphs by mechanism, against AWS's counts", "[compile][inventory]") {
   // Llama-3-8B pretraining (hf_llama3_8B_config.yaml: 4 nodes, TP 32, DP 4; SDK 2.20 code): set-up
   // 5, micro-batch graphs 2 x 2 TP-rank variants, loss 2, logging 2 + 1, optimizer 3 = 17.
-  const auto s8 = nxdt("h1-llama3.1-8b-nxd-32n-tp32.yaml", {"system.instances=4", "parallel.dp=4",
-                                                            "parallel.microbatches=256",
-                                                            "system.chip.collectives.sdk=2.20"});
+  const auto s8 =
+      nxdt("h1-llama3.1-8b-nxd-32n-tp32.yaml",
+           {"system.instances=4", "parallel.dp=4", "parallel.microbatches=256", "system.chip.collectives.sdk=2.20"});
   const auto inv8 = workloads::build_inventory(s8, workloads::ExecMode::Compiled);
   CHECK(inv8.graphs() == 17);
   CHECK(std::abs(inv8.graphs() / 22.0 - 1) <= 0.25);
@@ -224,8 +224,7 @@ TEST_CASE("xla graph inventory: NxD Training's graphs by mechanism, against AWS'
 
 TEST_CASE("xla graph inventory: what changes the count", "[compile][inventory]") {
   const auto count = [](std::vector<std::string> sets) {
-    return workloads::build_inventory(nxdt("x1-llama3-70b-nxdt-16n-tp32-pp8.yaml", sets),
-                                      workloads::ExecMode::Compiled)
+    return workloads::build_inventory(nxdt("x1-llama3-70b-nxdt-16n-tp32-pp8.yaml", sets), workloads::ExecMode::Compiled)
         .graphs();
   };
   const int base = count({"system.chip.collectives.sdk=2.21"});
@@ -253,7 +252,8 @@ TEST_CASE("regional graphs of a MoE model under torch.compile: an op per expert"
   for (const auto& j : inv.jobs)
     if (j.name.rfind("block", 0) == 0) ops_loop += j.ops;
   for (const auto& j : x.jobs)
-    if (j.name.rfind("microbatch", 0) == 0 || j.name.rfind("forward", 0) == 0) ops_batched = std::max(ops_batched, j.ops);
+    if (j.name.rfind("microbatch", 0) == 0 || j.name.rfind("forward", 0) == 0)
+      ops_batched = std::max(ops_batched, j.ops);
   CHECK(ops_loop > 0);
   // The expert loop emits each of the 32 experts' matmuls as ops of their own.
   workloads::GraphOp up;

@@ -74,14 +74,14 @@ FirstStep first_step(const FirstStepInputs& in, const models::CompileParams& p) 
       first = false;
     }
   }
-  f.parts = {{enum_word(StartupPart::ProcessStart), p.t_proc.v},
-             {enum_word(StartupPart::WeightInit), in.weight_bytes / p.weight_bw.v},
-             {enum_word(StartupPart::GraphCapture), capture},
-             {enum_word(StartupPart::Compile), f.compile.wall_s},
-             {enum_word(StartupPart::NeffLoad), load},
-             {enum_word(StartupPart::CollectiveBootstrap),
-              p.k0_coll.v + p.k1_coll.v * std::log2(std::max(1.0, in.world))},
-             {enum_word(StartupPart::FirstExecution), p.k_first * in.steady_s}};
+  f.parts = {
+      {enum_word(StartupPart::ProcessStart), p.t_proc.v},
+      {enum_word(StartupPart::WeightInit), in.weight_bytes / p.weight_bw.v},
+      {enum_word(StartupPart::GraphCapture), capture},
+      {enum_word(StartupPart::Compile), f.compile.wall_s},
+      {enum_word(StartupPart::NeffLoad), load},
+      {enum_word(StartupPart::CollectiveBootstrap), p.k0_coll.v + p.k1_coll.v * std::log2(std::max(1.0, in.world))},
+      {enum_word(StartupPart::FirstExecution), p.k_first * in.steady_s}};
   for (const auto& [k, v] : f.parts) f.total += v;
   return f;
 }

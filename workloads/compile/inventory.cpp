@@ -26,7 +26,8 @@ std::string signature(const GraphOp& o) {
   std::ostringstream s;
   s << static_cast<int>(o.kind) << '|' << o.kernel << '|' << o.tokens << '|' << o.n << '|' << o.k << '|' << o.experts
     << '|' << o.width << '|' << o.heads << '|' << o.seq << '|' << o.kv_len << '|' << o.window << '|'
-    << static_cast<int>(o.coll) << '|' << o.coll_bytes << '|' << static_cast<int>(o.recompute ? Phase::Forward : o.phase);
+    << static_cast<int>(o.coll) << '|' << o.coll_bytes << '|'
+    << static_cast<int>(o.recompute ? Phase::Forward : o.phase);
   return s.str();
 }
 
@@ -83,8 +84,8 @@ OpSize op_size(const GraphOp& o, double optimizer_passes, double element_bytes, 
       // its KV cache (kv_len).
       double kv = o.kv_len > 0 ? o.kv_len : (o.causal ? (o.seq + 1) / 2 : o.seq);
       if (o.window > 0) kv = std::min(kv, o.window);
-      const double per_head = matmul_tiles(o.seq, kv, o.head_dim) + matmul_tiles(o.seq, o.head_dim, kv) +
-                              cdiv(o.seq, 128) * cdiv(kv, 512);
+      const double per_head =
+          matmul_tiles(o.seq, kv, o.head_dim) + matmul_tiles(o.seq, o.head_dim, kv) + cdiv(o.seq, 128) * cdiv(kv, 512);
       z.tiles = per_head * o.heads * o.sequences * (o.phase == Phase::Backward && !o.recompute ? 2.5 : 1.0);
       break;
     }

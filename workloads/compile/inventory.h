@@ -61,8 +61,8 @@ struct Inventory {
   InventoryKind kind = InventoryKind::EagerKernels;
   std::vector<models::CompileJob> jobs;  // the job's distinct graphs (a variant counted by its copies)
   models::Schedule schedule = models::Schedule::Sequential;
-  double traced_ops = 0;        // ops captured into graphs by the framework
-  std::vector<HostSet> hosts;   // empty: every host compiles every job
+  double traced_ops = 0;       // ops captured into graphs by the framework
+  std::vector<HostSet> hosts;  // empty: every host compiles every job
   /// Graphs compiled in all: the sum of the jobs' copies (eager kernels count once each).
   int graphs() const;
 };

@@ -37,8 +37,8 @@ double round_sig(double x, int digits) {
 // The least-squares problem over the observations marked in `use`.
 struct Problem {
   const ObservationSet* set = nullptr;
-  std::vector<char> use;        // per timed observation: fitted
-  std::vector<double> theta0;   // prior ln(value) of each fitted parameter
+  std::vector<char> use;       // per timed observation: fitted
+  std::vector<double> theta0;  // prior ln(value) of each fitted parameter
 
   models::CompileParams params(const Eigen::VectorXd& th) const {
     models::CompileParams p = set->prior;
@@ -170,8 +170,11 @@ std::vector<ParameterFit> determination(const ObservationSet& set, const std::ve
     const double prior = 1.0 / (f.prior_log_sigma * f.prior_log_sigma);
     f.data_share = data / (data + prior);
     std::vector<std::pair<double, std::string>> by(info.size());
-    std::transform(info.begin(), info.end(), by.begin(), [](const auto& e) { return std::make_pair(e.second, e.first); });
-    std::sort(by.begin(), by.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    std::transform(info.begin(), info.end(), by.begin(),
+                   [](const auto& e) { return std::make_pair(e.second, e.first); });
+    std::sort(by.begin(), by.end(), [](const auto& a, const auto& b) {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    });
     for (const auto& [v, name] : by)
       if (f.determined_by.size() < 3 && data > 0 && v >= 0.1 * data) f.determined_by.push_back(name);
     out.push_back(f);
@@ -297,8 +300,8 @@ std::string calibrate_compile_yaml(const CalibrateCompileResult& r) {
   y << "# " << summary_line("leave-one-out", loo_errors(r)) << "\n";
   y << "# " << summary_line("held out", held_out_errors(r)) << "\n";
   for (const auto& c : r.counts) {
-    std::snprintf(line, sizeof line, "#   graphs: %-46s published %3d  model %3d  %+.1f%%\n", c.name.c_str(), c.published,
-                  c.modelled, (double(c.modelled) / c.published - 1) * 100);
+    std::snprintf(line, sizeof line, "#   graphs: %-46s published %3d  model %3d  %+.1f%%\n", c.name.c_str(),
+                  c.published, c.modelled, (double(c.modelled) / c.published - 1) * 100);
     y << line;
   }
   std::snprintf(line, sizeof line,

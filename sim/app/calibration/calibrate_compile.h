@@ -34,9 +34,9 @@ struct ObservationFit {
 
 struct ParameterFit {
   std::string name;
-  double log_sigma = 0;                  // posterior standard deviation of ln(value)
+  double log_sigma = 0;  // posterior standard deviation of ln(value)
   double prior_log_sigma = 0;
-  double data_share = 0;                 // the observations' share of the fit's information on it
+  double data_share = 0;                   // the observations' share of the fit's information on it
   std::vector<std::string> determined_by;  // observations carrying most of it, largest first
   bool assumption() const { return data_share < 0.5; }
 };

@@ -50,9 +50,12 @@ struct ObservationSpec {
     v.field("mode", mode, F("execution mode (first_step, compile)").optional());
     v.field("model", model, F("model of an inference_compile, by name in the models file").optional());
     v.field("system", system, F("system whose host server compiles (inference_compile)").optional());
-    v.field("host_vcpus", host_vcpus, F("vCPUs of the compiling host, when not a system's (inference_compile)").ge(1).optional());
-    v.field("host_memory", host_memory, F("memory of the compiling host, when not a system's (inference_compile)").gt(0).optional());
-    v.field("buckets", buckets, F("NxD Inference bucketing on: a graph per power-of-two length up to seq (inference_compile)").optional());
+    v.field("host_vcpus", host_vcpus,
+            F("vCPUs of the compiling host, when not a system's (inference_compile)").ge(1).optional());
+    v.field("host_memory", host_memory,
+            F("memory of the compiling host, when not a system's (inference_compile)").gt(0).optional());
+    v.field("buckets", buckets,
+            F("NxD Inference bucketing on: a graph per power-of-two length up to seq (inference_compile)").optional());
     v.field("tp", tp, F("tensor-parallel degree (inference_compile)").ge(1).le(1024).optional());
     v.field("batch", batch, F("batch size (inference_compile)").ge(1).le(1 << 16).optional());
     v.field("seq", seq, F("sequence length, tokens (inference_compile)").ge(1).le(1 << 22).optional());
@@ -160,7 +163,8 @@ void require(const ConfigNode& root, size_t i, const ObservationSpec& o, std::in
 }
 
 // A scenario by name (workloads/scenarios) or by a path relative to the observations file.
-workloads::ScenarioSpec scenario_of(const ConfigNode& root, size_t i, const ObservationSpec& o, const std::string& dir) {
+workloads::ScenarioSpec scenario_of(const ConfigNode& root, size_t i, const ObservationSpec& o,
+                                    const std::string& dir) {
   std::vector<std::string> sets = o.set;
   sets.push_back("mode=" + sim::word_of(o.mode));
   const sim::Location at = where(root, i, "scenario");

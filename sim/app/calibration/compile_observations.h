@@ -51,8 +51,8 @@ struct ObservationSet {
   std::vector<CountObservation> counts;
   FlexObservations flex;
   models::CompileParams prior;
-  std::vector<std::string> fitted;          // parameters the fit moves
-  std::vector<double> prior_log_sigma;      // their priors' widths
+  std::vector<std::string> fitted;      // parameters the fit moves
+  std::vector<double> prior_log_sigma;  // their priors' widths
 };
 
 /// Reads and checks the whole file (and the model file it names), builds every inventory and

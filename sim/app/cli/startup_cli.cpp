@@ -46,9 +46,10 @@ Runner add_startup(CLI::App* app) {
   c->add_option("--budget", s.budget, "Per-graph compile budget, a time with unit, e.g. 600s (default: none)");
   c->add_option("--price-per-hour", s.price, "Instance price in money per instance-hour (default: none)");
   c->add_option("--model", s.model, "Replace the scenario's model (zoo name, YAML, config.json)");
-  c->add_option("--trace", s.trace,
-                "Write the first step of the modes asked for as a Chrome/Perfetto timeline to FILE: the parts, and each "
-                "graph's compile on its host worker; '-' for standard output (default: none)");
+  c->add_option(
+      "--trace", s.trace,
+      "Write the first step of the modes asked for as a Chrome/Perfetto timeline to FILE: the parts, and each "
+      "graph's compile on its host worker; '-' for standard output (default: none)");
   c->add_flag("--sensitivity", s.sensitivity, "Show how the first step moves with each parameter's uncertainty");
   c->add_flag("--allow-oom", s.allow_oom, "Estimate the start-up even when a rank does not fit in HBM (default: off)");
   add_common(c, o->common);

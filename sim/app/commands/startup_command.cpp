@@ -204,8 +204,7 @@ void trace_compile_workers(sim::TraceSink& sink, int pid, const workloads::First
   for (size_t i = 0; i < secs.size(); ++i) {
     int tid = 1 + at[i].first;
     if (named.insert(tid).second) sink.thread_name(pid, tid, "compile worker " + std::to_string(at[i].first));
-    sink.span(pid, tid, names[i], "host", compile_start + at[i].second,
-              compile_start + at[i].second + secs[i]);
+    sink.span(pid, tid, names[i], "host", compile_start + at[i].second, compile_start + at[i].second + secs[i]);
   }
 }
 
