@@ -87,7 +87,7 @@ lines += ["", "FlexAttention (fitted as bounds): %d of 96 cases agree with the p
           "the parameter rests on its prior and is an assumption), and the figures that carry most of it:", "",
           "| parameter | data share | rests on |", "|---|---:|---|"]
 for p in fit["parameters"]:
-    by = "; ".join(p["determined_by"]) if p["determined_by"] else "many figures, none over 10 %"
+    by = "; ".join(p["determined_by"]) if p["determined_by"] else "none"
     lines.append("| `%s` | %.0f %% | %s |" % (p["name"], 100 * p["data_share"],
                                             ("ASSUMPTION (prior); " if p["assumption"] else "") + by))
 lines.append(END)

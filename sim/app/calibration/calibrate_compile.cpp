@@ -175,8 +175,18 @@ std::vector<ParameterFit> determination(const ObservationSet& set, const std::ve
     std::sort(by.begin(), by.end(), [](const auto& a, const auto& b) {
       return a.first > b.first || (a.first == b.first && a.second < b.second);
     });
+    double named = 0;
     for (const auto& [v, name] : by)
-      if (f.determined_by.size() < 3 && data > 0 && v >= 0.1 * data) f.determined_by.push_back(name);
+      if (f.determined_by.size() < 3 && data > 0 && v >= 0.1 * data) {
+        f.determined_by.push_back(name);
+        named += v;
+      }
+    // The rest of the data's information, when it is spread over many figures.
+    const size_t rest = by.size() - f.determined_by.size();
+    if (data > 0 && data - named >= 0.1 * data)
+      f.determined_by.push_back(std::to_string(rest) + (f.determined_by.empty() ? "" : " other") + " figures (" +
+                                std::to_string(static_cast<int>(std::lround(100 * (data - named) / data))) +
+                                " % of the data's information)");
     out.push_back(f);
   }
   return out;
