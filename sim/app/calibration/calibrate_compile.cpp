@@ -2,8 +2,6 @@
 #include "sim/app/calibration/calibrate_compile.h"
 
 #include <Eigen/Dense>
-#include <unsupported/Eigen/NonLinearOptimization>
-#include <unsupported/Eigen/NumericalDiff>
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "models/fit/map_fit.h"
 #include "sim/app/simulation/fork_eval.h"
 
 namespace trn::app {
@@ -34,85 +33,64 @@ double round_sig(double x, int digits) {
   return std::round(x * m) / m;
 }
 
-// The least-squares problem over the observations marked in `use`.
-struct Problem {
-  const ObservationSet* set = nullptr;
-  std::vector<char> use;       // per timed observation: fitted
-  std::vector<double> theta0;  // prior ln(value) of each fitted parameter
-
-  models::CompileParams params(const Eigen::VectorXd& th) const {
-    models::CompileParams p = set->prior;
-    Refs r;
-    p.visit(r);
-    for (size_t i = 0; i < set->fitted.size(); ++i)
-      for (auto& [k, ptr] : r.refs)
-        if (k == set->fitted[i]) *ptr = std::exp(th[static_cast<Eigen::Index>(i)]);
-    return p;
-  }
-  int values() const {
-    int n = 0;
-    for (char u : use) n += u;
-    return n + static_cast<int>(set->flex.cases.size() + set->fitted.size());
-  }
-  void residuals(const Eigen::VectorXd& th, Eigen::VectorXd& r) const {
-    const models::CompileParams p = params(th);
-    Eigen::Index k = 0;
-    for (size_t i = 0; i < set->timed.size(); ++i) {
-      if (!use[i]) continue;
-      const TimedObservation& o = set->timed[i];
-      r[k++] = (std::log(std::max(1e-9, o.predict(p))) - std::log(o.value_s)) / o.log_sigma;
-    }
-    const double lb = std::log(set->flex.budget_s);
-    for (const auto& c : set->flex.cases) {
-      const double lc = std::log(std::max(1e-9, models::compile_seconds(p, workloads::flex_job(c))));
-      const double x = workloads::flex_published_fail(c) ? (lb - lc) : (lc - lb);  // > 0: on the wrong side
-      r[k++] = softplus(x / set->flex.softness) * set->flex.softness / 0.05;
-    }
-    for (size_t i = 0; i < set->fitted.size(); ++i)
-      r[k++] = (th[static_cast<Eigen::Index>(i)] - theta0[i]) / set->prior_log_sigma[i];
-  }
-};
-
-struct Functor {
-  using Scalar = double;
-  enum { InputsAtCompileTime = Eigen::Dynamic, ValuesAtCompileTime = Eigen::Dynamic };
-  using InputType = Eigen::VectorXd;
-  using ValueType = Eigen::VectorXd;
-  using JacobianType = Eigen::MatrixXd;
-  const Problem* pb;
-  int n;
-  Functor(const Problem& p, int inputs) : pb(&p), n(inputs) {}
-  int inputs() const { return n; }
-  int values() const { return pb->values(); }
-  int operator()(const Eigen::VectorXd& x, Eigen::VectorXd& f) const {
-    pb->residuals(x, f);
-    return 0;
-  }
-};
-
-Eigen::VectorXd prior_theta(const ObservationSet& set) {
+// The compile parameters at ln values `th` of the fitted ones.
+models::CompileParams params_at(const ObservationSet& set, const Eigen::VectorXd& th) {
   models::CompileParams p = set.prior;
   Refs r;
   p.visit(r);
-  Eigen::VectorXd th(static_cast<Eigen::Index>(set.fitted.size()));
   for (size_t i = 0; i < set.fitted.size(); ++i)
     for (auto& [k, ptr] : r.refs)
-      if (k == set.fitted[i]) th[static_cast<Eigen::Index>(i)] = std::log(*ptr);
-  return th;
+      if (k == set.fitted[i]) *ptr = std::exp(th[static_cast<Eigen::Index>(i)]);
+  return p;
 }
 
-// Fits the parameters to the observations in `use`, starting from `start`.
-Eigen::VectorXd fit(const ObservationSet& set, const std::vector<char>& use, const Eigen::VectorXd& start) {
-  Problem pb{&set, use, {}};
-  const Eigen::VectorXd th0 = prior_theta(set);
-  pb.theta0.assign(th0.data(), th0.data() + th0.size());
-  Functor fn(pb, static_cast<int>(th0.size()));
-  Eigen::NumericalDiff<Functor> nd(fn);
-  Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Functor>> lm(nd);
-  lm.parameters.maxfev = 4000;
-  Eigen::VectorXd x = start;
-  lm.minimize(x);
-  return x;
+// The fit's model (models/fit/map_fit.h): a row per timed observation (ln model / measured over
+// its log sigma), then a row per FlexAttention case (a smooth hinge on the wrong side of the
+// budget), all in closed form.
+models::MapModel map_model(const ObservationSet& set) {
+  models::MapModel m;
+  models::CompileParams prior = set.prior;
+  Refs refs;
+  prior.visit(refs);
+  for (size_t i = 0; i < set.fitted.size(); ++i)
+    for (auto& [k, ptr] : refs.refs)
+      if (k == set.fitted[i]) m.params.push_back({k, std::log(*ptr), set.prior_log_sigma[i]});
+  m.rows = static_cast<int>(set.timed.size() + set.flex.cases.size());
+  for (const auto& o : set.timed) m.row_names.push_back(o.name);
+  for (size_t c = 0; c < set.flex.cases.size(); ++c) m.row_names.push_back("FlexAttention suite (P3)");
+  m.residuals = [&set](const std::vector<Eigen::VectorXd>& thetas) {
+    std::vector<Eigen::VectorXd> out;
+    for (const auto& th : thetas) {
+      const models::CompileParams p = params_at(set, th);
+      Eigen::VectorXd r(static_cast<Eigen::Index>(set.timed.size() + set.flex.cases.size()));
+      Eigen::Index k = 0;
+      for (const auto& o : set.timed)
+        r[k++] = (std::log(std::max(1e-9, o.predict(p))) - std::log(o.value_s)) / o.log_sigma;
+      const double lb = std::log(set.flex.budget_s);
+      for (const auto& c : set.flex.cases) {
+        const double lc = std::log(std::max(1e-9, models::compile_seconds(p, workloads::flex_job(c))));
+        const double x = workloads::flex_published_fail(c) ? (lb - lc) : (lc - lb);  // > 0: on the wrong side
+        r[k++] = softplus(x / set.flex.softness) * set.flex.softness / 0.05;
+      }
+      out.push_back(r);
+    }
+    return out;
+  };
+  return m;
+}
+
+// The rows a fit uses: the timed observations of `use_timed`, and every FlexAttention case.
+std::vector<char> rows_of(const ObservationSet& set, const std::vector<char>& use_timed) {
+  std::vector<char> use = use_timed;
+  use.resize(set.timed.size() + set.flex.cases.size(), 1);
+  return use;
+}
+
+models::MapOptions map_options() {
+  models::MapOptions o;
+  o.max_iterations = 400;
+  o.min_step = 1e-8;
+  return o;
 }
 
 // Rounds a fitted parameter to 4 significant digits: a quantity to the value its 4-digit text
@@ -135,61 +113,6 @@ models::CompileParams rounded(const ObservationSet& set, const models::CompilePa
   RoundFitted r{set.fitted};
   p.visit(r);
   return p;
-}
-
-// Each fitted parameter's posterior sigma and which observations determine it: the Fisher
-// information J^T J of the residuals at the fit, split into each observation's part (the
-// FlexAttention suite as one), against the prior's 1 / sigma0^2.
-std::vector<ParameterFit> determination(const ObservationSet& set, const std::vector<char>& use,
-                                        const Eigen::VectorXd& x) {
-  Problem pb{&set, use, {}};
-  const Eigen::VectorXd th0 = prior_theta(set);
-  pb.theta0.assign(th0.data(), th0.data() + th0.size());
-  const Eigen::Index n = x.size();
-  Functor fn(pb, static_cast<int>(n));
-  Eigen::NumericalDiff<Functor> nd(fn);
-  Eigen::MatrixXd jac(pb.values(), n);
-  nd.df(x, jac);
-  const Eigen::MatrixXd cov = (jac.transpose() * jac).ldlt().solve(Eigen::MatrixXd::Identity(n, n));
-  std::vector<std::string> rows;  // the name of each data residual
-  for (size_t i = 0; i < set.timed.size(); ++i)
-    if (use[i]) rows.push_back(set.timed[i].name);
-  std::vector<ParameterFit> out;
-  for (Eigen::Index j = 0; j < n; ++j) {
-    ParameterFit f;
-    f.name = set.fitted[static_cast<size_t>(j)];
-    f.prior_log_sigma = set.prior_log_sigma[static_cast<size_t>(j)];
-    f.log_sigma = round_sig(std::sqrt(std::max(0.0, cov(j, j))), 3);
-    std::map<std::string, double> info;
-    double data = 0;
-    for (Eigen::Index k = 0; k < jac.rows() - n; ++k) {
-      const double v = jac(k, j) * jac(k, j);
-      info[static_cast<size_t>(k) < rows.size() ? rows[static_cast<size_t>(k)] : "FlexAttention suite (P3)"] += v;
-      data += v;
-    }
-    const double prior = 1.0 / (f.prior_log_sigma * f.prior_log_sigma);
-    f.data_share = data / (data + prior);
-    std::vector<std::pair<double, std::string>> by(info.size());
-    std::transform(info.begin(), info.end(), by.begin(),
-                   [](const auto& e) { return std::make_pair(e.second, e.first); });
-    std::sort(by.begin(), by.end(), [](const auto& a, const auto& b) {
-      return a.first > b.first || (a.first == b.first && a.second < b.second);
-    });
-    double named = 0;
-    for (const auto& [v, name] : by)
-      if (f.determined_by.size() < 3 && data > 0 && v >= 0.1 * data) {
-        f.determined_by.push_back(name);
-        named += v;
-      }
-    // The rest of the data's information, when it is spread over many figures.
-    const size_t rest = by.size() - f.determined_by.size();
-    if (data > 0 && data - named >= 0.1 * data)
-      f.determined_by.push_back(std::to_string(rest) + (f.determined_by.empty() ? "" : " other") + " figures (" +
-                                std::to_string(static_cast<int>(std::lround(100 * (data - named) / data))) +
-                                " % of the data's information)");
-    out.push_back(f);
-  }
-  return out;
 }
 
 std::string fmt(const char* f, double x) {
@@ -231,14 +154,22 @@ ErrorSummary held_out_errors(const CalibrateCompileResult& r) { return errors_of
 
 CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt) {
   const ObservationSet set = load_observation_set(opt.observations);
+  const models::MapModel m = map_model(set);
   std::vector<char> use(set.timed.size());
   for (size_t i = 0; i < use.size(); ++i) use[i] = !set.timed[i].held_out;
-  const Eigen::VectorXd x = fit(set, use, prior_theta(set));
-  Problem pb{&set, use, {}};
+  const models::MapFit fit = models::map_fit(m, models::prior_point(m), map_options(), rows_of(set, use));
   CalibrateCompileResult r;
-  r.params = rounded(set, pb.params(x));
+  r.params = rounded(set, params_at(set, fit.theta));
   r.counts = set.counts;
-  r.parameters = determination(set, use, x);
+  for (const auto& d : models::determination(m, fit, [&m](size_t row) { return m.row_names[row]; })) {
+    ParameterFit f;
+    f.name = d.name;
+    f.log_sigma = round_sig(d.log_sigma, 3);
+    f.prior_log_sigma = d.prior_log_sigma;
+    f.data_share = d.data_share;
+    f.determined_by = d.determined_by;
+    r.parameters.push_back(f);
+  }
   for (const auto& c : workloads::run_flex_suite(r.params, set.flex.budget_s, 1.0)) {
     r.flex_agree += (c.pass != workloads::flex_published_fail(c.c));
     r.flex_fail += !c.pass;
@@ -250,12 +181,11 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
   for (size_t i = 0; i < set.timed.size(); ++i) {
     if (!use[i]) continue;
     which.push_back(i);
-    bodies.push_back([&set, use, x, i]() {
+    bodies.push_back([&set, &m, use, &fit, i]() {
       std::vector<char> without = use;
       without[i] = 0;
-      const Eigen::VectorXd xi = fit(set, without, x);
-      Problem p{&set, without, {}};
-      return fmt("%.17g", set.timed[i].predict(rounded(set, p.params(xi))));
+      const models::MapFit fi = models::map_fit(m, fit.theta, map_options(), rows_of(set, without));
+      return fmt("%.17g", set.timed[i].predict(rounded(set, params_at(set, fi.theta))));
     });
   }
   const std::vector<std::string> loo = run_in_children(bodies, "leave-one-out refit", std::max(1, opt.jobs));

@@ -25,6 +25,7 @@
 #include <memory>
 #include <sstream>
 
+#include "models/fit/map_fit.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/base/config_loader.h"
@@ -234,68 +235,13 @@ struct Problem {
     return res;
   }
 
-  // Residual vector: every row, then the priors.
-  Eigen::VectorXd residuals(const Eigen::VectorXd& th, const std::vector<double>& sim) const {
-    Eigen::VectorXd r(static_cast<Eigen::Index>(rows.size() + params.size()));
-    for (size_t i = 0; i < rows.size(); ++i)
-      r[static_cast<Eigen::Index>(i)] = std::log(sim[i] / rows[i].measured) / rows[i].log_sigma;
-    for (size_t j = 0; j < params.size(); ++j)
-      r[static_cast<Eigen::Index>(rows.size() + j)] =
-          (th[static_cast<Eigen::Index>(j)] - params[j].theta0) / params[j].sigma0;
-    return r;
-  }
   std::vector<double> all(const Eigen::VectorXd& th) {
     std::vector<std::pair<size_t, std::vector<double>>> req;
     auto v = values(th);
     for (size_t i = 0; i < rows.size(); ++i) req.push_back({i, v});
     return simulate_rows(req);
   }
-  // Forward-difference Jacobian of the residuals in ln(parameter); a parameter's column is zero
-  // on the rows it does not act on (it is not read there).
-  Eigen::MatrixXd jacobian(const Eigen::VectorXd& th, const std::vector<double>& base) {
-    const Eigen::Index n = static_cast<Eigen::Index>(params.size());
-    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()) + n, n);
-    std::vector<std::pair<size_t, std::vector<double>>> req;
-    std::vector<std::pair<size_t, size_t>> where;  // (row, parameter)
-    std::vector<double> step(params.size());
-    for (size_t j = 0; j < params.size(); ++j) {
-      Eigen::VectorXd t = th;
-      t[static_cast<Eigen::Index>(j)] += 0.03;
-      t = round(t);
-      step[j] = t[static_cast<Eigen::Index>(j)] - th[static_cast<Eigen::Index>(j)];
-      for (size_t i = 0; i < rows.size(); ++i)
-        if (params[j].acts_on(rows[i])) {
-          req.push_back({i, values(t)});
-          where.push_back({i, j});
-        }
-    }
-    auto sim = simulate_rows(req);
-    for (size_t k = 0; k < sim.size(); ++k) {
-      auto [i, j] = where[k];
-      J(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
-          std::log(sim[k] / base[i]) / rows[i].log_sigma / step[j];
-    }
-    for (Eigen::Index j = 0; j < n; ++j)
-      J(static_cast<Eigen::Index>(rows.size()) + j, j) = 1.0 / params[static_cast<size_t>(j)].sigma0;
-    return J;
-  }
 };
-
-// Gauss-Newton step on the rows with keep[i] (and every prior), damped by lambda.
-Eigen::VectorXd gn_step(const Eigen::MatrixXd& J, const Eigen::VectorXd& r, const std::vector<bool>& keep,
-                        double lambda) {
-  Eigen::MatrixXd Jk = J;
-  Eigen::VectorXd rk = r;
-  for (size_t i = 0; i < keep.size(); ++i)
-    if (!keep[i]) {
-      Jk.row(static_cast<Eigen::Index>(i)).setZero();
-      rk[static_cast<Eigen::Index>(i)] = 0;
-    }
-  Eigen::MatrixXd A = Jk.transpose() * Jk;
-  Eigen::VectorXd d = A.diagonal();
-  for (Eigen::Index j = 0; j < A.rows(); ++j) A(j, j) += lambda * d[j];
-  return -A.ldlt().solve(Jk.transpose() * rk);
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -405,12 +351,41 @@ std::string pct(double x) {
   return b;
 }
 
+// The fit: the core's result (models/fit/map_fit.h) and every row's simulated tokens/s at it.
 struct Fit {
-  Eigen::VectorXd th, r;    // ln parameters (rounded), residuals
-  Eigen::MatrixXd J, cov;   // Jacobian at th, covariance of ln parameters
-  std::vector<double> sim;  // simulated tokens/s of every row at th
-  int iterations = 0;
+  models::MapFit map;
+  std::vector<double> sim;
 };
+
+// The fit core's view of the problem: a row per table or seed row, ln(simulated / published)
+// over its log sigma, every point's rows simulated in one batch of forked children (cached);
+// parameters move on the runtime file's rounding grid and act only on the rows they apply to.
+models::MapModel map_model(Problem& pb) {
+  models::MapModel m;
+  for (const auto& p : pb.params) m.params.push_back({p.name(), p.theta0, p.sigma0});
+  m.rows = static_cast<int>(pb.rows.size());
+  for (const auto& r : pb.rows) m.row_names.push_back(r.id);
+  m.residuals = [&pb](const std::vector<Eigen::VectorXd>& thetas) {
+    std::vector<std::pair<size_t, std::vector<double>>> req;
+    for (const auto& th : thetas) {
+      const std::vector<double> v = pb.values(th);
+      for (size_t i = 0; i < pb.rows.size(); ++i) req.push_back({i, v});
+    }
+    const std::vector<double> sim = pb.simulate_rows(req);
+    std::vector<Eigen::VectorXd> out;
+    for (size_t k = 0; k < thetas.size(); ++k) {
+      Eigen::VectorXd r(static_cast<Eigen::Index>(pb.rows.size()));
+      for (size_t i = 0; i < pb.rows.size(); ++i)
+        r[static_cast<Eigen::Index>(i)] =
+            std::log(sim[k * pb.rows.size() + i] / pb.rows[i].measured) / pb.rows[i].log_sigma;
+      out.push_back(r);
+    }
+    return out;
+  };
+  m.round = [&pb](const Eigen::VectorXd& th) { return pb.round(th); };
+  m.acts_on = [&pb](size_t row, size_t param) { return pb.params[param].acts_on(pb.rows[row]); };
+  return m;
+}
 
 // The value of fitted parameter `p` in `rt`.
 double runtime_value(const workloads::RuntimeSpec& rt, RuntimeParam p) {
@@ -424,43 +399,20 @@ double runtime_value(const workloads::RuntimeSpec& rt, RuntimeParam p) {
   return 0;
 }
 
-// Levenberg-Marquardt from `th0` (ln parameters).
+// Levenberg-Marquardt from `th0` (ln parameters): steps of 0.03 in ln(parameter) on the file's
+// grid, at most 12 iterations, converged when no parameter moves by the file's rounding.
 Fit levenberg_marquardt(Problem& pb, const Eigen::VectorXd& th0) {
+  models::MapOptions o;
+  o.diff_step = 0.03;
+  o.max_iterations = 12;
+  o.min_step = 2e-3;
+  o.on_step = [](int it, double before, double after, double lambda) {
+    std::fprintf(stderr, "calibrate-runtime: iteration %d, cost %.4f -> %.4f (lambda %.0e)\n", it, before, after,
+                 lambda);
+  };
   Fit f;
-  const Eigen::Index n = static_cast<Eigen::Index>(pb.params.size());
-  Eigen::VectorXd& th = f.th;
-  th = pb.round(th0);
-  std::vector<double>& sim = f.sim;
-  sim = pb.all(th);
-  Eigen::VectorXd& r = f.r;
-  r = pb.residuals(th, sim);
-  double cost = r.squaredNorm();
-  const std::vector<bool> keep_all(pb.rows.size(), true);
-  double lambda = 1e-3;
-  Eigen::MatrixXd& J = f.J;
-  J = pb.jacobian(th, sim);
-  int& iterations = f.iterations;
-  for (; iterations < 12; ++iterations) {
-    Eigen::VectorXd step = gn_step(J, r, keep_all, lambda);
-    Eigen::VectorXd t = pb.round(th + step);
-    if ((t - th).cwiseAbs().maxCoeff() < 2e-3) break;  // converged: below the rounding of the file
-    std::vector<double> s2 = pb.all(t);
-    Eigen::VectorXd r2 = pb.residuals(t, s2);
-    std::fprintf(stderr, "calibrate-runtime: iteration %d, cost %.4f -> %.4f (lambda %.0e)\n", iterations + 1, cost,
-                 r2.squaredNorm(), lambda);
-    if (r2.squaredNorm() < cost) {
-      th = t;
-      sim = s2;
-      r = r2;
-      cost = r2.squaredNorm();
-      lambda = std::max(1e-6, lambda / 10);
-      J = pb.jacobian(th, sim);
-    } else {
-      lambda *= 10;
-      if (lambda > 1e4) break;
-    }
-  }
-  f.cov = (J.transpose() * J).ldlt().solve(Eigen::MatrixXd::Identity(n, n));
+  f.map = models::map_fit(map_model(pb), th0, o);
+  f.sim = pb.all(f.map.theta);
   return f;
 }
 
@@ -484,11 +436,11 @@ Fit fit_map(Problem& pb) {
   if (!have_shipped || (pb.round(shipped) - pb.round(prior)).cwiseAbs().maxCoeff() < 2e-3) return best;
   std::fprintf(stderr, "calibrate-runtime: start 2 of 2, the shipped parameters\n");
   Fit other = levenberg_marquardt(pb, shipped);
-  if (other.r.squaredNorm() < best.r.squaredNorm()) {
-    other.iterations += best.iterations;
+  if (other.map.cost() < best.map.cost()) {
+    other.map.iterations += best.map.iterations;
     return other;
   }
-  best.iterations += other.iterations;
+  best.map.iterations += other.map.iterations;
   return best;
 }
 
@@ -508,9 +460,9 @@ Loo leave_one_out(Problem& pb, const Fit& fit) {
   std::vector<std::pair<size_t, std::vector<double>>> req;
   std::vector<size_t> req_row;
   for (const auto& f : folds) {
-    std::vector<bool> keep(pb.rows.size(), true);
+    std::vector<char> keep(pb.rows.size() + pb.params.size(), 1);
     for (size_t i = 0; i < pb.rows.size(); ++i) keep[i] = pb.rows[i].fold != f;
-    Eigen::VectorXd t = pb.round(fit.th + gn_step(fit.J, fit.r, keep, 0));
+    Eigen::VectorXd t = pb.round(fit.map.theta + models::gauss_newton_step(fit.map, keep, 0));
     fold_values[f] = pb.values(t);
     for (size_t i = 0; i < pb.rows.size(); ++i)
       if (!keep[i]) {
@@ -567,7 +519,7 @@ void report_rows(const Problem& pb, const Fit& f, const Loo& l, CalibrateRuntime
 }
 
 void report_parameters(const Problem& pb, const Fit& f, CalibrateRuntimeResult& res) {
-  const std::vector<double> best = pb.values(f.th);
+  const std::vector<double> best = pb.values(f.map.theta);
   for (size_t j = 0; j < pb.params.size(); ++j) {
     const Param& p = pb.params[j];
     RuntimeParameter q;
@@ -577,7 +529,8 @@ void report_parameters(const Problem& pb, const Fit& f, CalibrateRuntimeResult& 
     q.value = best[j];
     q.prior = std::exp(p.theta0);
     q.prior_log_sigma = p.sigma0;
-    q.fit_log_sigma = std::sqrt(std::max(0.0, f.cov(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(j))));
+    q.fit_log_sigma =
+        std::sqrt(std::max(0.0, f.map.covariance(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(j))));
     q.value_text = p.time ? "\"" + p.text(best[j]) + "\"" : p.text(best[j]);
     q.prior_text = p.time ? sim::format_quantity(q.prior, sim::Dim::Time) : p.text(q.prior);
     res.parameters.push_back(q);
@@ -591,7 +544,7 @@ CalibrateRuntimeResult run_calibrate_runtime(const CalibrateRuntimeOptions& o) {
   const Fit f = fit_map(pb);
   const Loo l = leave_one_out(pb, f);
   CalibrateRuntimeResult res;
-  res.iterations = f.iterations;
+  res.iterations = f.map.iterations;
   res.simulations = pb.simulations;
   report_rows(pb, f, l, res);
   report_parameters(pb, f, res);
