@@ -114,14 +114,23 @@ std::string how_it_ended(const sim::ChildOutcome& c) {
 
 /// Runs `command` in a forked child, with the GIL released while it runs, and returns
 /// (status, text, detail) as bytes: status 0 and the JSON, or the exit status and the message.
-/// A SIGINT that arrived meanwhile raises KeyboardInterrupt (the child has exited by then).
+/// A SIGINT that arrived meanwhile raises KeyboardInterrupt (the child has exited by then: it
+/// is stopped when the signal interrupts the wait, or it got the terminal's SIGINT itself).
 py::tuple in_child(const std::function<std::string()>& command) {
   sim::ChildOutcome out;
+  // A signal that interrupts the wait runs Python's handlers; one that raises (SIGINT's
+  // KeyboardInterrupt) stops the child, which takes its own children with it (fork_pool).
+  auto interrupted = [] {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+  };
   try {
     py::gil_scoped_release nogil;
     sim::run_forked(
         1, [&](size_t) { return child_reply(command); }, 1, [&](size_t, sim::ChildOutcome&& c) { out = std::move(c); },
-        "trnsim");
+        "trnsim", interrupted);
+  } catch (const sim::Interrupted&) {
+    throw py::error_already_set();  // the exception the handler raised
   } catch (const std::exception& e) {
     return py::make_tuple(3, py::bytes(e.what()), py::bytes(""));
   }

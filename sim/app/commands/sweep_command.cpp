@@ -3,7 +3,6 @@
 // (sim/app/storage/sweep_store.h) and the summary.
 #include "sim/app/commands/sweep.h"
 
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -246,19 +245,17 @@ std::string make_workdir() {
 }
 
 // In the forked worker: runs `trnsim COMMAND SCENARIO --json BASE.json --reason-json BASE.reason
-// --set ...` with its stderr in BASE.err. Never returns.
+// --set ...` with its stderr in BASE.err. Never returns. The worker dies with the sweep
+// (sim/base/fork_pool: PR_SET_PDEATHSIG survives the exec; its SIGTERM handler removes its
+// partial output).
 [[noreturn]] void exec_point(const std::string& self, const Sweep& s, const std::vector<std::string>& sets,
-                             const std::string& base, pid_t parent) {
+                             const std::string& base) {
   std::vector<std::string> args = {self,           sim::word_of(s.command), s.scenario,      "--json",
                                    base + ".json", "--reason-json",         base + ".reason"};
   for (const auto& a : sets) {
     args.push_back("--set");
     args.push_back(a);
   }
-  // A worker must not outlive the sweep: when the parent dies (killed at any moment),
-  // the kernel sends SIGTERM, whose handler removes the worker's partial output.
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (getppid() != parent) _exit(1);
   FILE* err = std::freopen((base + ".err").c_str(), "w", stderr);
   FILE* out = std::freopen("/dev/null", "w", stdout);
   (void)err;
@@ -393,13 +390,10 @@ SweepResult run_sweep(const SweepOptions& o, const std::function<void(const Swee
     if (static_cast<int>(i % static_cast<size_t>(n)) == k - 1 && !db.has(point_id(s, pts[i]))) to_run.push_back(i);
   const std::string self = o.exe.empty() ? self_exe() : o.exe;
   const std::string dir = make_workdir();
-  const pid_t parent = getpid();
   size_t done = 0;
   auto t0 = std::chrono::steady_clock::now();
   auto base_of = [&](size_t i) { return dir + "/" + std::to_string(i); };
-  auto body = [&](size_t j) -> std::string {
-    exec_point(self, s, sets_of(pts[to_run[j]]), base_of(to_run[j]), parent);
-  };
+  auto body = [&](size_t j) -> std::string { exec_point(self, s, sets_of(pts[to_run[j]]), base_of(to_run[j])); };
   auto finish = [&](size_t j, sim::ChildOutcome&& c) {
     const size_t i = to_run[j];
     storage::SweepRow row = point_row(s, pts[i], i, c.exit_code(), base_of(i));
