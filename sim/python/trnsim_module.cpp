@@ -4,10 +4,12 @@
 // what `trnsim X --json FILE` writes, or the exit status and the one-line message the CLI
 // would print. The Python package (sim/python/trnsim/__init__.py) turns that into a dict or a
 // trnsim.Error. The parent never starts SystemC.
+#include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <functional>
 #include <set>
@@ -22,6 +24,7 @@
 #include "sim/base/config_node.h"
 #include "sim/base/fork_pool.h"
 #include "sim/base/output_file.h"
+#include "sim/base/paths.h"
 
 namespace py = pybind11;
 
@@ -215,7 +218,7 @@ py::tuple py_bench_collective(py::dict d) {
 
 py::tuple py_sweep(py::dict d) {
   SweepOptions o;
-  o.exe = TRNSIM_EXE;
+  o.exe = sim::executable_near_self(TRNSIM_EXE);
   Args(std::move(d))("sweep", o.file)("db", o.db)("jobs", o.jobs)("shard", o.shard)("executable", o.exe).finish();
   return in_child([o] { return sweep_json(run_sweep(o)).dump(2) + "\n"; });
 }
@@ -223,9 +226,25 @@ py::tuple py_sweep(py::dict d) {
 }  // namespace
 }  // namespace trn::app
 
+namespace {
+
+// The extension's own file, absolute: the data and the executable are looked up near it
+// (sim/base/paths.h), in the build tree or in an install tree.
+std::string module_file() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&trn::app::py_run), &info) == 0 || !info.dli_fname) return "";
+  std::error_code ec;
+  const auto abs = std::filesystem::absolute(info.dli_fname, ec);
+  return ec ? std::string(info.dli_fname) : abs.string();
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_trnsim, m) {
   m.doc() = "trnsim commands in forked children (use the package trnsim, docs/python.md)";
-  m.attr("executable") = TRNSIM_EXE;  // the trnsim the sweep's workers run
+  trn::sim::set_self_path(module_file());
+  // The trnsim the sweep's workers run: the one beside the module (build or install tree).
+  m.attr("executable") = trn::sim::executable_near_self(TRNSIM_EXE);
   m.def("run", &trn::app::py_run, "trnsim run: (status, JSON or message, detail)");
   m.def("startup", &trn::app::py_startup, "trnsim startup: (status, JSON or message, detail)");
   m.def("bench_collective", &trn::app::py_bench_collective,
