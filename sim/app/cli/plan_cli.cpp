@@ -110,6 +110,7 @@ PlanOptions plan_options(const PlanCli& cli) {
   PlanOptions p;
   p.model = cli.model;
   p.tokens = number(cli.tokens, "--tokens", 1);
+  if (p.tokens > 1e18) throw ConfigError(sim::Location{"--tokens", 0, 0}, "", "expected at most 1e18 tokens");
   for (const auto& s : split(cli.systems)) {
     if (s.empty())
       throw ConfigError(sim::Location{"--systems", 0, 0}, "", "empty system name in '" + cli.systems + "'");

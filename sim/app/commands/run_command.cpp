@@ -152,7 +152,7 @@ nlohmann::ordered_json roofline_json(const Roofline& rl) {
                             {"engine", p.engine},
                             {"ops", p.ops},
                             {"flops", p.flops},
-                            {"hbm_bytes", p.hbm_bytes},
+                            {"hbm_bytes", json_count(p.hbm_bytes)},
                             {"busy_s", p.busy_s},
                             {"intensity_flop_per_B", p.intensity},
                             {"achieved_flop_per_s", p.flop_rate}});
@@ -190,8 +190,8 @@ nlohmann::ordered_json run_json(const RunResult& res) {
                   {"world", r.world}};
   js["model"] = {{"name", s.model.name},
                  {"architecture", sim::word_of(s.model.architecture)},
-                 {"parameters", s.model.parameters()},
-                 {"active_parameters", s.model.active_parameters()}};
+                 {"parameters", json_count(s.model.parameters())},
+                 {"active_parameters", json_count(s.model.active_parameters())}};
   js["precision"] = {{"compute", workloads::enum_word(s.precision.compute)}};
   js["steady"]["step_time_s"] = r.step_time_s;
   js["steady"]["tokens_per_s"] = r.tokens_per_s;
@@ -200,9 +200,9 @@ nlohmann::ordered_json run_json(const RunResult& res) {
   for (const auto& [k, v] : r.breakdown) js["steady"]["breakdown"][k] = v;
   for (const auto& [k, v] : r.engines) js["steady"]["engine_busy_s"][k] = v;
   for (const auto& [k, v] : r.engine_ops) js["steady"]["engine_ops"][k] = static_cast<int64_t>(v);
-  js["memory"]["per_rank_bytes"] = r.memory.total;
-  js["memory"]["hbm_capacity_bytes"] = r.memory.capacity;
-  for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = c.bytes;
+  js["memory"]["per_rank_bytes"] = json_count(r.memory.total);
+  js["memory"]["hbm_capacity_bytes"] = json_count(r.memory.capacity);
+  for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = json_count(c.bytes);
   js["roofline"] = roofline_json(r.roofline);
   js["sim"] = sim_json(res);
   return stamped(Document::Run, res.inputs_hash, js);

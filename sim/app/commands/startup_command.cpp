@@ -408,14 +408,15 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
   const auto& mdl = r.scenario().model;
   js["model"] = {{"name", mdl.name},
                  {"architecture", sim::word_of(mdl.architecture)},
-                 {"parameters", mdl.parameters()},
-                 {"active_parameters", mdl.active_parameters()}};
+                 {"parameters", json_count(mdl.parameters())},
+                 {"active_parameters", json_count(mdl.active_parameters())}};
   js["verdict"] = r.verdict;
-  js["tokens_per_step"] = r.tokens;
+  js["tokens_per_step"] = json_count(r.tokens);
   for (const auto& [mode, f] : modes_of(r)) js[mode] = mode_json(*f, steady_of(r, f));
   if (r.has_eager && r.has_compiled) {
-    js["break_even"]["steps"] = be > 0 ? nlohmann::ordered_json(be) : nlohmann::ordered_json(nullptr);
-    js["break_even"]["tokens"] = be > 0 ? nlohmann::ordered_json(be * r.tokens) : nlohmann::ordered_json(nullptr);
+    js["break_even"]["steps"] = be > 0 ? nlohmann::ordered_json(json_count(be)) : nlohmann::ordered_json(nullptr);
+    js["break_even"]["tokens"] =
+        be > 0 ? nlohmann::ordered_json(json_count(be * r.tokens)) : nlohmann::ordered_json(nullptr);
   }
   for (const auto& [mode, f] : modes_of(r)) {
     const double ih = f->total / 3600 * r.instances;

@@ -180,14 +180,15 @@ nlohmann::ordered_json candidate_json(const PlanCandidate& c) {
                       {"restarts", c.restart.restarts_s},
                       {"lost_work", c.restart.lost_s},
                       {"checkpoint_writes", c.restart.checkpoint_s}};
-  j["checkpoint"] = {{"bytes", c.checkpoint_bytes},
+  j["checkpoint"] = {{"bytes", json_count(c.checkpoint_bytes)},
                      {"interval_s", fin(c.restart.interval_s)},
                      {"write_s", c.restart.write_s},
                      {"read_s", c.restart.read_s},
                      {"count", c.restart.checkpoints}};
   j["interruptions"] = {
       {"mtbf_s", fin(c.restart.mtbf_s)}, {"expected", c.restart.failures}, {"restart_s", c.restart.restart_s}};
-  j["memory"] = {{"per_rank_bytes", c.per_rank_bytes}, {"hbm_capacity_bytes", c.hbm_capacity_bytes}};
+  j["memory"] = {{"per_rank_bytes", json_count(c.per_rank_bytes)},
+                 {"hbm_capacity_bytes", json_count(c.hbm_capacity_bytes)}};
   j["pareto"] = c.pareto;
   j["why_lost"] = c.why;
   return j;
@@ -199,7 +200,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
   using J = nlohmann::ordered_json;
   J js;
   js["plan"] = {{"model", r.model},
-                {"tokens", r.tokens},
+                {"tokens", json_count(r.tokens)},
                 {"rank_by", sim::word_of(r.rank_by)},
                 {"cache", workloads::enum_word(r.cache)},
                 {"systems", r.systems}};
