@@ -39,6 +39,10 @@ struct RunResult {
 /// Loads the scenario and simulates its step (unless it does not fit and !allow_oom). Throws
 /// ConfigError for bad input and MemoryGuardError when the run is estimated above --max-memory.
 RunResult run_run(const RunOptions& o);
+/// The inputs_hash run_run stamps on the result of `o` (the scenario is loaded, nothing is
+/// simulated): what a sweep compares with a stored row's before it reuses the row. Throws
+/// ConfigError when the scenario does not load.
+std::string run_inputs_hash(const RunOptions& o);
 /// The report on standard output (a fitting run) .
 void write_run_text(const RunResult& r, FILE* out);
 /// The "does not fit" message and memory table of a run that does not fit.

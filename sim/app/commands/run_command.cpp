@@ -61,24 +61,38 @@ std::string run_inputs(const workloads::ScenarioSpec& s, const StepOptions& o) {
          "\nall_microbatches: " + (o.all_microbatches ? "true" : "false") + "\n" + workloads::resolved_yaml(s, "");
 }
 
+// The --set list of the run: the user's, then --mode.
+std::vector<std::string> run_sets(const RunOptions& o) {
+  std::vector<std::string> sets = o.sets;
+  if (!o.mode.empty()) sets.push_back("mode=" + o.mode);
+  return sets;
+}
+
+StepOptions reductions(const RunOptions& o) {
+  StepOptions sopt;
+  sopt.ranks = o.all_ranks || o.exact ? RankSelection::All : RankSelection::Stages;
+  sopt.all_microbatches = o.all_microbatches || o.exact;
+  return sopt;
+}
+
 }  // namespace
+
+std::string run_inputs_hash(const RunOptions& o) {
+  return inputs_hash(run_inputs(workloads::load_scenario(o.scenario, run_sets(o), o.model), reductions(o)));
+}
 
 RunResult run_run(const RunOptions& o) {
   RunResult res;
-  std::vector<std::string> sets = o.sets;
-  if (!o.mode.empty()) sets.push_back("mode=" + o.mode);
-  res.scenario = workloads::load_scenario(o.scenario, sets, o.model);
+  res.scenario = workloads::load_scenario(o.scenario, run_sets(o), o.model);
   res.memory = workloads::memory_per_rank(res.scenario);
   if (!res.memory.fits() && !o.allow_oom) {
     res.fits = false;
     return res;
   }
-  StepOptions sopt;
+  StepOptions sopt = reductions(o);
   sopt.trace.path = o.trace;
   sopt.trace.categories = parse_categories(o.categories);
   parse_window(o.window, sopt.trace);
-  sopt.ranks = o.all_ranks || o.exact ? RankSelection::All : RankSelection::Stages;
-  sopt.all_microbatches = o.all_microbatches || o.exact;
   sopt.progress = o.progress;
   sopt.max_memory = o.max_memory.empty() ? default_max_memory() : parse_size(o.max_memory, "--max-memory");
   res.ranks = sopt.ranks;

@@ -55,6 +55,10 @@ struct StartupResult {
 /// (forked children) and estimates the first steps; writes the --trace timeline when asked.
 /// Throws ConfigError.
 StartupResult run_startup(const StartupOptions& o);
+/// The inputs_hash run_startup stamps on the result of `o` (the scenario is loaded, nothing is
+/// simulated): what a sweep compares with a stored row's before it reuses the row. Throws
+/// ConfigError when the scenario or the options do not load.
+std::string startup_inputs_hash(const StartupOptions& o);
 void write_startup_text(const StartupResult& r, FILE* out);
 /// The --json document (docs/schema/startup.schema.json).
 nlohmann::ordered_json startup_json(const StartupResult& r);

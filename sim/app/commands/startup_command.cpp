@@ -291,6 +291,17 @@ StartupResult run_startup(const StartupOptions& o) {
   return r;
 }
 
+std::string startup_inputs_hash(const StartupOptions& o) {
+  StartupResult r;  // the fields startup_inputs reads: the modes, the price and the scenario
+  r.has_eager = o.mode != "compiled";
+  r.has_compiled = o.mode != "eager";
+  r.price = parse_price(o.price);
+  std::vector<std::string> sets = startup_sets(o);
+  sets.push_back(r.has_compiled ? "mode=compiled" : "mode=eager");
+  (r.has_compiled ? r.compiled_scenario : r.eager_scenario) = workloads::load_scenario(o.scenario, sets, o.model);
+  return inputs_hash(startup_inputs(r, workloads::load_compile_params(), o.sensitivity));
+}
+
 namespace {
 
 // The first steps asked for, with their column names.

@@ -89,9 +89,11 @@ std::string plan_text(const PlanResult& r) {
       n.pruned_budget);
   line("  bounds       %d schedule bounds computed%s\n", n.bounded,
        n.bound_failed ? (" (" + std::to_string(n.bound_failed) + " failed: FLOP bound kept)").c_str() : "");
-  line("  evaluated    %d points (%d simulated now, %d reused from the database)%s\n", n.evaluated, n.simulated_now,
-       n.reused, n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
-  if (n.over_constraints) line("  excluded     %d evaluated points over the deadline or budget\n", n.over_constraints);
+  line("  evaluated    %d points (%d simulated now, %d reused from the database%s)%s\n", n.evaluated, n.simulated_now,
+       n.reused, n.stale ? (", " + std::to_string(n.stale) + " stored with other inputs simulated again").c_str() : "",
+       n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
+  if (n.over_constraints)
+    line("  excluded     %d evaluated points over the deadline or cost limit\n", n.over_constraints);
   if (!r.memory_example.empty()) line("  memory       closest miss: %s\n", r.memory_example.c_str());
   out += no_layouts_text(r);
   line("  restarts     %.3g interruptions per chip-hour, checkpoint write %s, read %s per host, interval %s\n",
@@ -224,6 +226,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
                   {"evaluated", n.evaluated},
                   {"simulated_now", n.simulated_now},
                   {"reused", n.reused},
+                  {"stale", n.stale},
                   {"failed", n.failed},
                   {"over_constraints", n.over_constraints},
                   {"memory_closest_miss", r.memory_example}};

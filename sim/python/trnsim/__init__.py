@@ -155,7 +155,8 @@ def bench_collective(system=None, instances=None, ranks=None, sizes=None, op=Non
 def sweep(sweep, db, jobs=1, shard=None):
     """`trnsim sweep SWEEP --db DB -j JOBS [--shard K/N]`: runs the points of the sweep file not
     yet in the database (each as a `trnsim run` or `startup` process of `trnsim.executable`).
-    Returns {sweep, points, run, shard, shards, db}; read the rows with load_sweep(db).
+    A stored row is reused only when its inputs are unchanged (docs/sweeps.md). Returns {sweep,
+    points, run, stale, shard, shards, db}; read the rows with load_sweep(db).
     Raises Error.
     """
     return _call(_trnsim.sweep, sweep=str(sweep), db=str(db), jobs=int(jobs), shard=_text(shard),
