@@ -396,6 +396,13 @@ popd >/dev/null
 sed 's#^model: .*#model: beside/tiny.yaml#' "$S" >"$D/relative.yaml"
 bad "scenario: a relative path is read beside the scenario file" \
   "re:$D/relative\.yaml:[0-9]+:[0-9]+: model: model file '$D/beside/tiny\.yaml' does not exist" -- run "$D/relative.yaml" "${JSON[@]}"
+PLAN=(plan --model "$D/tiny.yaml" --tokens 1e9 --systems trn2.48xlarge --max-chips 16 --global-batch 16)
+bad "CLI: plan --budget and --max-cost together" "--budget: give --max-cost alone (--budget is its old spelling)" \
+  -- "${PLAN[@]}" --budget 5 --max-cost 5 "${JSON[@]}"
+bad "CLI: plan --hbm-headroom out of range" "--hbm-headroom: expected a percentage from 0 to 90, e.g. 5%, got '150'" \
+  -- "${PLAN[@]}" --hbm-headroom 150% "${JSON[@]}"
+bad "CLI: plan --deadline with an unknown unit" "--deadline: unknown unit 'x'; expected a time with a unit (s, ms" \
+  -- "${PLAN[@]}" --deadline 30x "${JSON[@]}"
 TRNSIM_HOME=$D/no-such-home bad "TRNSIM_HOME that is not a directory" \
   "TRNSIM_HOME: '$D/no-such-home' is not a directory; expected trnsim's data tree (hw/configs, workloads)" -- run "$S" "${JSON[@]}"
 

@@ -28,9 +28,10 @@ struct PlanOptions {
   double tokens = 0;                 // training tokens
   std::vector<std::string> systems;  // hw/configs/systems names
   int min_chips = 1, max_chips = 1024;
-  double deadline_s = 0;                                          // 0: none
-  double budget_usd = 0;                                          // 0: none
-  std::map<std::string, double> prices;                           // USD per instance-hour, per system (given)
+  double deadline_s = 0;                 // 0: none
+  double budget_usd = 0;                 // --max-cost, USD; 0: none
+  double hbm_headroom = 0.05;            // share of each rank's HBM a candidate must leave free (--hbm-headroom)
+  std::map<std::string, double> prices;  // USD per instance-hour, per system (given)
   workloads::CompileCache cache = workloads::CompileCache::Cold;  // compile cache at the first start-up: cold | warm
   std::vector<int64_t> global_batches;                            // sequences per step (empty: tokens_per_step)
   std::vector<int64_t> tokens_per_step;                           // alternative (empty with global_batches)
@@ -92,6 +93,7 @@ struct PlanResult {
   };
   std::vector<NoLayouts> no_layouts;
   std::string inputs_hash;  // of the options, model, systems and calibrations (documents.h)
+  double hbm_headroom = 0.05;
 };
 
 PlanResult run_plan(const PlanOptions& o);

@@ -83,10 +83,10 @@ std::string plan_text(const PlanResult& r) {
     line("  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first, p.second.c_str());
   const auto& n = r.counts;
   line(
-      "  search       %d layouts: %d invalid, %d pruned by memory, %d by checkpointing dominance, %d by the bound, "
-      "%d by the deadline, %d by the budget\n",
-      n.enumerated, n.invalid, n.pruned_memory, n.pruned_checkpointing, n.pruned_bound, n.pruned_deadline,
-      n.pruned_budget);
+      "  search       %d layouts: %d invalid, %d pruned by memory (%g%% HBM headroom), %d by checkpointing dominance, "
+      "%d by the bound, %d by the deadline, %d by the cost limit\n",
+      n.enumerated, n.invalid, n.pruned_memory, 100 * r.hbm_headroom, n.pruned_checkpointing, n.pruned_bound,
+      n.pruned_deadline, n.pruned_budget);
   line("  bounds       %d schedule bounds computed%s\n", n.bounded,
        n.bound_failed ? (" (" + std::to_string(n.bound_failed) + " failed: FLOP bound kept)").c_str() : "");
   line("  evaluated    %d points (%d simulated now, %d reused from the database%s)%s\n", n.evaluated, n.simulated_now,
@@ -205,7 +205,8 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
                 {"tokens", json_count(r.tokens)},
                 {"rank_by", sim::word_of(r.rank_by)},
                 {"cache", workloads::enum_word(r.cache)},
-                {"systems", r.systems}};
+                {"systems", r.systems},
+                {"hbm_headroom", r.hbm_headroom}};
   for (const auto& [sys, p] : r.prices)
     js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", p.first}, {"source", p.second}};
   js["plan"]["restart"] = {

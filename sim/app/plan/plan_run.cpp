@@ -195,6 +195,7 @@ std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model,
                {"max_chips", o.max_chips},
                {"deadline_s", o.deadline_s},
                {"budget_usd", o.budget_usd},
+               {"hbm_headroom", o.hbm_headroom},
                {"cache", workloads::enum_word(o.cache)},
                {"global_batches", o.global_batches},
                {"tokens_per_step", o.tokens_per_step},
@@ -281,12 +282,14 @@ bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_
     return false;
   }
   sv.memory = workloads::memory_per_rank(sv.spec);
-  if (!sv.memory.fits()) {
+  const double usable = sv.memory.capacity * (1 - o.hbm_headroom);  // --hbm-headroom stays free
+  if (sv.memory.total > usable) {
     ++res.counts.pruned_memory;
     if (sv.memory.total < pr.smallest_oom) {
       pr.smallest_oom = sv.memory.total;
       res.memory_example = sys.name + " x" + std::to_string(n) + " " + l.text() + ": " + gib(sv.memory.total) +
-                           " per rank > " + gib(sv.memory.capacity);
+                           " per rank > " + gib(usable) +
+                           (o.hbm_headroom > 0 ? " (" + gib(sv.memory.capacity) + " less the headroom)" : "");
     }
     return false;
   }
@@ -481,6 +484,7 @@ PlanResult run_plan(const PlanOptions& o) {
   res.cache = o.cache;
   res.systems = o.systems;
   res.restart = o.restart;
+  res.hbm_headroom = o.hbm_headroom;
   PointsDb db(o.db);
   std::vector<std::string> model_sets;
   for (const auto& s : o.sets)
