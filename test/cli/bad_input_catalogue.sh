@@ -405,6 +405,12 @@ bad "CLI: plan --deadline with an unknown unit" "--deadline: unknown unit 'x'; e
   -- "${PLAN[@]}" --deadline 30x "${JSON[@]}"
 TRNSIM_HOME=$D/no-such-home bad "TRNSIM_HOME that is not a directory" \
   "TRNSIM_HOME: '$D/no-such-home' is not a directory; expected trnsim's data tree (hw/configs, workloads)" -- run "$S" "${JSON[@]}"
+bad "CLI: run --system with a scenario" "--system: chooses a layout for --model without a scenario; with a scenario, use --set system=NAME" \
+  -- run "$S" --system trn2.48xlarge "${JSON[@]}"
+bad "CLI: run without a scenario or --model and --system" "argument SCENARIO: missing: give a scenario (name or YAML), or --model M --system S" \
+  -- run --model qwen3-8b "${JSON[@]}"
+bad "CLI: run --chips not a multiple of the system's" "--chips: expected a multiple of 16 (the chips of one trn2.48xlarge), got 24" \
+  -- run --model qwen3-8b --system trn2.48xlarge --chips 24 "${JSON[@]}"
 
 echo "$CASES catalogue cases"
 [ "$CASES" -ge 40 ] || fail "at least 40 catalogue cases" "only $CASES"

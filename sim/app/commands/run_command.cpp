@@ -6,6 +6,7 @@
 
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
+#include "sim/app/plan/quick_layout.h"
 #include "sim/base/config_node.h"
 #include "sim/base/units.h"
 
@@ -75,15 +76,22 @@ StepOptions reductions(const RunOptions& o) {
   return sopt;
 }
 
+workloads::ScenarioSpec load_job(const RunOptions& o, std::string* note) {
+  const JobSource job = job_source(o.scenario, o.model, o.system, o.chips, run_sets(o));
+  workloads::ScenarioSpec s = workloads::load_scenario(job.scenario, job.sets, job.model);
+  if (note) *note = job.model_replaced ? kept_settings_note(s) : job.note;
+  return s;
+}
+
 }  // namespace
 
 std::string run_inputs_hash(const RunOptions& o) {
-  return inputs_hash(run_inputs(workloads::load_scenario(o.scenario, run_sets(o), o.model), reductions(o)));
+  return inputs_hash(run_inputs(load_job(o, nullptr), reductions(o)));
 }
 
 RunResult run_run(const RunOptions& o) {
   RunResult res;
-  res.scenario = workloads::load_scenario(o.scenario, run_sets(o), o.model);
+  res.scenario = load_job(o, &res.note);
   res.memory = workloads::memory_per_rank(res.scenario);
   if (!res.memory.fits() && !o.allow_oom) {
     res.fits = false;
@@ -116,6 +124,7 @@ void write_run_text(const RunResult& res, FILE* out) {
   const StepResult& r = res.step;
   std::fprintf(out, "%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                s.system.name.c_str(), s.system.total_chips(), sim::word_of(s.mode).c_str());
+  std::fputs(res.note.c_str(), out);
   if (workloads::is_imported(s.model))
     std::fprintf(out, "  model        %s\n", workloads::parameter_summary(s.model).c_str());
   std::fprintf(

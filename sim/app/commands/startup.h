@@ -16,7 +16,9 @@
 namespace trn::app {
 
 struct StartupOptions {
-  std::string scenario;           // name (workloads/scenarios) or YAML path
+  std::string scenario;           // name (workloads/scenarios) or YAML path; empty: --model on --system
+  std::string system;             // without a scenario: the system the layout is chosen for
+  int chips = 0;                  // without a scenario: chips of `system` (0: one instance)
   std::vector<std::string> sets;  // --set key=value
   std::string cache;              // cold | warm | empty: the scenario's
   std::string budget;             // per-graph compile budget (time with unit), empty: none
@@ -47,6 +49,7 @@ struct StartupResult {
   bool has_sensitivity = false;
   std::vector<SensitivityRow> sensitivity;  // largest first
   std::string inputs_hash;                  // of the resolved scenario, compile parameters and options (documents.h)
+  std::string note;  // the layout chosen without a scenario, or what a scenario kept under --model
   /// The scenario of the first mode asked for (compiled when both): the resolved one written out.
   const workloads::ScenarioSpec& scenario() const { return has_compiled ? compiled_scenario : eager_scenario; }
 };

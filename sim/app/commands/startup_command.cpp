@@ -14,6 +14,7 @@
 #include "hw/host/compile_host.h"
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
+#include "sim/app/plan/quick_layout.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/base/config_loader.h"
@@ -249,14 +250,15 @@ StartupResult run_startup(const StartupOptions& o) {
     throw sim::ConfigError(sim::Location{"--mode", 0, 0}, "", "expected eager, compiled or both, got '" + o.mode + "'");
   r.has_eager = o.mode != "compiled";
   r.has_compiled = o.mode != "eager";
-  const std::vector<std::string> sets = startup_sets(o);
+  const JobSource job = job_source(o.scenario, o.model, o.system, o.chips, startup_sets(o));
   r.price = parse_price(o.price);
-  std::vector<std::string> se = sets, sc = sets;
+  std::vector<std::string> se = job.sets, sc = job.sets;
   se.push_back("mode=eager");
   sc.push_back("mode=compiled");
-  if (r.has_eager) r.eager_scenario = workloads::load_scenario(o.scenario, se, o.model);
-  if (r.has_compiled) r.compiled_scenario = workloads::load_scenario(o.scenario, sc, o.model);
+  if (r.has_eager) r.eager_scenario = workloads::load_scenario(job.scenario, se, job.model);
+  if (r.has_compiled) r.compiled_scenario = workloads::load_scenario(job.scenario, sc, job.model);
   const workloads::ScenarioSpec& s = r.scenario();
+  r.note = job.model_replaced ? kept_settings_note(s) : job.note;
   // A job that cannot run has no first step: stop as `run` does.
   const workloads::MemoryReport mem = workloads::memory_per_rank(s);
   if (!mem.fits() && !o.allow_oom) {
@@ -296,9 +298,10 @@ std::string startup_inputs_hash(const StartupOptions& o) {
   r.has_eager = o.mode != "compiled";
   r.has_compiled = o.mode != "eager";
   r.price = parse_price(o.price);
-  std::vector<std::string> sets = startup_sets(o);
+  const JobSource job = job_source(o.scenario, o.model, o.system, o.chips, startup_sets(o));
+  std::vector<std::string> sets = job.sets;
   sets.push_back(r.has_compiled ? "mode=compiled" : "mode=eager");
-  (r.has_compiled ? r.compiled_scenario : r.eager_scenario) = workloads::load_scenario(o.scenario, sets, o.model);
+  (r.has_compiled ? r.compiled_scenario : r.eager_scenario) = workloads::load_scenario(job.scenario, sets, job.model);
   return inputs_hash(startup_inputs(r, workloads::load_compile_params(), o.sensitivity));
 }
 
@@ -365,6 +368,7 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s.name.c_str(), s.model.name.c_str(),
                r.instances, s.system.name.c_str(), workloads::enum_word(s.compile.cache).c_str(),
                s.compile.budget.v > 0 ? (", budget " + s.compile.budget.str()).c_str() : "");
+  std::fputs(r.note.c_str(), out);
   if (workloads::is_imported(s.model))
     std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s.model).c_str());
   auto row = [&](const char* label, const std::function<std::string(const workloads::FirstStep&, double)>& cell) {
