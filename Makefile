@@ -19,7 +19,7 @@ FUZZ_SECONDS ?= 60
 # them (its own key, socket, ports and slurm.conf under a temporary directory).
 SLURM_PKGS := munge slurmctld slurmd slurm-client
 
-.PHONY: deps build demo test bench validate test-sanitize clean
+.PHONY: deps build demo test bench validate test-sanitize clean install
 .PHONY: fuzz fuzz-deps test-sanitize-quick test-sanitize-loaders slurm-deps test-slurm
 
 # $(call install_missing,PACKAGES): apt-get installs those of PACKAGES that are missing.
@@ -42,6 +42,12 @@ build: deps
 
 demo: build
 	./$(BUILD)/trnsim startup qwen3-32b-trn2
+
+# PREFIX/bin/trnsim, the data in PREFIX/share/trnsim (the binary finds it by itself) and the
+# Python package in PREFIX/lib/python3.X/site-packages/trnsim (README, "Installing").
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -9,12 +9,16 @@ commands print nothing quoted (only `$` lines) are not run. `make demo`'s block 
 is the output of `trnsim startup qwen3-32b-trn2`. A command marked `  # slow` at the end of its
 line (minutes of simulation, such as the tutorial's `trnsim plan` of a 70B model on a thousand
 chips) is re-run only with --slow; without it the count of those left out is printed.
+The tutorial's arithmetic is recomputed from the printed lines: every `A + B ... = R` of its prose
+(operators + - − × x /, parentheses, ceil) must hold for R's last digit, and every operand or
+result written with four or more decimals (the reports' seconds) must be a number its quoted
+outputs print, so a figure copied wrong (0.7403 for a printed 0.7402) cannot make the sum right.
 Usage: tools/check_doc_outputs.py BUILD_DIR [--update] [--slow] [FILE...]; exit 1 and a diff when a quote
 is stale. --update rewrites stale quotes in place: a whole quote becomes the output; in a quote
 with "..." each quoted line is replaced by the output line with the same label (the text before
 its first number).
 """
-import concurrent.futures, difflib, os, re, subprocess, sys
+import concurrent.futures, difflib, math, os, re, subprocess, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
@@ -83,6 +87,39 @@ def refreshed(out, got):
     return new
 
 
+NUM = r"\d[\d,]*(?:\.\d+)?"
+ARITH = re.compile(rf"((?:ceil\()?[( ]*{NUM}(?:[ )]*[-+×x*/−][ (]*{NUM})+[ )]*)= *({NUM})")
+ARITH_FILES = ["docs/tutorial.md"]
+
+
+def arithmetic_problems(f, text):
+    """The tutorial's `... = R` lines against the numbers its quoted outputs print."""
+    printed = set()
+    for _, lines in blocks(text):
+        for l in lines:
+            printed.update(re.findall(r"\d+\.\d+", l))
+    prose = re.sub(r"```.*?```", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    problems = []
+    for m in ARITH.finditer(prose):
+        expr, result = m.group(1).strip(), m.group(2)
+        if expr.count("(") != expr.count(")"):
+            continue  # a parenthesis of the prose around the expression
+        where = f"{f}:{prose[:m.start()].count(chr(10)) + 1}: {expr} = {result}"
+        for n in re.findall(NUM, expr) + [result]:
+            if "." in n and len(n.split(".")[1]) >= 4 and n not in printed:
+                problems.append(f"{where}: {n} is not a number the quoted outputs print")
+        py = expr.replace(",", "").replace("×", "*").replace("x", "*").replace("−", "-").replace("ceil", "_ceil")
+        value = eval(py, {"__builtins__": {}}, {"_ceil": math.ceil})
+        r = float(result.replace(",", ""))
+        decimals = len(result.split(".")[1]) if "." in result else 0
+        tolerance = 0.5 * 10 ** -decimals + 1e-9
+        if result in printed:  # a printed total may differ from the sum of printed parts by their rounding
+            tolerance += sum(0.5 * 10 ** -len(n.split(".")[1]) for n in re.findall(NUM, expr) if "." in n)
+        if abs(value - r) > tolerance:
+            problems.append(f"{where}: the left side is {value:.{decimals + 2}f}")
+    return problems
+
+
 # Collect every (file, line, command, quote) first, run them two at a time, then compare.
 jobs = []
 skipped_slow = 0
@@ -125,6 +162,11 @@ for (f, line_no, cmd, out), got in zip(jobs, outputs):
     print(f"STALE {f}:{line_no}: $ {cmd}")
     for d in difflib.unified_diff([norm(x) for x in out], [norm(x) for x in got], "quoted", "now", lineterm="", n=1):
         print("   " + d)
+for f in files:
+    if f in ARITH_FILES:
+        for problem in arithmetic_problems(f, open(os.path.join(root, f)).read()):
+            stale += 1
+            print(f"WRONG {problem}")
 for f, fx in fixes.items():
     text = open(os.path.join(root, f)).read()
     for old_lines, new_lines in fx:

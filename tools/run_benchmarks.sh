@@ -77,7 +77,9 @@ o.append("\n## Command wall times (`build/trnsim ...`, whole process)\n")
 o.append("| command | wall time (s) |")
 o.append("|---|---:|")
 for c, t in rows:
-    o.append(f"| `trnsim {c}` | {float(t):.3f} |")
+    # A command of 20 s or more runs in test/cli/doc_examples.sh only with --slow.
+    slow = f" <!-- slow: {float(t):.0f} s when measured -->" if float(t) >= 20 else ""
+    o.append(f"| `trnsim {c}`{slow} | {float(t):.3f} |")
 o.append("\n`trnsim run qwen3-32b-trn2` simulates one steady step of the 64-rank, 64-layer Qwen3-32B job "
          "(forward, backward and optimizer; one rank per pipeline stage simulated, see docs/workloads.md 1.6); "
          "the issue 3 target is under 5 s of wall time on this 2-core machine.\n")

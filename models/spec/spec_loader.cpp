@@ -118,7 +118,8 @@ SystemSpec load_system(const std::string& name_or_path, const std::vector<std::s
   if (ConfigNode* chip = root.find("chip"); chip && chip->is_scalar()) {
     // A bad name or path is reported at `chip:`; errors inside the chip file keep their
     // own file:line:col behind it.
-    std::string path = sim::resolve_named_config(chip->scalar, "hw/configs/chips", "chip", chip->loc, "chip");
+    std::string path = sim::resolve_named_config(sim::path_in_file(chip->scalar, chip->loc, "chip"), "hw/configs/chips",
+                                                 "chip", chip->loc, "chip");
     ConfigNode c;
     try {
       c = sim::load_config_file(path);

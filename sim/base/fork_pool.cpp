@@ -3,14 +3,18 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
+
+#include "sim/base/output_file.h"
 
 namespace trn::sim {
 
@@ -44,18 +48,31 @@ struct Running {
   _exit(0);
 }
 
+// In a new child: it dies with its parent. The kernel sends SIGTERM when the parent exits,
+// however it ends (SIGKILL included; the setting survives exec), and a parent that ended
+// between fork() and prctl() is caught by the check that follows. The parent's list of
+// children is not this child's.
+void die_with_parent(pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) _exit(1);
+  forget_children();
+}
+
 Running spawn(size_t i, const std::function<std::string(size_t)>& body, const std::string& what) {
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
   fcntl(fd[0], F_SETFD, FD_CLOEXEC);  // a child that execs keeps only its own write end
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    die_with_parent(parent);
     close(fd[0]);
     child_main(fd[1], body, i, what);
   }
+  register_child(pid);  // the parent's SIGINT / SIGTERM handler forwards the signal to it
   close(fd[1]);
   return Running{i, pid, fd[0], {}};
 }
@@ -75,14 +92,23 @@ ChildOutcome reap(Running& r) {
   ChildOutcome out;
   while (waitpid(r.pid, &out.status, 0) < 0 && errno == EINTR) {
   }
+  unregister_child(r.pid);
   out.output = std::move(r.text);
   return out;
+}
+
+// The caller was interrupted: every running child is terminated and reaped, then Interrupted.
+[[noreturn]] void stop_all(std::vector<Running>& running) {
+  for (auto& r : running) kill(r.pid, SIGTERM);
+  for (auto& r : running) reap(r);
+  throw Interrupted();
 }
 
 }  // namespace
 
 void run_forked(size_t n, const std::function<std::string(size_t)>& body, int jobs,
-                const std::function<void(size_t, ChildOutcome&&)>& done, const std::string& what) {
+                const std::function<void(size_t, ChildOutcome&&)>& done, const std::string& what,
+                const std::function<bool()>& interrupted) {
   std::vector<Running> running;
   size_t next = 0;
   while (next < n || !running.empty()) {
@@ -91,8 +117,9 @@ void run_forked(size_t n, const std::function<std::string(size_t)>& body, int jo
     std::vector<pollfd> fds;
     for (const auto& r : running) fds.push_back(pollfd{r.fd, POLLIN, 0});
     if (poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error("poll failed");
+      if (errno != EINTR) throw std::runtime_error("poll failed");
+      if (interrupted && interrupted()) stop_all(running);
+      continue;
     }
     std::vector<Running> finished;
     for (size_t k = 0; k < running.size(); ++k)

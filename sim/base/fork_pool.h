@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 namespace trn::sim {
@@ -19,13 +20,27 @@ struct ChildOutcome {
   bool ok() const { return exit_code() == 0 && !output.empty(); }
 };
 
+/// Thrown by run_forked when its `interrupted` check says so; the children are gone by then.
+struct Interrupted : std::runtime_error {
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+
 /// Runs body(i) for i in [0, n), each in its own forked child, at most `jobs` at once. The
 /// child sends the text body returns to the parent through a pipe and exits 0; when body
 /// throws, it prints "trnsim: WHAT failed: MESSAGE" on stderr and exits 1. A body may exec
 /// instead of returning: the pipe stays open in the new program, so the child counts as
 /// finished when that program exits. `done(i, outcome)` runs in the parent as each child
 /// finishes (in completion order). Throws std::runtime_error when pipe or fork fail.
+///
+/// No child outlives the parent: each child asks the kernel for SIGTERM when its parent dies
+/// (PR_SET_PDEATHSIG, also after an exec; SIGKILL of the parent included) and exits at once if
+/// the parent died before it asked; the parent's SIGINT / SIGTERM handler
+/// (install_signal_cleanup, sim/base/output_file.h) forwards the signal to the running
+/// children. A caller without that handler (the Python module) passes `interrupted`: when a
+/// signal interrupts the wait and interrupted() returns true, the running children get SIGTERM,
+/// are reaped, and run_forked throws Interrupted.
 void run_forked(size_t n, const std::function<std::string(size_t)>& body, int jobs,
-                const std::function<void(size_t, ChildOutcome&&)>& done, const std::string& what);
+                const std::function<void(size_t, ChildOutcome&&)>& done, const std::string& what,
+                const std::function<bool()>& interrupted = {});
 
 }  // namespace trn::sim

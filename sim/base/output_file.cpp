@@ -1,9 +1,11 @@
 // Atomic output files.
 #include "sim/base/output_file.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,12 +22,58 @@ constexpr int kPathMax = 4096;
 char g_temps[kMaxTemps][kPathMax];
 volatile std::sig_atomic_t g_used[kMaxTemps];
 
+// Children to take down with this process (fork_pool's, at most -j of them at once).
+constexpr int kMaxChildren = 512;
+volatile std::sig_atomic_t g_children[kMaxChildren];
+
+// Forwards `sig` to every registered child and reaps them: up to 2 s for them to finish their
+// own handlers (which remove their partial files), then SIGKILL. Async-signal-safe calls only.
+void stop_children(int sig) {
+  bool any = false;
+  for (int i = 0; i < kMaxChildren; ++i)
+    if (g_children[i] > 0) any = ::kill(g_children[i], sig) == 0 || any;
+  if (!any) return;
+  const timespec tick{0, 10 * 1000 * 1000};
+  for (int round = 0; round <= 200; ++round) {
+    bool left = false;
+    for (int i = 0; i < kMaxChildren; ++i) {
+      const pid_t pid = g_children[i];
+      if (pid <= 0) continue;
+      if (round == 200) ::kill(pid, SIGKILL);
+      if (::waitpid(pid, nullptr, round == 200 ? 0 : WNOHANG) == 0)
+        left = true;
+      else
+        g_children[i] = 0;
+    }
+    if (!left) return;
+    ::nanosleep(&tick, nullptr);
+  }
+}
+
 extern "C" void cleanup_and_exit(int sig) {
+  stop_children(sig);
   for (int i = 0; i < kMaxTemps; ++i)
     if (g_used[i]) ::unlink(g_temps[i]);
   ::_exit(128 + sig);
 }
 }  // namespace
+
+void register_child(pid_t pid) {
+  for (int i = 0; i < kMaxChildren; ++i)
+    if (g_children[i] <= 0) {
+      g_children[i] = pid;
+      return;
+    }
+}
+
+void unregister_child(pid_t pid) {
+  for (int i = 0; i < kMaxChildren; ++i)
+    if (g_children[i] == pid) g_children[i] = 0;
+}
+
+void forget_children() {
+  for (int i = 0; i < kMaxChildren; ++i) g_children[i] = 0;
+}
 
 void register_temp_file(const std::string& path) {
   for (int i = 0; i < kMaxTemps; ++i) {

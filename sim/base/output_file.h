@@ -3,6 +3,8 @@
 // half-written file. Paths are checked for writability before a run starts.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,8 +20,15 @@ void check_writable(const std::string& path, const std::string& option);
 /// interrupted run leaves no partial file (install_signal_cleanup() in main).
 void register_temp_file(const std::string& path);
 void unregister_temp_file(const std::string& path);
-/// Installs handlers for SIGINT and SIGTERM that unlink registered temporary files and exit
-/// with 128 + signal.
+/// Child processes in progress (sim/base/fork_pool): the SIGINT / SIGTERM handler forwards the
+/// signal to each, waits briefly for them, then kills what is left, so that no child outlives
+/// an interrupted parent. forget_children() empties the list (in a new child, whose parent's
+/// children are its siblings).
+void register_child(pid_t pid);
+void unregister_child(pid_t pid);
+void forget_children();
+/// Installs handlers for SIGINT and SIGTERM that forward the signal to registered children,
+/// unlink registered temporary files and exit with 128 + signal.
 void install_signal_cleanup();
 
 /// Writes `content` to `path` via a temporary file and rename().

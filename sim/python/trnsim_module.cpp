@@ -4,10 +4,12 @@
 // what `trnsim X --json FILE` writes, or the exit status and the one-line message the CLI
 // would print. The Python package (sim/python/trnsim/__init__.py) turns that into a dict or a
 // trnsim.Error. The parent never starts SystemC.
+#include <dlfcn.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <functional>
 #include <set>
@@ -22,6 +24,7 @@
 #include "sim/base/config_node.h"
 #include "sim/base/fork_pool.h"
 #include "sim/base/output_file.h"
+#include "sim/base/paths.h"
 
 namespace py = pybind11;
 
@@ -114,14 +117,23 @@ std::string how_it_ended(const sim::ChildOutcome& c) {
 
 /// Runs `command` in a forked child, with the GIL released while it runs, and returns
 /// (status, text, detail) as bytes: status 0 and the JSON, or the exit status and the message.
-/// A SIGINT that arrived meanwhile raises KeyboardInterrupt (the child has exited by then).
+/// A SIGINT that arrived meanwhile raises KeyboardInterrupt (the child has exited by then: it
+/// is stopped when the signal interrupts the wait, or it got the terminal's SIGINT itself).
 py::tuple in_child(const std::function<std::string()>& command) {
   sim::ChildOutcome out;
+  // A signal that interrupts the wait runs Python's handlers; one that raises (SIGINT's
+  // KeyboardInterrupt) stops the child, which takes its own children with it (fork_pool).
+  auto interrupted = [] {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+  };
   try {
     py::gil_scoped_release nogil;
     sim::run_forked(
         1, [&](size_t) { return child_reply(command); }, 1, [&](size_t, sim::ChildOutcome&& c) { out = std::move(c); },
-        "trnsim");
+        "trnsim", interrupted);
+  } catch (const sim::Interrupted&) {
+    throw py::error_already_set();  // the exception the handler raised
   } catch (const std::exception& e) {
     return py::make_tuple(3, py::bytes(e.what()), py::bytes(""));
   }
@@ -172,10 +184,10 @@ py::tuple py_run(py::dict d) {
   RunOptions o;
   CommonOptions c;
   bool quiet = false;
-  Args(std::move(d))("scenario", o.scenario)("set", o.sets)("mode", o.mode)("model", o.model)("trace", o.trace)(
-      "trace_categories", o.categories)("trace_window", o.window)("max_memory", o.max_memory)("allow_oom", o.allow_oom)(
-      "all_ranks", o.all_ranks)("all_microbatches", o.all_microbatches)("exact", o.exact)("quiet", quiet)(
-      "json", c.json)("resolved", c.resolved)
+  Args(std::move(d))("scenario", o.scenario)("system", o.system)("chips", o.chips)("set", o.sets)("mode", o.mode)(
+      "model", o.model)("trace", o.trace)("trace_categories", o.categories)("trace_window", o.window)(
+      "max_memory", o.max_memory)("allow_oom", o.allow_oom)("all_ranks", o.all_ranks)(
+      "all_microbatches", o.all_microbatches)("exact", o.exact)("quiet", quiet)("json", c.json)("resolved", c.resolved)
       .finish();
   o.progress = !quiet;
   c.sets = o.sets;
@@ -185,9 +197,9 @@ py::tuple py_run(py::dict d) {
 py::tuple py_startup(py::dict d) {
   StartupOptions o;
   CommonOptions c;
-  Args(std::move(d))("scenario", o.scenario)("set", o.sets)("mode", o.mode)("cache", o.cache)("budget", o.budget)(
-      "price_per_hour", o.price)("model", o.model)("trace", o.trace)("sensitivity", o.sensitivity)(
-      "allow_oom", o.allow_oom)("json", c.json)("resolved", c.resolved)
+  Args(std::move(d))("scenario", o.scenario)("system", o.system)("chips", o.chips)("set", o.sets)("mode", o.mode)(
+      "cache", o.cache)("budget", o.budget)("price_per_hour", o.price)("model", o.model)("trace", o.trace)(
+      "sensitivity", o.sensitivity)("allow_oom", o.allow_oom)("json", c.json)("resolved", c.resolved)
       .finish();
   c.sets = o.sets;
   return in_child([o, c] { return startup_command(o, c); });
@@ -206,7 +218,7 @@ py::tuple py_bench_collective(py::dict d) {
 
 py::tuple py_sweep(py::dict d) {
   SweepOptions o;
-  o.exe = TRNSIM_EXE;
+  o.exe = sim::executable_near_self(TRNSIM_EXE);
   Args(std::move(d))("sweep", o.file)("db", o.db)("jobs", o.jobs)("shard", o.shard)("executable", o.exe).finish();
   return in_child([o] { return sweep_json(run_sweep(o)).dump(2) + "\n"; });
 }
@@ -214,9 +226,25 @@ py::tuple py_sweep(py::dict d) {
 }  // namespace
 }  // namespace trn::app
 
+namespace {
+
+// The extension's own file, absolute: the data and the executable are looked up near it
+// (sim/base/paths.h), in the build tree or in an install tree.
+std::string module_file() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&trn::app::py_run), &info) == 0 || !info.dli_fname) return "";
+  std::error_code ec;
+  const auto abs = std::filesystem::absolute(info.dli_fname, ec);
+  return ec ? std::string(info.dli_fname) : abs.string();
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_trnsim, m) {
   m.doc() = "trnsim commands in forked children (use the package trnsim, docs/python.md)";
-  m.attr("executable") = TRNSIM_EXE;  // the trnsim the sweep's workers run
+  trn::sim::set_self_path(module_file());
+  // The trnsim the sweep's workers run: the one beside the module (build or install tree).
+  m.attr("executable") = trn::sim::executable_near_self(TRNSIM_EXE);
   m.def("run", &trn::app::py_run, "trnsim run: (status, JSON or message, detail)");
   m.def("startup", &trn::app::py_startup, "trnsim startup: (status, JSON or message, detail)");
   m.def("bench_collective", &trn::app::py_bench_collective,

@@ -121,6 +121,9 @@ def test_commands(work):
     same_as_cli("startup(...)", s, ["startup", "qwen3-32b-trn2", "--set", "model.num_layers=2", "--cache", "warm",
                                     "--price-per-hour", "40"])
     check("startup() has the JSON's keys", {"verdict", "eager", "compiled", "break_even", "cost"} <= set(s), list(s))
+    m = trnsim.run(model="qwen3-8b", system="trn2.48xlarge", set={"model.num_layers": 2})
+    same_as_cli("run(model=..., system=...) without a scenario", m,
+                ["run", "--model", "qwen3-8b", "--system", "trn2.48xlarge", "--set", "model.num_layers=2"])
     b = trnsim.bench_collective(system="trn1.32xlarge", instances=2, ranks=64, op="all-gather",
                                 sizes=["1MiB", "16MiB"], dtype="bf16", set={"chip.hbm.bandwidth": "3 TB/s"})
     same_as_cli("bench_collective(...)", b, ["bench", "collective", "--system", "trn1.32xlarge", "--instances", "2",

@@ -28,6 +28,20 @@ TEST_CASE("quantities parse with decimal and binary prefixes", "[units]") {
   CHECK(parse("1e3 ms", Dim::Time) == Approx(1.0));
 }
 
+TEST_CASE("times of a training job take days and weeks", "[units]") {
+  CHECK(parse("30d", Dim::Time) == 30 * 86400.0);  // plan --deadline 30d, as its --help shows
+  CHECK(parse("1 day", Dim::Time) == 86400.0);
+  CHECK(parse("2.5 days", Dim::Time) == 2.5 * 86400.0);
+  CHECK(parse("2w", Dim::Time) == 14 * 86400.0);
+  CHECK(parse("1 week", Dim::Time) == 7 * 86400.0);
+  CHECK(parse("3 weeks", Dim::Time) == 21 * 86400.0);
+  // The expected-unit message keeps its short list (quoted in the docs).
+  CHECK(dim_expectation(Dim::Time) == "a time with a unit (s, ms, us, \xC2\xB5s, ns, ps, min, h)");
+  std::string why;
+  CHECK_FALSE(parse_quantity("30 d", Dim::Bytes, &why));
+  CHECK(why == "unit 'd' is a time, not a size in bytes");
+}
+
 TEST_CASE("a bare number or a unit of another dimension is an error", "[units]") {
   std::string why;
   CHECK_FALSE(parse_quantity("2.9", Dim::Bandwidth, &why));

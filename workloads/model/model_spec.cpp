@@ -6,6 +6,7 @@
 #include "workloads/model/hf_import.h"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace trn::workloads {
 
@@ -182,14 +183,27 @@ ConfigNode json_document(const ModelSpec& m, const std::string& path) {
   return root;
 }
 
+// A Hugging Face model directory (what from_pretrained takes) stands for its config.json.
+std::string model_file(const std::string& name_or_path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(name_or_path, ec)) return name_or_path;
+  const std::filesystem::path config = std::filesystem::path(name_or_path) / "config.json";
+  if (!std::filesystem::is_regular_file(config, ec))
+    throw sim::ConfigError(sim::Location{name_or_path, 0, 0}, "",
+                           "is a directory without a config.json; expected a zoo name, a model YAML file, a Hugging "
+                           "Face config.json or a model directory that holds one");
+  return config.string();
+}
+
 }  // namespace
 
 ModelSpec load_model(const std::string& name_or_path, const std::vector<std::string>& sets) {
   ConfigNode root;
-  if (ends_with(name_or_path, ".json"))
-    root = json_document(import_hf_config(name_or_path), name_or_path);
+  const std::string file = model_file(name_or_path);
+  if (ends_with(file, ".json"))
+    root = json_document(import_hf_config(file), file);
   else
-    root = sim::load_config_file(sim::resolve_named_config(name_or_path, "workloads/models", "model"));
+    root = sim::load_config_file(sim::resolve_named_config(file, "workloads/models", "model"));
   sim::apply_sets(root, model_sets(sets));
   ModelSpec m;
   sim::read_config(root, m);

@@ -1,5 +1,6 @@
 // Scenario loading and layout validation.
 #include <algorithm>
+#include <filesystem>
 
 #include "sim/base/config_loader.h"
 #include "sim/base/paths.h"
@@ -16,16 +17,20 @@ namespace {
 bool is_json(const std::string& s) { return s.size() > 5 && s.compare(s.size() - 5, 5, ".json") == 0; }
 
 // Replaces a scalar reference at root[key] by the document it names (a name in `subdir`, a
-// YAML path, or for the model a config.json), loaded by `load` from its path. A bad name or
-// path is reported at the reference; errors inside the file keep their own place behind it.
+// YAML path, or for the model a config.json or a Hugging Face model directory), loaded by `load`
+// from its path. A path written in a file is relative to that file (sim::path_in_file). A bad
+// name or path is reported at the reference; errors inside the file keep their own place
+// behind it.
 template <class Load>
 void inline_reference(ConfigNode& root, const char* key, const char* subdir, Load load) {
   ConfigNode* ref = root.find(key);
   if (!ref || !ref->is_scalar()) return;
   Location loc = ref->loc;
-  const std::string path = std::string(key) == "model" && is_json(ref->scalar)
-                               ? ref->scalar
-                               : sim::resolve_named_config(ref->scalar, subdir, key, loc, key);
+  const std::string written = sim::path_in_file(ref->scalar, loc, key);
+  std::error_code ec;
+  const bool model_file =
+      std::string(key) == "model" && (is_json(written) || std::filesystem::is_directory(written, ec));
+  const std::string path = model_file ? written : sim::resolve_named_config(written, subdir, key, loc, key);
   try {
     *ref = load(path);
   } catch (const ConfigError& e) {
@@ -72,6 +77,10 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
   if (m.is_moe())
     chk(m.num_experts % p.ep == 0, "parallel.ep",
         "ep " + std::to_string(p.ep) + " does not divide the model's " + std::to_string(m.num_experts) + " experts");
+  else
+    chk(p.ep == 1, "parallel.ep",
+        "ep " + std::to_string(p.ep) + " splits experts, but " + m.name +
+            " is a dense model (no experts); expected 1 (expert parallelism needs a mixture-of-experts model)");
   chk((int64_t{p.dp} * p.fsdp) % p.ep == 0, "parallel.ep",
       "ep " + std::to_string(p.ep) + " must divide dp x fsdp = " + std::to_string(int64_t{p.dp} * p.fsdp));
   chk(s.batch.seq_len <= m.max_position, "batch.seq_len",
@@ -95,6 +104,10 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
       "1F1B interleaves one micro-batch's forward with another's backward, and the frameworks cut a graph at "
       "every pipeline send and receive; use segment",
       "invalid-config");
+  chk(!s.compile.parallel_compile || s.compile.frontend == Frontend::Xla, "compile.parallel_compile",
+      "neuron_parallel_compile is torch-xla's ahead-of-time compiler: it has no effect with compile.frontend " +
+          enum_word(s.compile.frontend) + "; expected false, or compile.frontend=xla with it",
+      "invalid-config");
   chk(p.microbatches >= p.pp || p.pp == 1, "parallel.microbatches",
       "1F1B needs at least as many micro-batches (" + std::to_string(p.microbatches) + ") as stages (" +
           std::to_string(p.pp) + ")");
@@ -113,7 +126,8 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
 // the model override, the system and model inlined, top-level `instances:` and `sdk:`, then `sets`.
 ConfigNode scenario_root(const std::string& name_or_path, const std::vector<sim::SetAssignment>& refs,
                          const std::string& model_override, const std::vector<sim::SetAssignment>& sets) {
-  const std::string path = sim::resolve_named_config(name_or_path, "workloads/scenarios", "scenario");
+  const std::string path =
+      sim::resolve_named_config(name_or_path, "workloads/scenarios", "scenario", Location{"argument SCENARIO", 0, 0});
   ConfigNode root;
   root.kind = ConfigNode::Kind::Map;
   root.loc = Location{path, 1, 1};
@@ -165,21 +179,24 @@ ConfigNode scenario_root(const std::string& name_or_path, const std::vector<sim:
 
 bool is_reference(const std::string& key) { return key == "system" || key == "model"; }
 
+// The chip of a scenario is system.chip; `chip.X`, the spelling of the chip-only commands and
+// of --help, means the same key here.
+sim::SetAssignment scenario_set(sim::SetAssignment a) {
+  if (a.key.rfind("chip.", 0) == 0) a.key = "system." + a.key;
+  return a;
+}
+
 }  // namespace
 
 ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets,
                            const std::string& model_override) {
-  // `--set system=NAME` / `--set model=NAME` replace references before they are resolved.
+  // `--set system=NAME` / `--set model=NAME` replace references before they are resolved; every
+  // assignment keeps its place on the command line (--set #N) for its errors.
   std::vector<sim::SetAssignment> refs, as;
-  std::vector<std::string> late;
   for (size_t i = 0; i < sets.size(); ++i) {
-    const std::string& a = sets[i];
-    if (a.rfind("system=", 0) == 0 || a.rfind("model=", 0) == 0)
-      refs.push_back(sim::parse_set(a, static_cast<int>(i + 1)));
-    else
-      late.push_back(a);
+    sim::SetAssignment a = scenario_set(sim::parse_set(sets[i], static_cast<int>(i + 1)));
+    (is_reference(a.key) ? refs : as).push_back(std::move(a));
   }
-  for (size_t i = 0; i < late.size(); ++i) as.push_back(sim::parse_set(late[i], static_cast<int>(i + 1)));
   ConfigNode root = scenario_root(name_or_path, refs, model_override, as);
   ScenarioSpec s;
   sim::read_config(root, s);
@@ -193,7 +210,7 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
 
 void check_scenario_sets(const std::string& name_or_path, const std::vector<sim::SetAssignment>& sets) {
   std::vector<sim::SetAssignment> refs, late;
-  for (const auto& a : sets) (is_reference(a.key) ? refs : late).push_back(a);
+  for (const auto& a : sets) (is_reference(a.key) ? refs : late).push_back(scenario_set(a));
   ConfigNode root = scenario_root(name_or_path, refs, "", late);
   ScenarioSpec s;
   sim::read_config(root, s);

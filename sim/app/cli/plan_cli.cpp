@@ -11,6 +11,7 @@
 #include "sim/base/config_node.h"
 #include "sim/base/output_file.h"
 #include "sim/base/units.h"
+#include "sim/base/warnings.h"
 
 namespace trn::app {
 namespace {
@@ -24,6 +25,18 @@ double number(const std::string& text, const std::string& option, double lo) {
     throw ConfigError(sim::Location{option, 0, 0}, "",
                       "expected a number >= " + sim::format_double_exact(lo) + ", got '" + text + "'");
   return x;
+}
+
+// "5%" (or "5"): a share of 0 to `most` percent, as a fraction.
+double percent(std::string text, const std::string& option, double most) {
+  if (!text.empty() && text.back() == '%') text.pop_back();
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(x >= 0 && x <= most))
+    throw ConfigError(
+        sim::Location{option, 0, 0}, "",
+        "expected a percentage from 0 to " + sim::format_double_exact(most) + ", e.g. 5%, got '" + text + "'");
+  return x / 100;
 }
 
 std::vector<std::string> split(const std::string& text) {
@@ -59,9 +72,9 @@ double quantity(const std::string& text, sim::Dim dim, const std::string& option
 }
 
 struct PlanCli {
-  std::string model, tokens, systems, deadline, budget, cache = "cold", global_batch, tokens_per_step, db, json,
-                                                        rank_by = "time", rate, write_bw, read_bw, interval, tp, pp,
-                                                        microbatch_sequences, checkpointing;
+  std::string model, tokens, systems, deadline, max_cost, budget,
+      hbm_headroom = "5%", cache = "cold", global_batch, tokens_per_step, db, json, rank_by = "time", rate, write_bw,
+      read_bw, interval, tp, pp, microbatch_sequences, checkpointing;
   int max_fsdp = 64;
   std::vector<std::string> prices, sets;
   int min_chips = 1, max_chips = 1024, jobs = 1;
@@ -110,6 +123,7 @@ PlanOptions plan_options(const PlanCli& cli) {
   PlanOptions p;
   p.model = cli.model;
   p.tokens = number(cli.tokens, "--tokens", 1);
+  if (p.tokens > 1e18) throw ConfigError(sim::Location{"--tokens", 0, 0}, "", "expected at most 1e18 tokens");
   for (const auto& s : split(cli.systems)) {
     if (s.empty())
       throw ConfigError(sim::Location{"--systems", 0, 0}, "", "empty system name in '" + cli.systems + "'");
@@ -120,7 +134,16 @@ PlanOptions plan_options(const PlanCli& cli) {
   p.min_chips = cli.min_chips;
   p.max_chips = cli.max_chips;
   if (!cli.deadline.empty()) p.deadline_s = quantity(cli.deadline, sim::Dim::Time, "--deadline");
-  if (!cli.budget.empty()) p.budget_usd = number(cli.budget, "--budget", 0);
+  if (!cli.budget.empty() && !cli.max_cost.empty())
+    throw ConfigError(sim::Location{"--budget", 0, 0}, "", "give --max-cost alone (--budget is its old spelling)");
+  if (!cli.budget.empty()) {
+    sim::warn(
+        "plan --budget is the old spelling of --max-cost (USD); --budget of startup and flexattention is a "
+        "compile time");
+    p.budget_usd = number(cli.budget, "--budget", 0);
+  }
+  if (!cli.max_cost.empty()) p.budget_usd = number(cli.max_cost, "--max-cost", 0);
+  p.hbm_headroom = percent(cli.hbm_headroom, "--hbm-headroom", 90);
   for (const auto& pr : cli.prices) {
     auto eq = pr.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -177,7 +200,10 @@ std::function<int()> add_plan(CLI::App* app) {
       ->capture_default_str();
   c->add_option("--deadline", o->deadline,
                 "Longest acceptable time to train, a time with unit, e.g. 30d or 720h (default: none)");
-  c->add_option("--budget", o->budget, "Largest acceptable cost in USD (default: none)");
+  c->add_option("--max-cost", o->max_cost, "Largest acceptable cost in USD, e.g. 5e6 (default: none)");
+  c->add_option("--budget", o->budget, "Old spelling of --max-cost (USD), with a warning")->group("");
+  c->add_option("--hbm-headroom", o->hbm_headroom,
+                "Share of each rank's HBM a candidate must leave free, in percent, e.g. 10% (default: 5%)");
   c->add_option(
       "--price", o->prices,
       "SYSTEM=USD per instance-hour (repeatable; default: the public on-demand prices of docs/plan.md, where known)");

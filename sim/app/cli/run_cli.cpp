@@ -53,12 +53,17 @@ Runner add_run(CLI::App* app) {
   auto o = std::make_shared<RunCli>();
   RunOptions& r = o->run;
   auto* c = app->add_subcommand("run", "Simulate one steady training step of a scenario");
-  c->add_option("scenario", r.scenario, "Scenario name (workloads/scenarios) or YAML path")->required();
+  c->add_option("scenario", r.scenario,
+                "Scenario name (workloads/scenarios) or YAML path; without one, --model and --system (the layout is "
+                "then chosen by the planner's quick search, docs/plan.md 8)");
   c->add_option("--mode", r.mode, "Execution mode: eager | compiled (default: the scenario's)")
       ->check(CLI::IsMember({"eager", "compiled"}));
-  c->add_option(
-      "--model", r.model,
-      "Replace the scenario's model: zoo name, YAML path or Hugging Face config.json (default: the scenario's)");
+  c->add_option("--model", r.model,
+                "Replace the scenario's model, or the model to run without a scenario: zoo name, YAML path, Hugging "
+                "Face config.json or model directory (default: the scenario's)");
+  c->add_option("--system", r.system,
+                "Without a scenario: the system (hw/configs/systems) to run --model on, e.g. trn2.48xlarge");
+  c->add_option("--chips", r.chips, "Without a scenario: chips of --system, whole instances (default: one instance)");
   c->add_option("--trace", r.trace,
                 "Write a Chrome/Perfetto JSON timeline to FILE, streamed, or to standard output for '-' "
                 "(default: none)");

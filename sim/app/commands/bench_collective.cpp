@@ -168,7 +168,7 @@ nlohmann::ordered_json bench_collective_json(const BenchCollectiveResult& r) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& row : r.rows) {
     double algbw = row.size / row.time_s / 1e9;
-    rows.push_back({{"size_bytes", row.size},
+    rows.push_back({{"size_bytes", json_count(row.size)},
                     {"time_s", row.time_s},
                     {"algbw_GBps", algbw},
                     {"busbw_GBps", algbw * models::busbw_factor(r.op, r.ranks)},

@@ -91,9 +91,9 @@ nlohmann::ordered_json matmul_json(const MatmulResult& r) {
                                      {"utilization", r.utilization},
                                      {"peak_tflops", r.peak / 1e12},
                                      {"cost_model_time_s", r.kernel.cost.time_s},
-                                     {"tensor_cycles", r.kernel.cost.cycles},
+                                     {"tensor_cycles", json_count(r.kernel.cost.cycles)},
                                      {"matmul_instructions", r.kernel.cost.matmul_instructions},
-                                     {"dma_bytes", r.kernel.dma_bytes}};
+                                     {"dma_bytes", json_count(r.kernel.dma_bytes)}};
   return stamped(Document::BenchMatmul, r.inputs_hash, js);
 }
 
@@ -141,7 +141,7 @@ nlohmann::ordered_json hbm_json(const HbmResult& r) {
                                      {"time_s", r.time_s},
                                      {"bandwidth_Bps", r.bandwidth},
                                      {"cores", r.cores},
-                                     {"bytes_per_core", r.bytes}};
+                                     {"bytes_per_core", json_count(r.bytes)}};
   return stamped(Document::BenchHbm, r.inputs_hash, js);
 }
 

@@ -1,6 +1,8 @@
 // Schema versions and the stamp of every JSON document (documents.h).
 #include "sim/app/commands/documents.h"
 
+#include <cmath>
+
 #include "sim/base/provenance.h"
 
 namespace trn::app {
@@ -20,6 +22,8 @@ int schema_version(Document d) {
 }
 
 std::string inputs_hash(const std::string& inputs) { return sim::fnv1a64_hex(inputs); }
+
+int64_t json_count(double x) { return static_cast<int64_t>(std::llround(x)); }
 
 nlohmann::ordered_json stamped(Document d, const std::string& hash, const nlohmann::ordered_json& body) {
   nlohmann::ordered_json js;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace trn::app {
@@ -20,6 +21,11 @@ enum class Document { Run, Startup, BenchCollective, BenchMatmul, BenchHbm, Swee
 /// startup, bench-collective, bench-matmul, bench-hbm, sweep-row and flexattention.schema.json
 /// state the same number as their schema_version's const (the plan has no schema file yet).
 int schema_version(Document d);
+
+/// A count or a size in bytes as a JSON integer (documents write parameters, tokens, steps, bytes
+/// and cycles as integers; a per-rank share of bytes, an average over shards, is rounded to the
+/// nearest byte). FLOP counts stay numbers: they can exceed 64-bit integers.
+int64_t json_count(double x);
 
 /// The hash of the resolved inputs text, as "inputs_hash" carries it (16 hex digits).
 std::string inputs_hash(const std::string& inputs);

@@ -15,10 +15,12 @@
 namespace trn::app {
 
 struct RunOptions {
-  std::string scenario;           // name (workloads/scenarios) or YAML path
+  std::string scenario;           // name (workloads/scenarios) or YAML path; empty: --model on --system
   std::vector<std::string> sets;  // --set key=value
   std::string mode;               // eager | compiled | empty: the scenario's
   std::string model;              // replaces the scenario's model when not empty
+  std::string system;             // without a scenario: the system the layout is chosen for
+  int chips = 0;                  // without a scenario: chips of `system` (0: one instance)
   std::string trace;              // Chrome/Perfetto JSON output, empty: none
   std::string categories;         // comma-separated trace categories, empty: all
   std::string window;             // "START,END" simulated-time window of the trace, empty: all
@@ -34,11 +36,17 @@ struct RunResult {
   RankSelection ranks = RankSelection::Stages;
   StepResult step;
   std::string inputs_hash;  // of the resolved scenario and the reductions (documents.h)
+  std::string note;         // the layout chosen without a scenario, or what a scenario kept under --model
 };
 
-/// Loads the scenario and simulates its step (unless it does not fit and !allow_oom). Throws
+/// Loads the scenario (or, without one, chooses the layout of --model on --system:
+/// sim/app/plan/quick_layout.h) and simulates its step (unless it does not fit and !allow_oom). Throws
 /// ConfigError for bad input and MemoryGuardError when the run is estimated above --max-memory.
 RunResult run_run(const RunOptions& o);
+/// The inputs_hash run_run stamps on the result of `o` (the scenario is loaded, nothing is
+/// simulated): what a sweep compares with a stored row's before it reuses the row. Throws
+/// ConfigError when the scenario does not load.
+std::string run_inputs_hash(const RunOptions& o);
 /// The report on standard output (a fitting run) .
 void write_run_text(const RunResult& r, FILE* out);
 /// The "does not fit" message and memory table of a run that does not fit.

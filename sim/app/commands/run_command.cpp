@@ -6,6 +6,7 @@
 
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
+#include "sim/app/plan/quick_layout.h"
 #include "sim/base/config_node.h"
 #include "sim/base/units.h"
 
@@ -61,24 +62,45 @@ std::string run_inputs(const workloads::ScenarioSpec& s, const StepOptions& o) {
          "\nall_microbatches: " + (o.all_microbatches ? "true" : "false") + "\n" + workloads::resolved_yaml(s, "");
 }
 
+// The --set list of the run: the user's, then --mode.
+std::vector<std::string> run_sets(const RunOptions& o) {
+  std::vector<std::string> sets = o.sets;
+  if (!o.mode.empty()) sets.push_back("mode=" + o.mode);
+  return sets;
+}
+
+StepOptions reductions(const RunOptions& o) {
+  StepOptions sopt;
+  sopt.ranks = o.all_ranks || o.exact ? RankSelection::All : RankSelection::Stages;
+  sopt.all_microbatches = o.all_microbatches || o.exact;
+  return sopt;
+}
+
+workloads::ScenarioSpec load_job(const RunOptions& o, std::string* note) {
+  const JobSource job = job_source(o.scenario, o.model, o.system, o.chips, run_sets(o));
+  workloads::ScenarioSpec s = workloads::load_scenario(job.scenario, job.sets, job.model);
+  if (note) *note = job.model_replaced ? kept_settings_note(s) : job.note;
+  return s;
+}
+
 }  // namespace
+
+std::string run_inputs_hash(const RunOptions& o) {
+  return inputs_hash(run_inputs(load_job(o, nullptr), reductions(o)));
+}
 
 RunResult run_run(const RunOptions& o) {
   RunResult res;
-  std::vector<std::string> sets = o.sets;
-  if (!o.mode.empty()) sets.push_back("mode=" + o.mode);
-  res.scenario = workloads::load_scenario(o.scenario, sets, o.model);
+  res.scenario = load_job(o, &res.note);
   res.memory = workloads::memory_per_rank(res.scenario);
   if (!res.memory.fits() && !o.allow_oom) {
     res.fits = false;
     return res;
   }
-  StepOptions sopt;
+  StepOptions sopt = reductions(o);
   sopt.trace.path = o.trace;
   sopt.trace.categories = parse_categories(o.categories);
   parse_window(o.window, sopt.trace);
-  sopt.ranks = o.all_ranks || o.exact ? RankSelection::All : RankSelection::Stages;
-  sopt.all_microbatches = o.all_microbatches || o.exact;
   sopt.progress = o.progress;
   sopt.max_memory = o.max_memory.empty() ? default_max_memory() : parse_size(o.max_memory, "--max-memory");
   res.ranks = sopt.ranks;
@@ -102,6 +124,7 @@ void write_run_text(const RunResult& res, FILE* out) {
   const StepResult& r = res.step;
   std::fprintf(out, "%s: %s on %d x %s (%d chips), %s mode\n", s.name.c_str(), s.model.name.c_str(), s.system.instances,
                s.system.name.c_str(), s.system.total_chips(), sim::word_of(s.mode).c_str());
+  std::fputs(res.note.c_str(), out);
   if (workloads::is_imported(s.model))
     std::fprintf(out, "  model        %s\n", workloads::parameter_summary(s.model).c_str());
   std::fprintf(
@@ -152,7 +175,7 @@ nlohmann::ordered_json roofline_json(const Roofline& rl) {
                             {"engine", p.engine},
                             {"ops", p.ops},
                             {"flops", p.flops},
-                            {"hbm_bytes", p.hbm_bytes},
+                            {"hbm_bytes", json_count(p.hbm_bytes)},
                             {"busy_s", p.busy_s},
                             {"intensity_flop_per_B", p.intensity},
                             {"achieved_flop_per_s", p.flop_rate}});
@@ -190,8 +213,8 @@ nlohmann::ordered_json run_json(const RunResult& res) {
                   {"world", r.world}};
   js["model"] = {{"name", s.model.name},
                  {"architecture", sim::word_of(s.model.architecture)},
-                 {"parameters", s.model.parameters()},
-                 {"active_parameters", s.model.active_parameters()}};
+                 {"parameters", json_count(s.model.parameters())},
+                 {"active_parameters", json_count(s.model.active_parameters())}};
   js["precision"] = {{"compute", workloads::enum_word(s.precision.compute)}};
   js["steady"]["step_time_s"] = r.step_time_s;
   js["steady"]["tokens_per_s"] = r.tokens_per_s;
@@ -200,9 +223,9 @@ nlohmann::ordered_json run_json(const RunResult& res) {
   for (const auto& [k, v] : r.breakdown) js["steady"]["breakdown"][k] = v;
   for (const auto& [k, v] : r.engines) js["steady"]["engine_busy_s"][k] = v;
   for (const auto& [k, v] : r.engine_ops) js["steady"]["engine_ops"][k] = static_cast<int64_t>(v);
-  js["memory"]["per_rank_bytes"] = r.memory.total;
-  js["memory"]["hbm_capacity_bytes"] = r.memory.capacity;
-  for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = c.bytes;
+  js["memory"]["per_rank_bytes"] = json_count(r.memory.total);
+  js["memory"]["hbm_capacity_bytes"] = json_count(r.memory.capacity);
+  for (const auto& c : r.memory.categories) js["memory"]["categories"][c.name] = json_count(c.bytes);
   js["roofline"] = roofline_json(r.roofline);
   js["sim"] = sim_json(res);
   return stamped(Document::Run, res.inputs_hash, js);

@@ -16,7 +16,9 @@
 namespace trn::app {
 
 struct StartupOptions {
-  std::string scenario;           // name (workloads/scenarios) or YAML path
+  std::string scenario;           // name (workloads/scenarios) or YAML path; empty: --model on --system
+  std::string system;             // without a scenario: the system the layout is chosen for
+  int chips = 0;                  // without a scenario: chips of `system` (0: one instance)
   std::vector<std::string> sets;  // --set key=value
   std::string cache;              // cold | warm | empty: the scenario's
   std::string budget;             // per-graph compile budget (time with unit), empty: none
@@ -47,6 +49,7 @@ struct StartupResult {
   bool has_sensitivity = false;
   std::vector<SensitivityRow> sensitivity;  // largest first
   std::string inputs_hash;                  // of the resolved scenario, compile parameters and options (documents.h)
+  std::string note;  // the layout chosen without a scenario, or what a scenario kept under --model
   /// The scenario of the first mode asked for (compiled when both): the resolved one written out.
   const workloads::ScenarioSpec& scenario() const { return has_compiled ? compiled_scenario : eager_scenario; }
 };
@@ -55,6 +58,10 @@ struct StartupResult {
 /// (forked children) and estimates the first steps; writes the --trace timeline when asked.
 /// Throws ConfigError.
 StartupResult run_startup(const StartupOptions& o);
+/// The inputs_hash run_startup stamps on the result of `o` (the scenario is loaded, nothing is
+/// simulated): what a sweep compares with a stored row's before it reuses the row. Throws
+/// ConfigError when the scenario or the options do not load.
+std::string startup_inputs_hash(const StartupOptions& o);
 void write_startup_text(const StartupResult& r, FILE* out);
 /// The --json document (docs/schema/startup.schema.json).
 nlohmann::ordered_json startup_json(const StartupResult& r);

@@ -14,6 +14,7 @@
 #include "hw/host/compile_host.h"
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
+#include "sim/app/plan/quick_layout.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/base/config_loader.h"
@@ -250,14 +251,15 @@ StartupResult run_startup(const StartupOptions& o) {
     throw sim::ConfigError(sim::Location{"--mode", 0, 0}, "", "expected eager, compiled or both, got '" + o.mode + "'");
   r.has_eager = o.mode != "compiled";
   r.has_compiled = o.mode != "eager";
-  const std::vector<std::string> sets = startup_sets(o);
+  const JobSource job = job_source(o.scenario, o.model, o.system, o.chips, startup_sets(o));
   r.price = parse_price(o.price);
-  std::vector<std::string> se = sets, sc = sets;
+  std::vector<std::string> se = job.sets, sc = job.sets;
   se.push_back("mode=eager");
   sc.push_back("mode=compiled");
-  if (r.has_eager) r.eager_scenario = workloads::load_scenario(o.scenario, se, o.model);
-  if (r.has_compiled) r.compiled_scenario = workloads::load_scenario(o.scenario, sc, o.model);
+  if (r.has_eager) r.eager_scenario = workloads::load_scenario(job.scenario, se, job.model);
+  if (r.has_compiled) r.compiled_scenario = workloads::load_scenario(job.scenario, sc, job.model);
   const workloads::ScenarioSpec& s = r.scenario();
+  r.note = job.model_replaced ? kept_settings_note(s) : job.note;
   // A job that cannot run has no first step: stop as `run` does.
   const workloads::MemoryReport mem = workloads::memory_per_rank(s);
   if (!mem.fits() && !o.allow_oom) {
@@ -290,6 +292,18 @@ StartupResult run_startup(const StartupOptions& o) {
   if (o.sensitivity) r.sensitivity = sensitivity(r, params, sigmas);
   if (!o.trace.empty()) write_trace(o.trace, r);
   return r;
+}
+
+std::string startup_inputs_hash(const StartupOptions& o) {
+  StartupResult r;  // the fields startup_inputs reads: the modes, the price and the scenario
+  r.has_eager = o.mode != "compiled";
+  r.has_compiled = o.mode != "eager";
+  r.price = parse_price(o.price);
+  const JobSource job = job_source(o.scenario, o.model, o.system, o.chips, startup_sets(o));
+  std::vector<std::string> sets = job.sets;
+  sets.push_back(r.has_compiled ? "mode=compiled" : "mode=eager");
+  (r.has_compiled ? r.compiled_scenario : r.eager_scenario) = workloads::load_scenario(job.scenario, sets, job.model);
+  return inputs_hash(startup_inputs(r, workloads::load_compile_params(), o.sensitivity));
 }
 
 namespace {
@@ -355,6 +369,7 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   std::fprintf(out, "%s: first training step, %s on %d x %s, cache %s%s\n", s.name.c_str(), s.model.name.c_str(),
                r.instances, s.system.name.c_str(), workloads::enum_word(s.compile.cache).c_str(),
                s.compile.budget.v > 0 ? (", budget " + s.compile.budget.str()).c_str() : "");
+  std::fputs(r.note.c_str(), out);
   if (workloads::is_imported(s.model))
     std::fprintf(out, "  model: %s\n", workloads::parameter_summary(s.model).c_str());
   auto row = [&](const char* label, const std::function<std::string(const workloads::FirstStep&, double)>& cell) {
@@ -409,14 +424,15 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
   const auto& mdl = r.scenario().model;
   js["model"] = {{"name", mdl.name},
                  {"architecture", sim::word_of(mdl.architecture)},
-                 {"parameters", mdl.parameters()},
-                 {"active_parameters", mdl.active_parameters()}};
+                 {"parameters", json_count(mdl.parameters())},
+                 {"active_parameters", json_count(mdl.active_parameters())}};
   js["verdict"] = r.verdict;
-  js["tokens_per_step"] = r.tokens;
+  js["tokens_per_step"] = json_count(r.tokens);
   for (const auto& [mode, f] : modes_of(r)) js[mode] = mode_json(*f, steady_of(r, f));
   if (r.has_eager && r.has_compiled) {
-    js["break_even"]["steps"] = be > 0 ? nlohmann::ordered_json(be) : nlohmann::ordered_json(nullptr);
-    js["break_even"]["tokens"] = be > 0 ? nlohmann::ordered_json(be * r.tokens) : nlohmann::ordered_json(nullptr);
+    js["break_even"]["steps"] = be > 0 ? nlohmann::ordered_json(json_count(be)) : nlohmann::ordered_json(nullptr);
+    js["break_even"]["tokens"] =
+        be > 0 ? nlohmann::ordered_json(json_count(be * r.tokens)) : nlohmann::ordered_json(nullptr);
   }
   for (const auto& [mode, f] : modes_of(r)) {
     const double ih = f->total / 3600 * r.instances;

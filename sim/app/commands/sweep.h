@@ -44,6 +44,7 @@ struct SweepResult {
   std::string name, db;
   SweepCommand command = SweepCommand::Run;
   size_t points = 0, run = 0;  // points of the sweep, points run now
+  size_t stale = 0;            // of those run now, points whose stored row had other inputs
   int shard = 1, shards = 1;
   std::vector<std::string> columns;             // the axis columns of the points table, in axis order
   std::vector<SweepPointSummary> table;         // this shard's points, in sweep order (rows from the database)
@@ -58,10 +59,17 @@ struct SweepProgress {
 };
 
 /// Checks the sweep file (structure, and every axis key and value against the scenario's schema),
-/// the options, then runs the points of `o.file` not yet in `o.db`; `progress` (optional) is
+/// the options, then runs the points of `o.file` that `o.db` has no current row for: no row, or
+/// a row whose inputs_hash or trnsim_version differs from what the point would now be stamped
+/// with (stale: an input file was edited, or another trnsim wrote it); `progress` (optional) is
 /// called as each point finishes. Throws ConfigError for a bad sweep file, option or database,
 /// before the database is created.
 SweepResult run_sweep(const SweepOptions& o, const std::function<void(const SweepProgress&)>& progress = {});
+/// Column headers of the axis columns: the last part of each key ("tp" for parallel.tp), the
+/// whole key where two would read the same.
+std::vector<std::string> sweep_column_headers(const std::vector<std::string>& columns);
+/// "ok", "infeasible (oom)", "error (exit 3)": a point's status and its detail.
+std::string point_status_text(storage::PointStatus status, const std::string& detail);
 /// The summary line, the table of points and the counts.
 void write_sweep_text(const SweepResult& r, FILE* out);
 /// The line run_sweep's callback prints as each point finishes ("[3/8] tp=4 mode=eager: ok  elapsed 12s ...").

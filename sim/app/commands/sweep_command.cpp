@@ -3,7 +3,6 @@
 // (sim/app/storage/sweep_store.h) and the summary.
 #include "sim/app/commands/sweep.h"
 
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,11 +17,14 @@
 #include <sstream>
 
 #include "sim/app/commands/documents.h"
+#include "sim/app/commands/run.h"
+#include "sim/app/commands/startup.h"
 #include "sim/app/storage/sweep_store.h"
 #include "sim/base/config_loader.h"
 #include "sim/base/config_reader.h"
 #include "sim/base/fork_pool.h"
 #include "sim/base/paths.h"
+#include "sim/base/provenance.h"
 #include "workloads/scenario/scenario_spec.h"
 
 namespace trn::app {
@@ -100,7 +102,7 @@ Sweep load_sweep(const std::string& path) {
       if (!command) throw ConfigError(e.value.loc, "command", "expected run or startup, found '" + word + "'");
       s.command = *command;
     } else if (e.key == "scenario") {
-      s.scenario = scalar_of(e.value, "scenario");
+      s.scenario = sim::path_in_file(scalar_of(e.value, "scenario"), e.value.loc, "scenario");
       s.scenario_loc = e.value.loc;
     } else if (e.key == "axes") {
       if (!e.value.is_list()) throw ConfigError(e.value.loc, "axes", "expected a list of axes");
@@ -193,22 +195,9 @@ std::vector<std::string> column_values(const Sweep& s, const Point& p) {
   return out;
 }
 
-// Column headers: the last part of each key ("tp" for parallel.tp), the whole key where two
-// would read the same.
-std::vector<std::string> short_names(const std::vector<std::string>& columns) {
-  auto last = [](const std::string& k) { return k.substr(k.rfind('.') == std::string::npos ? 0 : k.rfind('.') + 1); };
-  std::vector<std::string> out;
-  for (const auto& c : columns) {
-    int same = 0;
-    for (const auto& d : columns) same += last(d) == last(c);
-    out.push_back(same > 1 ? c : last(c));
-  }
-  return out;
-}
-
 // "tp=4 fsdp=16 mode=eager": the point by its axis values, for the progress lines.
 std::string point_label(const Sweep& s, const Point& p) {
-  const std::vector<std::string> names = short_names(s.columns), values = column_values(s, p);
+  const std::vector<std::string> names = sweep_column_headers(s.columns), values = column_values(s, p);
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)
     if (!values[i].empty()) out += (out.empty() ? "" : " ") + names[i] + "=" + values[i];
@@ -246,19 +235,17 @@ std::string make_workdir() {
 }
 
 // In the forked worker: runs `trnsim COMMAND SCENARIO --json BASE.json --reason-json BASE.reason
-// --set ...` with its stderr in BASE.err. Never returns.
+// --set ...` with its stderr in BASE.err. Never returns. The worker dies with the sweep
+// (sim/base/fork_pool: PR_SET_PDEATHSIG survives the exec; its SIGTERM handler removes its
+// partial output).
 [[noreturn]] void exec_point(const std::string& self, const Sweep& s, const std::vector<std::string>& sets,
-                             const std::string& base, pid_t parent) {
+                             const std::string& base) {
   std::vector<std::string> args = {self,           sim::word_of(s.command), s.scenario,      "--json",
                                    base + ".json", "--reason-json",         base + ".reason"};
   for (const auto& a : sets) {
     args.push_back("--set");
     args.push_back(a);
   }
-  // A worker must not outlive the sweep: when the parent dies (killed at any moment),
-  // the kernel sends SIGTERM, whose handler removes the worker's partial output.
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (getppid() != parent) _exit(1);
   FILE* err = std::freopen((base + ".err").c_str(), "w", stderr);
   FILE* out = std::freopen("/dev/null", "w", stdout);
   (void)err;
@@ -270,20 +257,51 @@ std::string make_workdir() {
   _exit(127);
 }
 
-// The first line of the worker's error output.
+// The first line of the worker's error output that is not a warning (trnsim: warning: ...).
 std::string first_line(const std::string& path) {
-  std::string text = slurp(path);
-  auto nl = text.find('\n');
-  return nl == std::string::npos ? text : text.substr(0, nl);
+  std::istringstream in(slurp(path));
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("trnsim: warning: ", 0) != 0) return line;
+  return "";
+}
+
+// The inputs_hash the point's worker stamps on its result (run_inputs_hash, startup_inputs_hash:
+// the resolved scenario with the point's sets, model file, chip, system and calibrations inline).
+// A point whose scenario does not load hashes its command, sets and error, which is all its row
+// holds and changes when its inputs do.
+std::string point_hash(const Sweep& s, const Point& p) {
+  const std::vector<std::string> sets = sets_of(p);
+  try {
+    if (s.command == SweepCommand::Startup) {
+      StartupOptions o;
+      o.scenario = s.scenario;
+      o.sets = sets;
+      return startup_inputs_hash(o);
+    }
+    RunOptions o;
+    o.scenario = s.scenario;
+    o.sets = sets;
+    return run_inputs_hash(o);
+  } catch (const ConfigError& e) {
+    std::string inputs = "command: " + sim::word_of(s.command) + "\nscenario: " + s.scenario + "\nsets:\n";
+    for (const auto& a : sets) inputs += "- " + a + "\n";
+    return inputs_hash(inputs + "error: " + e.what() + "\n");
+  }
+}
+
+// Whether a stored row is the point's result for these inputs: same inputs_hash and same trnsim
+// version. A row of another build, of edited inputs (a model file, a chip, a system, a
+// calibration) or of an older trnsim without a stamp is stale.
+bool current(const storage::SweepRow& row, const std::string& hash) {
+  const Json j = Json::parse(row.result, nullptr, false);
+  return j.is_object() && j.value("inputs_hash", "") == hash && j.value("trnsim_version", "") == sim::trnsim_version();
 }
 
 // The document a row without a result holds (docs/schema/sweep-row.schema.json): what went
-// wrong under `key` ("infeasible" or "error"), stamped with the hash of the point's inputs
-// (it has no resolved configuration).
-std::string reason_doc(const Sweep& s, const std::vector<std::string>& sets, const char* key, const Json& what) {
-  std::string inputs = "command: " + sim::word_of(s.command) + "\nscenario: " + s.scenario + "\nsets:\n";
-  for (const auto& a : sets) inputs += "- " + a + "\n";
-  return stamped(Document::SweepRow, inputs_hash(inputs), Json{{key, what}}).dump(2) + "\n";
+// wrong under `key` ("infeasible" or "error"), stamped with the point's inputs hash.
+std::string reason_doc(const std::string& hash, const char* key, const Json& what) {
+  return stamped(Document::SweepRow, hash, Json{{key, what}}).dump(2) + "\n";
 }
 
 // Why an infeasible point could not run: the worker's --reason-json, else its error line.
@@ -301,7 +319,8 @@ Json infeasible_reason(const std::string& base, const std::string& line) {
 
 // The row of a finished point: its status from the worker's exit code (0 ok, 2 infeasible, else
 // error) and JSON in the result column on every row.
-storage::SweepRow point_row(const Sweep& s, const Point& p, size_t i, int rc, const std::string& base) {
+storage::SweepRow point_row(const Sweep& s, const Point& p, size_t i, int rc, const std::string& base,
+                            const std::string& hash) {
   const std::vector<std::string> sets = sets_of(p);
   storage::SweepRow row;
   row.id = point_id(s, p);
@@ -322,8 +341,8 @@ storage::SweepRow point_row(const Sweep& s, const Point& p, size_t i, int rc, co
     row.reason = first_line(base + ".err");
   }
   row.status = rc == 2 ? storage::PointStatus::Infeasible : storage::PointStatus::Error;
-  row.result = rc == 2 ? reason_doc(s, sets, "infeasible", infeasible_reason(base, row.reason))
-                       : reason_doc(s, sets, "error", {{"exit_code", rc}, {"message", row.reason}});
+  row.result = rc == 2 ? reason_doc(hash, "infeasible", infeasible_reason(base, row.reason))
+                       : reason_doc(hash, "error", {{"exit_code", rc}, {"message", row.reason}});
   return row;
 }
 
@@ -373,11 +392,6 @@ void fill_summary(const Sweep& s, const std::vector<Point>& pts, int k, int n, s
   }
 }
 
-std::string status_text(storage::PointStatus status, const std::string& detail) {
-  const std::string& word = sim::word_of(status);
-  return detail.empty() ? word : word + " (" + detail + ")";
-}
-
 }  // namespace
 
 SweepResult run_sweep(const SweepOptions& o, const std::function<void(const SweepProgress&)>& progress) {
@@ -389,20 +403,26 @@ SweepResult run_sweep(const SweepOptions& o, const std::function<void(const Swee
   storage::SweepStore db(o.db, "--db " + o.db, s.columns);
   auto pts = points(s);
   std::vector<size_t> to_run;
-  for (size_t i = 0; i < pts.size(); ++i)
-    if (static_cast<int>(i % static_cast<size_t>(n)) == k - 1 && !db.has(point_id(s, pts[i]))) to_run.push_back(i);
+  std::vector<std::string> hashes(pts.size());
+  size_t stale = 0;
+  for (size_t i = 0; i < pts.size(); ++i) {
+    if (static_cast<int>(i % static_cast<size_t>(n)) != k - 1) continue;
+    hashes[i] = point_hash(s, pts[i]);
+    storage::SweepRow row;
+    const bool stored = db.get(point_id(s, pts[i]), row);
+    if (stored && current(row, hashes[i])) continue;
+    stale += stored;
+    to_run.push_back(i);
+  }
   const std::string self = o.exe.empty() ? self_exe() : o.exe;
   const std::string dir = make_workdir();
-  const pid_t parent = getpid();
   size_t done = 0;
   auto t0 = std::chrono::steady_clock::now();
   auto base_of = [&](size_t i) { return dir + "/" + std::to_string(i); };
-  auto body = [&](size_t j) -> std::string {
-    exec_point(self, s, sets_of(pts[to_run[j]]), base_of(to_run[j]), parent);
-  };
+  auto body = [&](size_t j) -> std::string { exec_point(self, s, sets_of(pts[to_run[j]]), base_of(to_run[j])); };
   auto finish = [&](size_t j, sim::ChildOutcome&& c) {
     const size_t i = to_run[j];
-    storage::SweepRow row = point_row(s, pts[i], i, c.exit_code(), base_of(i));
+    storage::SweepRow row = point_row(s, pts[i], i, c.exit_code(), base_of(i), hashes[i]);
     db.put(row);
     for (const char* ext : {".json", ".err", ".reason"}) std::remove((base_of(i) + ext).c_str());
     ++done;
@@ -410,90 +430,14 @@ SweepResult run_sweep(const SweepOptions& o, const std::function<void(const Swee
     double eta = done ? el / done * (to_run.size() - done) : 0;
     const SweepPointSummary sum = summarize(s, pts[i], row);
     if (progress)
-      progress(SweepProgress{done, to_run.size(), s.name, point_label(s, pts[i]), status_text(sum.status, sum.detail),
-                             el, eta});
+      progress(SweepProgress{done, to_run.size(), s.name, point_label(s, pts[i]),
+                             point_status_text(sum.status, sum.detail), el, eta});
   };
   sim::run_forked(to_run.size(), body, o.jobs, finish, "sweep point");
   rmdir(dir.c_str());
-  SweepResult r{s.name, o.db, s.command, pts.size(), to_run.size(), k, n, {}, {}, 0, 0, 0};
+  SweepResult r{s.name, o.db, s.command, pts.size(), to_run.size(), stale, k, n, {}, {}, 0, 0, 0};
   fill_summary(s, pts, k, n, db, r);
   return r;
 }
-
-void write_sweep_progress(const SweepProgress& p, FILE* out) {
-  std::fprintf(out, "[%zu/%zu] %s: %s  elapsed %.0fs  ETA %.0fs\n", p.done, p.total, p.point.c_str(), p.status.c_str(),
-               p.elapsed_s, p.eta_s);
-  std::fflush(out);
-}
-
-namespace {
-
-std::string figure(double x, const char* fmt) {
-  if (x < 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, fmt, x);
-  return buf;
-}
-
-// The table's cells: the axis values, then the figures of the command, then the status.
-std::vector<std::vector<std::string>> table_cells(const SweepResult& r, size_t& figures) {
-  const bool startup = r.command == SweepCommand::Startup;
-  std::vector<std::string> head = short_names(r.columns);
-  if (startup) head.insert(head.end(), {"first eager (s)", "first compiled (s)"});
-  head.insert(head.end(), {"step (s)", "tokens/s"});
-  figures = startup ? 4 : 2;
-  head.push_back("status");
-  std::vector<std::vector<std::string>> rows = {head};
-  for (const auto& p : r.table) {
-    std::vector<std::string> cells = p.values;
-    if (startup) cells.insert(cells.end(), {figure(p.first_eager_s, "%.1f"), figure(p.first_compiled_s, "%.1f")});
-    cells.insert(cells.end(), {figure(p.step_time_s, "%.4f"), figure(p.tokens_per_s, "%.0f")});
-    cells.push_back(status_text(p.status, p.detail));
-    rows.push_back(cells);
-  }
-  return rows;
-}
-
-}  // namespace
-
-void write_sweep_text(const SweepResult& r, FILE* out) {
-  std::fprintf(out, "%s: %zu points, %zu run now (shard %d/%d), results in %s\n", r.name.c_str(), r.points, r.run,
-               r.shard, r.shards, r.db.c_str());
-  size_t figures = 0;
-  const auto rows = table_cells(r, figures);
-  std::vector<size_t> width(rows.front().size(), 0);
-  for (const auto& row : rows)
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  const size_t first_figure = r.columns.size(), last = rows.front().size() - 1;
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (size_t c = 0; c < row.size(); ++c) {
-      const bool right = c >= first_figure && c < first_figure + figures;  // numbers right-aligned
-      const std::string pad(width[c] - row[c].size(), ' ');
-      line += " " + (right ? pad + row[c] : c == last ? row[c] : row[c] + pad);
-    }
-    std::fprintf(out, "%s\n", line.c_str());
-  }
-  std::fprintf(out, "  %zu done, %zu infeasible, %zu failed\n", r.done, r.infeasible, r.failed);
-}
-
-nlohmann::ordered_json sweep_json(const SweepResult& r) {
-  return {{"sweep", r.name},  {"points", r.points},         {"run", r.run},
-          {"shard", r.shard}, {"shards", r.shards},         {"db", r.db},
-          {"done", r.done},   {"infeasible", r.infeasible}, {"failed", r.failed}};
-}
-
-MergeResult run_merge(const MergeOptions& o) {
-  for (const auto& in : o.inputs) storage::check_sweep_db(in);  // before the output database is created
-  storage::SweepStore db(o.out, o.out);
-  for (const auto& in : o.inputs) db.merge_from(in);
-  return MergeResult{o.out, o.inputs.size()};
-}
-
-void write_merge_text(const MergeResult& r, FILE* out) {
-  std::fprintf(out, "merged %zu databases into %s\n", r.inputs, r.out.c_str());
-}
-
-nlohmann::ordered_json merge_json(const MergeResult& r) { return {{"merged", r.inputs}, {"out", r.out}}; }
 
 }  // namespace trn::app

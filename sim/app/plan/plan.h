@@ -28,9 +28,10 @@ struct PlanOptions {
   double tokens = 0;                 // training tokens
   std::vector<std::string> systems;  // hw/configs/systems names
   int min_chips = 1, max_chips = 1024;
-  double deadline_s = 0;                                          // 0: none
-  double budget_usd = 0;                                          // 0: none
-  std::map<std::string, double> prices;                           // USD per instance-hour, per system (given)
+  double deadline_s = 0;                 // 0: none
+  double budget_usd = 0;                 // --max-cost, USD; 0: none
+  double hbm_headroom = 0.05;            // share of each rank's HBM a candidate must leave free (--hbm-headroom)
+  std::map<std::string, double> prices;  // USD per instance-hour, per system (given)
   workloads::CompileCache cache = workloads::CompileCache::Cold;  // compile cache at the first start-up: cold | warm
   std::vector<int64_t> global_batches;                            // sequences per step (empty: tokens_per_step)
   std::vector<int64_t> tokens_per_step;                           // alternative (empty with global_batches)
@@ -79,8 +80,8 @@ struct PlanResult {
   std::vector<PlanCandidate> candidates;  // feasible, best first
   struct Counts {
     int enumerated = 0, invalid = 0, pruned_memory = 0, pruned_checkpointing = 0, pruned_bound = 0, pruned_deadline = 0,
-        pruned_budget = 0, bounded = 0, bound_failed = 0, evaluated = 0, simulated_now = 0, reused = 0, failed = 0,
-        over_constraints = 0;
+        pruned_budget = 0, bounded = 0, bound_failed = 0, evaluated = 0, simulated_now = 0, reused = 0, stale = 0,
+        failed = 0, over_constraints = 0;  // stale: stored points whose inputs changed, simulated again
   } counts;
   std::string memory_example;  // the smallest job pruned by memory, for the summary
   // A system size and global batch with no layout at all (nothing divides the batch), and the
@@ -92,9 +93,16 @@ struct PlanResult {
   };
   std::vector<NoLayouts> no_layouts;
   std::string inputs_hash;  // of the options, model, systems and calibrations (documents.h)
+  double hbm_headroom = 0.05;
 };
 
 PlanResult run_plan(const PlanOptions& o);
+/// What `rank_by` minimises for a candidate: its time to train or its cost (plan_rank.cpp).
+double plan_metric(const PlanCandidate& c, RankBy rank_by);
+/// The candidates of `evaluated` that meet the deadline and the cost limit into res.candidates,
+/// best first (ties by the layout), the Pareto front of time and cost marked, and why each
+/// runner-up lost to the winner; the others are counted in res.counts.over_constraints.
+void rank_plan_candidates(const PlanOptions& o, std::vector<PlanCandidate> evaluated, PlanResult& res);
 std::string plan_text(const PlanResult& r);
 nlohmann::ordered_json plan_json(const PlanResult& r);
 

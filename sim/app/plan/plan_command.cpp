@@ -83,15 +83,17 @@ std::string plan_text(const PlanResult& r) {
     line("  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first, p.second.c_str());
   const auto& n = r.counts;
   line(
-      "  search       %d layouts: %d invalid, %d pruned by memory, %d by checkpointing dominance, %d by the bound, "
-      "%d by the deadline, %d by the budget\n",
-      n.enumerated, n.invalid, n.pruned_memory, n.pruned_checkpointing, n.pruned_bound, n.pruned_deadline,
-      n.pruned_budget);
+      "  search       %d layouts: %d invalid, %d pruned by memory (%g%% HBM headroom), %d by checkpointing dominance, "
+      "%d by the bound, %d by the deadline, %d by the cost limit\n",
+      n.enumerated, n.invalid, n.pruned_memory, 100 * r.hbm_headroom, n.pruned_checkpointing, n.pruned_bound,
+      n.pruned_deadline, n.pruned_budget);
   line("  bounds       %d schedule bounds computed%s\n", n.bounded,
        n.bound_failed ? (" (" + std::to_string(n.bound_failed) + " failed: FLOP bound kept)").c_str() : "");
-  line("  evaluated    %d points (%d simulated now, %d reused from the database)%s\n", n.evaluated, n.simulated_now,
-       n.reused, n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
-  if (n.over_constraints) line("  excluded     %d evaluated points over the deadline or budget\n", n.over_constraints);
+  line("  evaluated    %d points (%d simulated now, %d reused from the database%s)%s\n", n.evaluated, n.simulated_now,
+       n.reused, n.stale ? (", " + std::to_string(n.stale) + " stored with other inputs simulated again").c_str() : "",
+       n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
+  if (n.over_constraints)
+    line("  excluded     %d evaluated points over the deadline or cost limit\n", n.over_constraints);
   if (!r.memory_example.empty()) line("  memory       closest miss: %s\n", r.memory_example.c_str());
   out += no_layouts_text(r);
   line("  restarts     %.3g interruptions per chip-hour, checkpoint write %s, read %s per host, interval %s\n",
@@ -180,14 +182,15 @@ nlohmann::ordered_json candidate_json(const PlanCandidate& c) {
                       {"restarts", c.restart.restarts_s},
                       {"lost_work", c.restart.lost_s},
                       {"checkpoint_writes", c.restart.checkpoint_s}};
-  j["checkpoint"] = {{"bytes", c.checkpoint_bytes},
+  j["checkpoint"] = {{"bytes", json_count(c.checkpoint_bytes)},
                      {"interval_s", fin(c.restart.interval_s)},
                      {"write_s", c.restart.write_s},
                      {"read_s", c.restart.read_s},
                      {"count", c.restart.checkpoints}};
   j["interruptions"] = {
       {"mtbf_s", fin(c.restart.mtbf_s)}, {"expected", c.restart.failures}, {"restart_s", c.restart.restart_s}};
-  j["memory"] = {{"per_rank_bytes", c.per_rank_bytes}, {"hbm_capacity_bytes", c.hbm_capacity_bytes}};
+  j["memory"] = {{"per_rank_bytes", json_count(c.per_rank_bytes)},
+                 {"hbm_capacity_bytes", json_count(c.hbm_capacity_bytes)}};
   j["pareto"] = c.pareto;
   j["why_lost"] = c.why;
   return j;
@@ -199,10 +202,11 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
   using J = nlohmann::ordered_json;
   J js;
   js["plan"] = {{"model", r.model},
-                {"tokens", r.tokens},
+                {"tokens", json_count(r.tokens)},
                 {"rank_by", sim::word_of(r.rank_by)},
                 {"cache", workloads::enum_word(r.cache)},
-                {"systems", r.systems}};
+                {"systems", r.systems},
+                {"hbm_headroom", r.hbm_headroom}};
   for (const auto& [sys, p] : r.prices)
     js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", p.first}, {"source", p.second}};
   js["plan"]["restart"] = {
@@ -223,6 +227,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
                   {"evaluated", n.evaluated},
                   {"simulated_now", n.simulated_now},
                   {"reused", n.reused},
+                  {"stale", n.stale},
                   {"failed", n.failed},
                   {"over_constraints", n.over_constraints},
                   {"memory_closest_miss", r.memory_example}};

@@ -1,6 +1,7 @@
-// run_plan: enumerate, prune (memory, checkpointing dominance, bounds, deadline, budget),
-// evaluate the survivors best bound first in waves (forked children, reusing the sweep
-// database), derive time to train, cost and goodput, rank, Pareto front, reasons.
+// run_plan: enumerate, prune (memory with its headroom, checkpointing dominance, bounds, deadline,
+// cost limit), evaluate the survivors best bound first in waves (forked children, reusing the
+// sweep database's points whose inputs are unchanged), derive time to train, cost and goodput;
+// the ranking is plan_rank.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include "sim/app/storage/sweep_store.h"
 #include "sim/base/config_loader.h"
 #include "sim/base/paths.h"
+#include "sim/base/provenance.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/memory/memory_model.h"
 
@@ -32,16 +34,23 @@ constexpr size_t kWave = 4;  // points evaluated between two updates of the best
 constexpr const char* kSweep = "plan";
 
 // The sweep database's points table (the schema of `trnsim sweep`, storage::SweepStore): one row
-// per evaluated point, id "plan:" + the point's --set list, result the point's JSON. Without
-// --db nothing is stored or read.
+// per evaluated point, id "plan:" + the point's --set list, result the point's JSON, stamped with
+// the point's inputs_hash and the trnsim version. Without --db nothing is stored or read.
 class PointsDb {
  public:
   explicit PointsDb(const std::string& path) {
     if (!path.empty()) store_.emplace(path, "--db " + path);
   }
-  bool get(const std::string& id, std::string& result) {
+  /// The stored result of `id` when it was computed from the same inputs (`hash`) by this trnsim;
+  /// `stale` is set when a result is stored but its inputs or version differ.
+  bool get(const std::string& id, const std::string& hash, std::string& result, bool& stale) {
     storage::SweepRow row;
+    stale = false;
     if (!store_ || !store_->get(id, row) || row.status != storage::PointStatus::Ok) return false;
+    const json j = json::parse(row.result, nullptr, false);
+    stale =
+        !j.is_object() || j.value("inputs_hash", "") != hash || j.value("trnsim_version", "") != sim::trnsim_version();
+    if (stale) return false;
     result = row.result;
     return !result.empty();
   }
@@ -67,6 +76,7 @@ struct Survivor {
   wp::PlanPoint point;
   std::vector<std::string> sets;  // point sets + the plan's --set
   std::string id;
+  std::string hash;  // of what its result is computed from (point_inputs)
   workloads::ScenarioSpec spec;
   double flop_lb = 0;      // rule 5: the FLOP bound on the step
   double step_lb = 0;      // the best bound on the step so far (rule 6 once `scheduled`)
@@ -92,13 +102,23 @@ void set_bounds(Survivor& sv, double step_lb, const PlanOptions& o) {
   sv.cost_lb = sv.time_lb * sv.price * sv.point.instances / 3600.0;
 }
 
+// What a point's result is computed from: the resolved scenario (model, system, chip and runtime
+// calibration inline) and the compile parameters of its first steps.
+std::string point_inputs(const workloads::ScenarioSpec& s, const std::string& compile_params) {
+  return "command: plan point\nscenario:\n" + workloads::resolved_yaml(s, "") + "compile_params:\n" + compile_params;
+}
+
 // Simulates one point (in a forked child): the steady step and the first step with a cold
-// and with a warm compile cache. Returns the JSON stored in the database.
-std::string evaluate(const workloads::ScenarioSpec& s, const std::vector<std::string>& sets, const std::string& model) {
+// and with a warm compile cache. Returns the JSON stored in the database, stamped with the
+// point's inputs hash and this trnsim's version (a later plan reuses it only when both match).
+std::string evaluate(const workloads::ScenarioSpec& s, const std::vector<std::string>& sets, const std::string& model,
+                     const std::string& hash) {
   StepOptions opt;
   opt.max_memory = default_max_memory();
   StepResult r = simulate(s, opt);
   json j;
+  j["inputs_hash"] = hash;
+  j["trnsim_version"] = sim::trnsim_version();
   j["step_time_s"] = r.step_time_s;
   j["mfu"] = r.mfu;
   j["tokens_per_s"] = r.tokens_per_s;
@@ -165,66 +185,6 @@ PlanCandidate derive(const Survivor& sv, const json& j, const PlanOptions& o) {
   return c;
 }
 
-double metric(const PlanCandidate& c, RankBy rank_by) {
-  return rank_by == RankBy::Cost ? c.cost_usd : c.time_to_train_s;
-}
-
-double share(const PlanCandidate& c, const std::string& k) {
-  for (const auto& [name, v] : c.step_breakdown)
-    if (name == k) return c.step_time_s > 0 ? v / c.step_time_s : 0;
-  return 0;
-}
-
-// Why `c` lost to `w`: the step category whose share grew most, or price and start-up.
-std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, RankBy rank_by) {
-  char buf[256];
-  const double dm = metric(c, rank_by) / metric(w, rank_by) - 1;
-  std::string head;
-  std::snprintf(buf, sizeof buf, "%+.1f%% %s", 100 * dm, sim::word_of(rank_by).c_str());
-  head = buf;
-  // The step categories that can explain a loss, and how the reason names them.
-  static const std::pair<const char*, const char*> categories[] = {{"pipeline_bubble", "bubble"},
-                                                                   {"exposed_communication", "exposed communication"},
-                                                                   {"host_dispatch", "host_dispatch"},
-                                                                   {"memory_bound", "memory_bound"},
-                                                                   {"idle", "idle"}};
-  const std::pair<const char*, const char*>* best = nullptr;
-  double best_d = 0.02;  // a share must grow by 2 points of the step to be named
-  for (const auto& k : categories) {
-    const double d = share(c, k.first) - share(w, k.first);
-    if (d > best_d) best_d = d, best = &k;
-  }
-  if (best) {
-    std::snprintf(buf, sizeof buf, "%s: %s %.0f%% of the step vs %.0f%%", head.c_str(), best->second,
-                  100 * share(c, best->first), 100 * share(w, best->first));
-    return buf;
-  }
-  if (c.point.layout.checkpointing != workloads::Checkpointing::None &&
-      c.point.layout.checkpointing != w.point.layout.checkpointing)
-    return head + ": recompute (" + workloads::enum_word(c.point.layout.checkpointing) +
-           " checkpointing, needed to fit memory)";
-  if (rank_by == RankBy::Time && c.point.chips < w.point.chips)
-    return head + ": fewer chips (" + std::to_string(c.point.chips) + " vs " + std::to_string(w.point.chips) + ")";
-  if (rank_by == RankBy::Cost && c.mfu < w.mfu) {
-    std::snprintf(buf, sizeof buf, "%s: lower MFU (%.1f%% vs %.1f%%)", head.c_str(), 100 * c.mfu, 100 * w.mfu);
-    return buf;
-  }
-  if (rank_by == RankBy::Cost &&
-      c.price * c.point.instances / c.point.chips > w.price * w.point.instances / w.point.chips * 1.001)
-    return head + ": higher price per chip-hour";
-  // What the extra time is mostly made of: the steady steps, or start-up, restarts, lost work
-  // and checkpoint writes.
-  const double extra_steady = c.steady_s - w.steady_s;
-  const double extra_rest = (c.time_to_train_s - c.steady_s) - (w.time_to_train_s - w.steady_s);
-  if (extra_rest > extra_steady) {
-    std::snprintf(buf, sizeof buf, "%s: longer start-up and restarts (%+.0f s)", head.c_str(), extra_rest);
-    return buf;
-  }
-  std::snprintf(buf, sizeof buf, "%s: slower step (%.3f s vs %.3f s per token-normalised step)", head.c_str(),
-                c.step_time_s / double(c.tokens_per_step) * double(w.tokens_per_step), w.step_time_s);
-  return buf;
-}
-
 // What the plan is computed from: the options that change it (not --db or -j, which only save
 // time), the prices used, the resolved model and systems, the runtime calibration and the compile
 // parameters.
@@ -235,6 +195,7 @@ std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model,
                {"max_chips", o.max_chips},
                {"deadline_s", o.deadline_s},
                {"budget_usd", o.budget_usd},
+               {"hbm_headroom", o.hbm_headroom},
                {"cache", workloads::enum_word(o.cache)},
                {"global_batches", o.global_batches},
                {"tokens_per_step", o.tokens_per_step},
@@ -276,6 +237,7 @@ double system_price(const PlanOptions& o, const models::SystemSpec& sys, PlanRes
 // Where the enumeration of one system stands: its price, the layouts (without their
 // checkpointing mode) that already fit with a lighter mode, the smallest out-of-memory point.
 struct Pruning {
+  std::string compile_params;  // the resolved compile parameters (YAML), for the points' hashes
   double price = 0;
   std::set<std::string> fitted;
   double smallest_oom = std::numeric_limits<double>::infinity();
@@ -320,17 +282,20 @@ bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_
     return false;
   }
   sv.memory = workloads::memory_per_rank(sv.spec);
-  if (!sv.memory.fits()) {
+  const double usable = sv.memory.capacity * (1 - o.hbm_headroom);  // --hbm-headroom stays free
+  if (sv.memory.total > usable) {
     ++res.counts.pruned_memory;
     if (sv.memory.total < pr.smallest_oom) {
       pr.smallest_oom = sv.memory.total;
       res.memory_example = sys.name + " x" + std::to_string(n) + " " + l.text() + ": " + gib(sv.memory.total) +
-                           " per rank > " + gib(sv.memory.capacity);
+                           " per rank > " + gib(usable) +
+                           (o.hbm_headroom > 0 ? " (" + gib(sv.memory.capacity) + " less the headroom)" : "");
     }
     return false;
   }
   pr.fitted.insert(key);
   sv.id = std::string(kSweep) + ":" + res.model + ";" + join(sv.sets, ";");
+  sv.hash = inputs_hash(point_inputs(sv.spec, pr.compile_params));
   sv.price = pr.price;
   sv.hosts = sys.hosts * n;
   sv.steps = static_cast<int64_t>(std::ceil(o.tokens / double(sv.spec.batch.tokens())));
@@ -343,6 +308,7 @@ bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_
 std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads::ModelSpec& model, PlanResult& res) {
   std::vector<Survivor> survivors;
   double smallest_oom = std::numeric_limits<double>::infinity();
+  const std::string compile_params = sim::to_yaml(sim::write_config(workloads::load_compile_params()));
   std::vector<models::SystemSpec> systems;  // every price first: a missing one stops the plan at once
   for (const auto& sys_name : o.systems) {
     systems.push_back(models::load_system(sys_name, {}));
@@ -357,6 +323,7 @@ std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads:
     for (int n : wp::instance_counts(sys.chips, o.min_chips, o.max_chips))
       for (int64_t seqs : batches) {
         Pruning pr;
+        pr.compile_params = compile_params;
         pr.price = price;
         pr.smallest_oom = smallest_oom;
         const int ranks = ranks_per_instance * n;
@@ -380,17 +347,21 @@ std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const 
                                   PlanResult& res, int& idx) {
   std::vector<std::string> results(wave.size());
   std::vector<size_t> unsimulated;  // indices into wave of the points the database does not hold
-  for (size_t i = 0; i < wave.size(); ++i)
-    if (db.get(wave[i]->id, results[i]))
+  for (size_t i = 0; i < wave.size(); ++i) {
+    bool stale = false;
+    if (db.get(wave[i]->id, wave[i]->hash, results[i], stale)) {
       ++res.counts.reused;
-    else
-      unsimulated.push_back(i);
+      continue;
+    }
+    res.counts.stale += stale;
+    unsimulated.push_back(i);
+  }
   if (unsimulated.empty()) return results;
   std::vector<std::function<std::string()>> bodies;
   for (size_t i : unsimulated) {
     const Survivor* s = wave[i];
     const std::string model_arg = o.model;
-    bodies.push_back([s, model_arg]() { return evaluate(s->spec, s->sets, model_arg); });
+    bodies.push_back([s, model_arg]() { return evaluate(s->spec, s->sets, model_arg, s->hash); });
   }
   std::vector<std::string> out;
   try {
@@ -497,30 +468,11 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
       ++res.counts.evaluated;
       PlanCandidate c = derive(*wave[i], json::parse(results[i]), o);
       progress(c, *wave[i]);
-      if (c.meets_constraints) best = std::min(best, metric(c, o.rank_by));
+      if (c.meets_constraints) best = std::min(best, plan_metric(c, o.rank_by));
       evaluated.push_back(std::move(c));
     }
   }
   return evaluated;
-}
-
-// 3. Feasible candidates, best first; the Pareto front; why each runner-up lost.
-void rank_candidates(const PlanOptions& o, std::vector<PlanCandidate> evaluated, PlanResult& res) {
-  for (auto& c : evaluated)
-    if (c.meets_constraints)
-      res.candidates.push_back(std::move(c));
-    else
-      ++res.counts.over_constraints;
-  std::stable_sort(res.candidates.begin(), res.candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
-    const double ma = metric(a, o.rank_by), mb = metric(b, o.rank_by);
-    if (ma != mb) return ma < mb;
-    return a.point.sets() < b.point.sets();
-  });
-  std::vector<std::pair<double, double>> tc;
-  for (const auto& c : res.candidates) tc.push_back({c.time_to_train_s, c.cost_usd});
-  for (size_t i : wp::pareto_front(tc)) res.candidates[i].pareto = true;
-  for (size_t i = 1; i < res.candidates.size(); ++i)
-    res.candidates[i].why = why_lost(res.candidates[i], res.candidates[0], o.rank_by);
 }
 
 }  // namespace
@@ -532,6 +484,7 @@ PlanResult run_plan(const PlanOptions& o) {
   res.cache = o.cache;
   res.systems = o.systems;
   res.restart = o.restart;
+  res.hbm_headroom = o.hbm_headroom;
   PointsDb db(o.db);
   std::vector<std::string> model_sets;
   for (const auto& s : o.sets)
@@ -539,7 +492,7 @@ PlanResult run_plan(const PlanOptions& o) {
   const workloads::ModelSpec model = workloads::load_model(o.model, model_sets);
   res.model = model.name;
   std::vector<Survivor> survivors = enumerate_survivors(o, model, res);
-  rank_candidates(o, evaluate_survivors(o, survivors, db, res), res);
+  rank_plan_candidates(o, evaluate_survivors(o, survivors, db, res), res);
   res.inputs_hash = inputs_hash(plan_inputs(o, model, res));
   return res;
 }

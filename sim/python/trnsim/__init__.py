@@ -95,28 +95,31 @@ def _call(command, **options):
     return _json.loads(text)
 
 
-def run(scenario, set=None, mode=None, model=None, max_memory=None, allow_oom=False, all_ranks=False,
+def run(scenario=None, set=None, mode=None, model=None, max_memory=None, allow_oom=False, all_ranks=False,
         all_microbatches=False, exact=False, trace=None, trace_categories=None, trace_window=None,
-        quiet=False, json=None, resolved=None):
+        quiet=False, json=None, resolved=None, system=None, chips=None):
     """`trnsim run SCENARIO`: one steady training step. Returns the --json document (dict):
     scenario, mode, system, model, precision, steady (step_time_s, tokens_per_s, mfu,
     breakdown...), memory, roofline, sim.
 
-    scenario: name (workloads/scenarios) or YAML path; set: {key: value} overrides (--set);
-    mode: "eager" | "compiled" (default: the scenario's); model: zoo name, YAML or config.json;
+    scenario: name (workloads/scenarios) or YAML path, or None with model and system (the layout
+    is then chosen, docs/plan.md section 8; chips: of system, default one instance); set:
+    {key: value} overrides (--set); mode: "eager" | "compiled" (default: the scenario's); model:
+    zoo name, YAML, config.json or a Hugging Face model directory;
     max_memory: size with unit, e.g. "8GiB"; trace: Perfetto JSON file to write; json,
     resolved: files to write as the CLI's --json and --resolved. Raises Error.
     """
     _choice("mode", mode, ("eager", "compiled"))
-    return _call(_trnsim.run, scenario=str(scenario), set=_sets(set), mode=mode, model=_text(model),
+    return _call(_trnsim.run, scenario=_text(scenario) or "", system=_text(system), chips=_int(chips),
+                 set=_sets(set), mode=mode, model=_text(model),
                  max_memory=_text(max_memory), allow_oom=bool(allow_oom), all_ranks=bool(all_ranks),
                  all_microbatches=bool(all_microbatches), exact=bool(exact), trace=_text(trace),
                  trace_categories=_text(trace_categories), trace_window=_text(trace_window),
                  quiet=bool(quiet), json=_text(json), resolved=_text(resolved))
 
 
-def startup(scenario, set=None, mode=None, cache=None, budget=None, price_per_hour=None, model=None,
-            sensitivity=False, allow_oom=False, trace=None, json=None, resolved=None):
+def startup(scenario=None, set=None, mode=None, cache=None, budget=None, price_per_hour=None, model=None,
+            sensitivity=False, allow_oom=False, trace=None, json=None, resolved=None, system=None, chips=None):
     """`trnsim startup SCENARIO`: the first step in eager and compiled mode against the steady
     step. Returns the --json document (dict): scenario, model, verdict, tokens_per_step,
     eager, compiled, break_even, cost.
@@ -124,11 +127,12 @@ def startup(scenario, set=None, mode=None, cache=None, budget=None, price_per_ho
     mode: "eager" | "compiled" | "both" (default both; with one mode the document has only that
     mode's section and no break_even); cache: "cold" | "warm" (default: the scenario's); budget:
     per-graph compile budget, a time with unit ("600s"); price_per_hour: money per instance-hour
-    (number or text). Raises Error.
+    (number or text); scenario None with model and system: as run(). Raises Error.
     """
     _choice("mode", mode, ("eager", "compiled", "both"))
     _choice("cache", cache, ("cold", "warm"))
-    return _call(_trnsim.startup, scenario=str(scenario), set=_sets(set), mode=mode or "both", cache=cache,
+    return _call(_trnsim.startup, scenario=_text(scenario) or "", system=_text(system), chips=_int(chips),
+                 set=_sets(set), mode=mode or "both", cache=cache,
                  budget=_text(budget),
                  price_per_hour=_text(price_per_hour), model=_text(model), sensitivity=bool(sensitivity),
                  allow_oom=bool(allow_oom), trace=_text(trace), json=_text(json), resolved=_text(resolved))
@@ -155,7 +159,8 @@ def bench_collective(system=None, instances=None, ranks=None, sizes=None, op=Non
 def sweep(sweep, db, jobs=1, shard=None):
     """`trnsim sweep SWEEP --db DB -j JOBS [--shard K/N]`: runs the points of the sweep file not
     yet in the database (each as a `trnsim run` or `startup` process of `trnsim.executable`).
-    Returns {sweep, points, run, shard, shards, db}; read the rows with load_sweep(db).
+    A stored row is reused only when its inputs are unchanged (docs/sweeps.md). Returns {sweep,
+    points, run, stale, shard, shards, db}; read the rows with load_sweep(db).
     Raises Error.
     """
     return _call(_trnsim.sweep, sweep=str(sweep), db=str(db), jobs=int(jobs), shard=_text(shard),
