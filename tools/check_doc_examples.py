@@ -106,14 +106,6 @@ def fenced(f, text):
 
 
 INLINE_SLOW = re.compile(r"\s*<!--\s*slow(?::\s*(.*?))?\s*-->")
-# Marks the files' owners have not written yet (docs/startup.md and docs/validation.md belong to
-# the compile-model rework in progress): FILE, command -> why it is slow.
-SLOW_ELSEWHERE = {
-    ("docs/startup.md", "build/trnsim startup qwen3-32b-trn3-gen2"): "2 minutes: two 144-chip steady steps",
-    ("docs/startup.md", "build/trnsim startup qwen3-32b-trn3-gen1"): "20 s: two 64-chip Trn3 steady steps",
-    ("docs/validation.md", "build/trnsim calibrate-runtime --check workloads/calibration/runtime_residuals.json"):
-        "a minute: every validation row simulated again",
-}
 
 
 def inline(f, text):
@@ -127,7 +119,7 @@ def inline(f, text):
             continue
         if not cmd.startswith("build/"):
             cmd = "build/" + cmd
-        reason = (mark.group(1) or "") if mark else SLOW_ELSEWHERE.get((f, cmd))
+        reason = (mark.group(1) or "") if mark else None
         yield Example(f"{f}:{text[:m.start()].count(chr(10)) + 1}", cmd, slow_reason=reason, inline=True)
 
 

@@ -146,6 +146,7 @@ lines += ["", "`compiled_launch` (100 us), `lazy_trace_tensor` (1 ms: the host's
           "**Commands.** `build/trnsim calibrate-runtime --out workloads/calibration/runtime.yaml --residuals "
           "workloads/calibration/runtime_residuals.json` fits (10 to 25 minutes on the 2-CPU development machine, "
           "160 to 240 simulations, most of them full steps of the 70B rows); `build/trnsim calibrate-runtime --check workloads/calibration/runtime_residuals.json` "
+          "<!-- slow: a minute: every validation row simulated again --> "
           "re-simulates every row at the shipped parameters and compares (what "
           "`test/cli/runtime_calibration_current.sh` runs, about a minute); `make validate` writes this section and "
           "`build/validation.html` (simulated against published, in sample and left out).", "",
