@@ -60,6 +60,7 @@ bench: build
 # simulation; regenerates those sections of docs/validation.md.
 validate: build
 	python3 tools/validate_compile.py $(BUILD)
+	./$(BUILD)/trnsim calibrate-intervals --out workloads/calibration/intervals.yaml
 	python3 tools/validate.py $(BUILD) -j $(JOBS)
 
 test-sanitize: deps

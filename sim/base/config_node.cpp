@@ -1,6 +1,7 @@
 // ConfigNode helpers: lookup, merge, dotted overrides and YAML serialisation.
 #include "sim/base/config_node.h"
 
+#include <cctype>
 #include <sstream>
 
 namespace trn::sim {
@@ -151,7 +152,10 @@ bool needs_quotes(const std::string& s) {
         c == '&' || c == '*' || c == '!' || c == '|' || c == '>' || c == '%' || c == '@' || c == '`' || c == '\\' ||
         static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       return true;
-  return s.front() == ' ' || s.back() == ' ' || s.front() == '-' || s.front() == '?';
+  // A leading '-' starts a list item unless a digit or '.' follows (a negative number).
+  const bool negative_number =
+      s.size() > 1 && s.front() == '-' && (std::isdigit(static_cast<unsigned char>(s[1])) || s[1] == '.');
+  return s.front() == ' ' || s.back() == ' ' || (s.front() == '-' && !negative_number) || s.front() == '?';
 }
 
 std::string quote(const std::string& s) {

@@ -189,6 +189,14 @@ void ConfigReader::field(const char* key, std::vector<int64_t>& out, const Field
   }
 }
 
+void ConfigReader::field(const char* key, std::vector<double>& out, const FieldSpec& s) {
+  const ConfigNode* n = get(key, s);
+  if (!n) return;
+  if (!n->is_list()) fail(*n, key, "expected a list of numbers (" + s.doc + ")");
+  out.clear();
+  for (const auto& item : n->list) out.push_back(number(item, key, s));
+}
+
 void ConfigReader::field(const char* key, std::vector<std::string>& out, const FieldSpec& s) {
   const ConfigNode* n = get(key, s);
   if (!n) return;
@@ -247,6 +255,12 @@ void ConfigWriter::field(const char* key, const std::vector<int64_t>& v, const F
   ConfigNode l;
   l.kind = ConfigNode::Kind::List;
   for (auto x : v) l.list.push_back(scalar(std::to_string(x), false));
+  put(key, std::move(l));
+}
+void ConfigWriter::field(const char* key, const std::vector<double>& v, const FieldSpec&) {
+  ConfigNode l;
+  l.kind = ConfigNode::Kind::List;
+  for (auto x : v) l.list.push_back(scalar(format_double_exact(x), false));
   put(key, std::move(l));
 }
 void ConfigWriter::field(const char* key, const std::vector<std::string>& v, const FieldSpec&) {

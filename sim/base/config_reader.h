@@ -93,6 +93,7 @@ class ConfigReader {
   void field(const char* key, bool& out, const FieldSpec& s);
   void field(const char* key, std::string& out, const FieldSpec& s);
   void field(const char* key, std::vector<int64_t>& out, const FieldSpec& s);
+  void field(const char* key, std::vector<double>& out, const FieldSpec& s);
   void field(const char* key, std::vector<std::string>& out, const FieldSpec& s);
   template <Dim D>
   void field(const char* key, Quantity<D>& out, const FieldSpec& s) {
@@ -164,6 +165,7 @@ class ConfigWriter {
   void field(const char* key, const bool& v, const FieldSpec&);
   void field(const char* key, const std::string& v, const FieldSpec&);
   void field(const char* key, const std::vector<int64_t>& v, const FieldSpec&);
+  void field(const char* key, const std::vector<double>& v, const FieldSpec&);
   void field(const char* key, const std::vector<std::string>& v, const FieldSpec&);
   template <Dim D>
   void field(const char* key, const Quantity<D>& q, const FieldSpec&) {
@@ -238,6 +240,7 @@ class FieldLister {
   static std::string type_name(bool*) { return "boolean"; }
   static std::string type_name(std::string*) { return "string"; }
   static std::string type_name(std::vector<int64_t>*) { return "list of integers"; }
+  static std::string type_name(std::vector<double>*) { return "list of numbers"; }
   static std::string type_name(std::vector<std::string>*) { return "list of strings"; }
   template <Dim D>
   static std::string type_name(Quantity<D>*) {

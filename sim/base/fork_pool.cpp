@@ -133,4 +133,29 @@ void run_forked(size_t n, const std::function<std::string(size_t)>& body, int jo
   }
 }
 
+struct ForkedBatch::Impl {
+  std::vector<Running> running;
+};
+
+ForkedBatch::ForkedBatch(size_t n, const std::function<std::string(size_t)>& body, const std::string& what)
+    : impl_(std::make_unique<Impl>()) {
+  for (size_t i = 0; i < n; ++i) impl_->running.push_back(spawn(i, body, what));
+}
+
+ForkedBatch::~ForkedBatch() {
+  for (auto& r : impl_->running) kill(r.pid, SIGTERM);
+  for (auto& r : impl_->running) reap(r);
+}
+
+std::vector<ChildOutcome> ForkedBatch::collect() {
+  std::vector<ChildOutcome> out;
+  for (auto& r : impl_->running) {
+    while (!drain(r)) {
+    }
+    out.push_back(reap(r));
+  }
+  impl_->running.clear();
+  return out;
+}
+
 }  // namespace trn::sim

@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace trn::sim {
 
@@ -42,5 +44,22 @@ struct Interrupted : std::runtime_error {
 void run_forked(size_t n, const std::function<std::string(size_t)>& body, int jobs,
                 const std::function<void(size_t, ChildOutcome&&)>& done, const std::string& what,
                 const std::function<bool()>& interrupted = {});
+
+/// Children started at once and collected later, so that the parent works meanwhile (`run`'s
+/// perturbed simulations for its interval beside its own). The same guarantees as run_forked;
+/// the destructor terminates and reaps the children not collected.
+class ForkedBatch {
+ public:
+  ForkedBatch(size_t n, const std::function<std::string(size_t)>& body, const std::string& what);
+  ~ForkedBatch();
+  ForkedBatch(const ForkedBatch&) = delete;
+  ForkedBatch& operator=(const ForkedBatch&) = delete;
+  /// Waits for every child; their outcomes in index order.
+  std::vector<ChildOutcome> collect();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace trn::sim

@@ -187,7 +187,8 @@ py::tuple py_run(py::dict d) {
   Args(std::move(d))("scenario", o.scenario)("system", o.system)("chips", o.chips)("set", o.sets)("mode", o.mode)(
       "model", o.model)("trace", o.trace)("trace_categories", o.categories)("trace_window", o.window)(
       "max_memory", o.max_memory)("allow_oom", o.allow_oom)("all_ranks", o.all_ranks)(
-      "all_microbatches", o.all_microbatches)("exact", o.exact)("quiet", quiet)("json", c.json)("resolved", c.resolved)
+      "all_microbatches", o.all_microbatches)("exact", o.exact)("quiet", quiet)("json", c.json)("resolved", c.resolved)(
+      "intervals", o.intervals)
       .finish();
   o.progress = !quiet;
   c.sets = o.sets;
@@ -199,7 +200,8 @@ py::tuple py_startup(py::dict d) {
   CommonOptions c;
   Args(std::move(d))("scenario", o.scenario)("system", o.system)("chips", o.chips)("set", o.sets)("mode", o.mode)(
       "cache", o.cache)("budget", o.budget)("price_per_hour", o.price)("model", o.model)("trace", o.trace)(
-      "sensitivity", o.sensitivity)("allow_oom", o.allow_oom)("json", c.json)("resolved", c.resolved)
+      "sensitivity", o.sensitivity)("allow_oom", o.allow_oom)("json", c.json)("resolved", c.resolved)("intervals",
+                                                                                                      o.intervals)
       .finish();
   c.sets = o.sets;
   return in_child([o, c] { return startup_command(o, c); });

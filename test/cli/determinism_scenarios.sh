@@ -28,7 +28,7 @@ for f in "$src"/workloads/scenarios/*.yaml; do
   s=$(basename "$f" .yaml)
   case $s in
     qwen3-32b-trn2|bert-large-trn1) twice "run $s" run "$s" --allow-oom ;;
-    *) twice "run $s (4 layers, 16,384-token vocabulary)" run "$s" --allow-oom --set model.num_layers=4 \
+    *) twice "run $s (4 layers, 16,384-token vocabulary)" run "$s" --allow-oom --no-intervals --set model.num_layers=4 \
          --set model.vocab_size=16384 ;;
   esac
 done

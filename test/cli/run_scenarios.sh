@@ -7,7 +7,7 @@ trnsim=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for f in "$src"/workloads/scenarios/*.yaml; do
   name=$(basename "$f" .yaml)
-  "$trnsim" run "$name" --json "$tmp/$name.json" > "$tmp/$name.txt" 2> "$tmp/$name.err" || {
+  "$trnsim" run "$name" --no-intervals --json "$tmp/$name.json" > "$tmp/$name.txt" 2> "$tmp/$name.err" || {
     echo "FAIL: $name"; cat "$tmp/$name.err"; exit 1; }
   grep -q "verdict:" "$tmp/$name.txt"
 done

@@ -61,7 +61,7 @@ PY
 for f in "$SRC"/workloads/scenarios/*.yaml "$SRC"/workloads/scenarios/validation/*.yaml; do
   rel=${f#"$SRC"/}
   read -r -a cut <<<"$(cut_of "$f")"
-  run_trnsim startup "$f" "${cut[@]+"${cut[@]}"}" --json "$D/s.json"
+  run_trnsim startup "$f" "${cut[@]+"${cut[@]}"}" --no-intervals --json "$D/s.json"
   if [ "$RC" -ne 0 ]; then
     fail "startup $rel ${cut[*]+${cut[*]}}" "exit $RC: $(head -c 400 "$ERR")"
     continue
@@ -73,7 +73,7 @@ for f in "$SRC"/workloads/scenarios/*.yaml "$SRC"/workloads/scenarios/validation
   esac
   # Eager mode on every pipeline-parallel scenario, alone.
   if grep -qE '\bpp: *([2-9]|[1-9][0-9])' "$f"; then
-    run_trnsim run "$f" "${cut[@]+"${cut[@]}"}" --mode eager --json "$D/r.json"
+    run_trnsim run "$f" "${cut[@]+"${cut[@]}"}" --mode eager --no-intervals --json "$D/r.json"
     check "run --mode eager $rel (pipeline)" test "$RC" -eq 0
   fi
 done

@@ -31,7 +31,7 @@ PY
   grep -q "^  - id: \"$id\"$" "$table" || { echo "FAIL: $rel: row $id is not in ${table#"$src"/}"; exit 1; }
   grep -q "^    scenario: $rel$" "$table" || { echo "FAIL: $rel is not listed in ${table#"$src"/}"; exit 1; }
   name=$(basename "$f" .yaml)
-  "$trnsim" run "$f" --set parallel.microbatches="$pp" --set batch.global_batch=$((dp * pp * mbs)) \
+  "$trnsim" run "$f" --no-intervals --set parallel.microbatches="$pp" --set batch.global_batch=$((dp * pp * mbs)) \
     --json "$tmp/$name.json" > "$tmp/$name.txt" 2> "$tmp/$name.err" || {
     echo "FAIL: $rel ($id)"; cat "$tmp/$name.err"; exit 1; }
   python3 - "$tmp/$name.json" "$rel" "$id" <<'PY'

@@ -133,6 +133,22 @@ struct RuntimeSpec {
     return mode == ExecMode::Compiled && frontend == Frontend::Xla && xla_kernel_efficiency > 0 ? xla_kernel_efficiency
                                                                                                 : kernel_efficiency;
   }
+  /// The calibrated parameters (runtime.yaml) that act on a job in `mode` through `frontend`:
+  /// the rows the runtime fit lets each one move, and what an interval perturbs (one fact).
+  static std::vector<std::string> acting(ExecMode mode, Frontend frontend) {
+    if (mode == ExecMode::Eager) return {"kernel_efficiency", "eager_dispatch"};
+    if (frontend == Frontend::Xla) return {"xla_kernel_efficiency", "lazy_trace", "lazy_trace_tensor"};
+    return {"kernel_efficiency"};
+  }
+  /// A calibrated parameter by name (times in seconds); nullptr for another name.
+  double* calibrated(const std::string& name) {
+    if (name == "kernel_efficiency") return &kernel_efficiency;
+    if (name == "xla_kernel_efficiency") return &xla_kernel_efficiency;
+    if (name == "eager_dispatch") return &eager_dispatch.v;
+    if (name == "lazy_trace") return &lazy_trace.v;
+    if (name == "lazy_trace_tensor") return &lazy_trace_tensor.v;
+    return nullptr;
+  }
   template <class V>
   void visit(V& v) {
     v.field("eager_dispatch", eager_dispatch, F("host time to dispatch one eager op (calibrated)").ge(0));

@@ -152,6 +152,24 @@ ErrorSummary in_sample_errors(const CalibrateCompileResult& r) { return errors_o
 ErrorSummary loo_errors(const CalibrateCompileResult& r) { return errors_of(r, false, true); }
 ErrorSummary held_out_errors(const CalibrateCompileResult& r) { return errors_of(r, true, false); }
 
+// The principal axes of a covariance, each scaled to one standard deviation along it, largest
+// first, signed so that the largest component is positive (the same file on every machine).
+std::vector<std::vector<double>> principal_axes(const Eigen::MatrixXd& cov) {
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(cov);
+  std::vector<std::vector<double>> axes;
+  for (Eigen::Index k = cov.rows() - 1; k >= 0; --k) {
+    const double lambda = std::max(0.0, es.eigenvalues()[k]);
+    Eigen::VectorXd v = es.eigenvectors().col(k) * std::sqrt(lambda);
+    Eigen::Index big = 0;
+    v.cwiseAbs().maxCoeff(&big);
+    if (v[big] < 0) v = -v;
+    std::vector<double> a(static_cast<size_t>(v.size()));
+    for (Eigen::Index j = 0; j < v.size(); ++j) a[static_cast<size_t>(j)] = round_sig(v[j], 4);
+    axes.push_back(a);
+  }
+  return axes;
+}
+
 CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt) {
   const ObservationSet set = load_observation_set(opt.observations);
   const models::MapModel m = map_model(set);
@@ -170,6 +188,8 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
     f.determined_by = d.determined_by;
     r.parameters.push_back(f);
   }
+  r.fitted = set.fitted;
+  r.axes = principal_axes(fit.covariance);
   for (const auto& c : workloads::run_flex_suite(r.params, set.flex.budget_s, 1.0)) {
     r.flex_agree += (c.pass != workloads::flex_published_fail(c.c));
     r.flex_fail += !c.pass;
@@ -201,6 +221,17 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
     f.measured_s = o.value_s;
     f.in_sample_s = o.predict(r.params);
     f.loo_s = o.held_out ? f.in_sample_s : loo_of[i];
+    double var = 0;
+    for (const auto& axis : r.axes) {
+      Eigen::VectorXd th = fit.theta;
+      for (size_t k = 0; k < axis.size(); ++k) th[static_cast<Eigen::Index>(k)] += axis[k];
+      const double d = std::log(o.predict(rounded(set, params_at(set, th))) / f.in_sample_s);
+      var += d * d;
+    }
+    f.param_log_sigma = std::sqrt(var);
+    f.chip = o.chip;
+    f.frontend = o.frontend;
+    f.mode = o.mode;
     r.observations.push_back(f);
   }
   return r;
@@ -277,6 +308,7 @@ nlohmann::ordered_json calibrate_compile_json(const CalibrateCompileResult& r) {
                                   {"measured_s", o.measured_s},
                                   {"in_sample_s", o.in_sample_s},
                                   {"loo_s", o.loo_s},
+                                  {"param_log_sigma", o.param_log_sigma},
                                   {"source", o.source}});
   auto summary = [](const ErrorSummary& e) {
     return nlohmann::ordered_json{{"n", e.n}, {"median", e.median}, {"p90", e.p90}, {"max", e.max}};

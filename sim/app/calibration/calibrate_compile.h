@@ -28,8 +28,10 @@ struct ObservationFit {
   std::string name, kind, source;
   bool held_out = false;
   double measured_s = 0;
-  double in_sample_s = 0;  // at the fitted parameters
-  double loo_s = 0;        // fitted without it (held out: the same as in_sample_s)
+  double in_sample_s = 0;            // at the fitted parameters
+  double loo_s = 0;                  // fitted without it (held out: the same as in_sample_s)
+  double param_log_sigma = 0;        // sigma of ln(prediction) from the fitted parameters' (diagonal)
+  std::string chip, frontend, mode;  // what it covers (empty: no such axis)
 };
 
 struct ParameterFit {
@@ -47,6 +49,11 @@ struct CalibrateCompileResult {
   std::vector<CountObservation> counts;
   int flex_agree = 0, flex_fail = 0;  // FlexAttention cases at `params`
   std::vector<ParameterFit> parameters;
+  /// The principal axes of the fit's covariance of ln(fitted parameters): each a shift of
+  /// every parameter of `fitted` (one standard deviation along the axis). A prediction's sigma
+  /// of ln from the parameters is the root sum of squares of its change along each axis.
+  std::vector<std::string> fitted;
+  std::vector<std::vector<double>> axes;
 };
 
 /// |model / measured - 1| statistics of a set of errors.

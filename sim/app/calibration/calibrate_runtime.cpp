@@ -152,14 +152,11 @@ struct Param {
   double theta0 = 0, sigma0 = 1;  // ln(prior median), sigma of ln
   const std::string& name() const { return sim::word_of(param); }
   bool acts_on(const Row& r) const {
-    switch (param) {
-      case RuntimeParam::KernelEfficiency: return r.eager || !r.xla;
-      case RuntimeParam::XlaKernelEfficiency:
-      case RuntimeParam::LazyTrace:
-      case RuntimeParam::LazyTraceTensor: return !r.eager && r.xla;
-      case RuntimeParam::EagerDispatch: break;
-    }
-    return r.eager;  // eager_dispatch
+    using workloads::ExecMode;
+    using workloads::Frontend;
+    const auto acting = workloads::RuntimeSpec::acting(r.eager ? ExecMode::Eager : ExecMode::Compiled,
+                                                       r.xla ? Frontend::Xla : Frontend::TorchNeuron);
+    return std::find(acting.begin(), acting.end(), name()) != acting.end();
   }
   // The value as written in the runtime file (rounded), and as a --set assignment.
   double rounded(double value) const { return time ? std::round(value * 1e8) / 1e8 : std::round(value * 1e4) / 1e4; }
@@ -388,16 +385,7 @@ models::MapModel map_model(Problem& pb) {
 }
 
 // The value of fitted parameter `p` in `rt`.
-double runtime_value(const workloads::RuntimeSpec& rt, RuntimeParam p) {
-  switch (p) {
-    case RuntimeParam::KernelEfficiency: return rt.kernel_efficiency;
-    case RuntimeParam::XlaKernelEfficiency: return rt.xla_kernel_efficiency;
-    case RuntimeParam::EagerDispatch: return rt.eager_dispatch.v;
-    case RuntimeParam::LazyTrace: return rt.lazy_trace.v;
-    case RuntimeParam::LazyTraceTensor: return rt.lazy_trace_tensor.v;
-  }
-  return 0;
-}
+double runtime_value(workloads::RuntimeSpec rt, RuntimeParam p) { return *rt.calibrated(sim::word_of(p)); }
 
 // Levenberg-Marquardt from `th0` (ln parameters): steps of 0.03 in ln(parameter) on the file's
 // grid, at most 12 iterations, converged when no parameter moves by the file's rounding.

@@ -251,6 +251,9 @@ void add_observation(const ConfigNode& root, size_t i, const ObservationSpec& o,
               ? run_in_child([&]() -> std::vector<double> { return {simulate(s, StepOptions{}).step_time_s}; },
                              "steady step for " + o.name)[0]
               : 0.0;
+      t.chip = s.system.chip.name;
+      t.frontend = sim::word_of(s.compile.frontend);
+      t.mode = sim::word_of(s.mode);
       const workloads::FirstStepInputs in = workloads::first_step_inputs(s, o.mode, steady);
       const bool whole = o.kind == ObservationKind::FirstStep;
       t.predict = [in, whole](const models::CompileParams& p) {
@@ -270,6 +273,9 @@ void add_observation(const ConfigNode& root, size_t i, const ObservationSpec& o,
         throw ConfigError(where(root, i, "sdk"), key_of(i, "sdk"),
                           "expected a release such as \"2.28\", found '" + o.sdk + "'");
       t.predict = inference_compile(it->second, o, host_of(root, i, o));
+      if (!o.system.empty()) t.chip = models::load_system(o.system, {}, 1).chip.name;
+      t.frontend = "xla";  // NxD Inference traces through torch-neuronx (XLA HLO) and compiles whole graphs
+      t.mode = "compiled";
       break;
     }
     case ObservationKind::WeightLoad: {

@@ -32,6 +32,7 @@ struct TimedObservation {
   double value_s = 0, log_sigma = 0.1;
   bool held_out = false;
   std::function<double(const models::CompileParams&)> predict;
+  std::string chip, frontend, mode;  // what the observation covers (empty: no such axis)
 };
 
 /// A graph count: what AWS printed against the inventory's count.

@@ -6,6 +6,7 @@
 
 #include "sim/app/calibration/calibrate_collectives.h"
 #include "sim/app/calibration/calibrate_compile.h"
+#include "sim/app/calibration/calibrate_intervals.h"
 #include "sim/app/calibration/calibrate_runtime.h"
 #include "sim/app/cli/commands.h"
 #include "sim/base/output_file.h"
@@ -49,6 +50,30 @@ Runner add_calibrate_compile(CLI::App* app) {
     write_calibrate_compile_text(r, o->out.empty() || is_stdout(o->out) ? stderr : stdout);
     write_or_print(o->out, calibrate_compile_yaml(r));
     if (!o->residuals.empty()) write_or_print(o->residuals, calibrate_compile_json(r).dump(1) + "\n");
+    return 0;
+  };
+}
+
+Runner add_calibrate_intervals(CLI::App* app) {
+  struct Opts {
+    CalibrateIntervalsOptions run;
+    std::string out;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* c = app->add_subcommand("calibrate-intervals",
+                                "The structural part of the 80 % intervals from both fits' leave-one-out residuals, "
+                                "and their coverage of the published figures; write the intervals file");
+  c->add_option("--out", o->out, "Write the intervals YAML to FILE (default: standard output)");
+  c->add_option("--runtime-residuals", o->run.runtime_residuals,
+                "The runtime fit's residuals (default: workloads/calibration/runtime_residuals.json)");
+  c->add_option("--compile-observations", o->run.compile_observations,
+                "The compile fit's observations (default: workloads/calibration/compile_observations.yaml)");
+  c->add_option("-j,--jobs", o->run.jobs, "Leave-one-out refits at a time (default: 2)")->check(CLI::Range(1, 64));
+  return [o]() -> int {
+    if (!o->out.empty() && !is_stdout(o->out)) sim::check_writable(o->out, "--out");
+    const CalibrateIntervalsResult r = run_calibrate_intervals(o->run);
+    write_calibrate_intervals_text(r, o->out.empty() || is_stdout(o->out) ? stderr : stdout);
+    write_or_print(o->out, calibrate_intervals_yaml(r));
     return 0;
   };
 }

@@ -169,6 +169,7 @@ int run_cli(int argc, char** argv) {
   Runner calib_rt = add_calibrate_runtime(&app);
   Runner startup = add_startup(&app);
   Runner calib_compile = add_calibrate_compile(&app);
+  Runner calib_iv = add_calibrate_intervals(&app);
   Runner flex = add_flexattention(&app);
   Runner config_ref = add_config_reference(&app);
   Runner sweep = add_sweep(&app);
@@ -197,6 +198,7 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("calibrate-runtime")) return calib_rt();
     if (app.got_subcommand("startup")) return startup();
     if (app.got_subcommand("calibrate")) return calib_compile();
+    if (app.got_subcommand("calibrate-intervals")) return calib_iv();
     if (app.got_subcommand("flexattention")) return flex();
     if (app.got_subcommand("config-reference")) return config_ref();
     if (app.got_subcommand("sweep")) return sweep();

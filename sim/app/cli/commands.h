@@ -69,6 +69,7 @@ Runner add_run(CLI::App* app);
 Runner add_calibrate_runtime(CLI::App* app);
 Runner add_startup(CLI::App* app);
 Runner add_calibrate_compile(CLI::App* app);
+Runner add_calibrate_intervals(CLI::App* app);
 Runner add_flexattention(CLI::App* app);
 Runner add_config_reference(CLI::App* app);
 Runner add_sweep(CLI::App* app);

@@ -79,7 +79,7 @@ struct PlanCli {
   std::vector<std::string> prices, sets;
   int min_chips = 1, max_chips = 1024, jobs = 1;
   int64_t seq_len = 4096;
-  bool exhaustive = false;
+  bool exhaustive = false, no_intervals = false;
 };
 
 // The search space options (docs/plan.md section 1): each narrows a default list.
@@ -171,6 +171,7 @@ PlanOptions plan_options(const PlanCli& cli) {
   p.db = cli.db;
   p.rank_by = sim::enum_of_word<RankBy>(cli.rank_by).value();  // time or cost (the option's check)
   p.exhaustive = cli.exhaustive;
+  p.intervals = !cli.no_intervals;
   p.sets = cli.sets;
   if (!cli.rate.empty()) p.restart.interruptions_per_chip_hour = number(cli.rate, "--interruption-rate", 0);
   if (!cli.write_bw.empty())
@@ -236,6 +237,8 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--checkpointing", o->checkpointing,
                 "Activation checkpointing modes to consider: none, selective, selective_mlp, full, comma-separated "
                 "(default: none, selective, full)");
+  c->add_flag("--no-intervals", o->no_intervals,
+              "Skip the 80 % intervals of the best three candidates and their extra simulations (default: on)");
   c->add_flag("--exhaustive", o->exhaustive,
               "Simulate every layout that fits in memory: no bound or dominance pruning");
   c->add_option("--set", o->sets,

@@ -13,7 +13,7 @@ namespace {
 struct RunCli {
   CommonOptions common;
   RunOptions run;
-  bool quiet = false;
+  bool quiet = false, no_intervals = false;
   std::string reason;  // --reason-json (sweep workers)
 };
 
@@ -24,6 +24,7 @@ int run_command(const RunCli& o) {
   RunOptions opt = o.run;
   opt.sets = o.common.sets;
   opt.progress = !o.quiet;
+  opt.intervals = !o.no_intervals;
   StdoutSpool trace(opt.trace);
   RunResult r;
   try {
@@ -80,6 +81,8 @@ Runner add_run(CLI::App* app) {
   c->add_option("--max-memory", r.max_memory,
                 "Refuse to start a run estimated to need more memory than this (bytes with units, e.g. 8GiB; "
                 "default: half of the machine's RAM)");
+  c->add_flag("--no-intervals", o->no_intervals,
+              "Skip the 80 % intervals and their extra simulations (default: intervals on)");
   c->add_flag("--quiet", o->quiet, "No progress line on stderr (default: progress when stderr is a terminal)");
   c->add_flag("--exact", r.exact,
               "No reductions: every rank and every micro-batch (--all-ranks --all-microbatches; default: off)");

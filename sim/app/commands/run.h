@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/app/analysis/intervals.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "workloads/memory/memory_model.h"
 #include "workloads/scenario/scenario_spec.h"
@@ -26,7 +27,8 @@ struct RunOptions {
   std::string window;             // "START,END" simulated-time window of the trace, empty: all
   std::string max_memory;         // size with unit, empty: default_max_memory()
   bool allow_oom = false, all_ranks = false, all_microbatches = false, exact = false;
-  bool progress = true;  // progress line on stderr when it is a terminal
+  bool progress = true;   // progress line on stderr when it is a terminal
+  bool intervals = true;  // 80 % intervals: one more simulation per fitted parameter acting on the job
 };
 
 struct RunResult {
@@ -37,6 +39,7 @@ struct RunResult {
   StepResult step;
   std::string inputs_hash;  // of the resolved scenario and the reductions (documents.h)
   std::string note;         // the layout chosen without a scenario, or what a scenario kept under --model
+  PredictionInterval step_time, tokens_per_s, mfu;  // valid when intervals were asked for
 };
 
 /// Loads the scenario (or, without one, chooses the layout of --model on --system:

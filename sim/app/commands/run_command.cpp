@@ -2,12 +2,14 @@
 #include "sim/app/commands/run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
 #include "sim/app/plan/quick_layout.h"
 #include "sim/base/config_node.h"
+#include "sim/base/fork_pool.h"
 #include "sim/base/units.h"
 
 namespace trn::app {
@@ -56,10 +58,38 @@ void print_memory(const workloads::MemoryReport& m, FILE* out) {
   std::fprintf(out, "    %-12s %12s of %s HBM per rank\n", "total", gib(m.total).c_str(), gib(m.capacity).c_str());
 }
 
-// What the figures are computed from: the options that change them, then the resolved scenario.
-std::string run_inputs(const workloads::ScenarioSpec& s, const StepOptions& o) {
+std::string fmt_double(double x) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
+
+// The step time's interval from the perturbed step times, and throughput's and MFU's from it.
+void set_run_intervals(RunResult& res, const IntervalModel& model,
+                       const std::vector<std::pair<std::string, double>>& moved) {
+  const double t = res.step.step_time_s;
+  double var = 0;
+  std::vector<std::pair<std::string, double>> by_param;
+  for (const auto& [name, ti] : moved) {
+    const double d = std::log(ti / t);
+    by_param.emplace_back(name, d);
+    var += d * d;
+  }
+  const double st = model.runtime.structural_log_sigma;
+  const std::vector<std::string> why = uncovered(model.runtime, "runtime", res.scenario);
+  res.step_time = log_normal_interval(t, model.level, std::sqrt(var), st, st * std::sqrt(double(why.size())));
+  res.step_time.by_param = by_param;
+  res.step_time.why = why;
+  res.tokens_per_s = reciprocal(res.step_time, res.step.tokens_per_s);
+  res.mfu = reciprocal(res.step_time, res.step.mfu);
+}
+
+// What the figures are computed from: the options that change them, then the resolved scenario
+// (and, with intervals, the files they are computed from).
+std::string run_inputs(const workloads::ScenarioSpec& s, const StepOptions& o, bool intervals) {
   return std::string("command: run\nranks: ") + (o.ranks == RankSelection::All ? "all" : "one per stage") +
-         "\nall_microbatches: " + (o.all_microbatches ? "true" : "false") + "\n" + workloads::resolved_yaml(s, "");
+         "\nall_microbatches: " + (o.all_microbatches ? "true" : "false") + "\n" + workloads::resolved_yaml(s, "") +
+         (intervals ? "intervals:\n" + interval_inputs_text() : "");
 }
 
 // The --set list of the run: the user's, then --mode.
@@ -86,7 +116,7 @@ workloads::ScenarioSpec load_job(const RunOptions& o, std::string* note) {
 }  // namespace
 
 std::string run_inputs_hash(const RunOptions& o) {
-  return inputs_hash(run_inputs(load_job(o, nullptr), reductions(o)));
+  return inputs_hash(run_inputs(load_job(o, nullptr), reductions(o), o.intervals));
 }
 
 RunResult run_run(const RunOptions& o) {
@@ -104,8 +134,29 @@ RunResult run_run(const RunOptions& o) {
   sopt.progress = o.progress;
   sopt.max_memory = o.max_memory.empty() ? default_max_memory() : parse_size(o.max_memory, "--max-memory");
   res.ranks = sopt.ranks;
-  res.inputs_hash = inputs_hash(run_inputs(res.scenario, sopt));
+  res.inputs_hash = inputs_hash(run_inputs(res.scenario, sopt, o.intervals));
+  if (!o.intervals) {
+    res.step = simulate(res.scenario, sopt);
+    return res;
+  }
+  // The perturbed simulations run in children beside the parent's own (SystemC elaborates once
+  // per process, so they are forked before it starts).
+  const IntervalModel model = load_interval_model();
+  const auto perturbed = runtime_perturbations(res.scenario);
+  StepOptions child = reductions(o);
+  child.progress = false;
+  child.max_memory = sopt.max_memory;
+  sim::ForkedBatch batch(
+      perturbed.size(), [&](size_t i) { return fmt_double(simulate(perturbed[i].second, child).step_time_s); },
+      "interval simulation");
   res.step = simulate(res.scenario, sopt);
+  std::vector<std::pair<std::string, double>> moved;
+  const auto outcomes = batch.collect();
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (!outcomes[i].ok()) throw std::runtime_error("interval simulation failed");
+    moved.emplace_back(perturbed[i].first, std::stod(outcomes[i].output));
+  }
+  set_run_intervals(res, model, moved);
   return res;
 }
 
@@ -134,10 +185,13 @@ void write_run_text(const RunResult& res, FILE* out) {
   std::fprintf(out, "  batch        %lld sequences x %lld tokens = %lld tokens per step, checkpointing %s\n",
                static_cast<long long>(s.batch.sequences()), static_cast<long long>(s.batch.seq_len),
                static_cast<long long>(s.batch.tokens()), sim::word_of(s.checkpointing).c_str());
-  std::fprintf(out, "  step time    %10.4f s\n", r.step_time_s);
-  std::fprintf(out, "  throughput   %10.0f tokens/s\n", r.tokens_per_s);
-  std::fprintf(out, "  MFU          %10.1f %% of %s dense BF16 per chip\n", 100 * r.mfu,
-               sim::format_quantity(s.system.chip.peak.bf16.v, sim::Dim::FlopRate).c_str());
+  std::fprintf(out, "  step time    %10.4f s%s\n", r.step_time_s, interval_text(res.step_time, "%.3f").c_str());
+  std::fprintf(out, "  throughput   %10.0f tokens/s%s\n", r.tokens_per_s,
+               interval_text(res.tokens_per_s, "%.0f").c_str());
+  std::fprintf(out, "  MFU          %10.1f %% of %s dense BF16 per chip%s\n", 100 * r.mfu,
+               sim::format_quantity(s.system.chip.peak.bf16.v, sim::Dim::FlopRate).c_str(),
+               interval_text(scaled(res.mfu, 100), "%.1f").c_str());
+  for (const auto& why : res.step_time.why) std::fprintf(out, "  interval wider: %s\n", why.c_str());
   std::fprintf(out, "  breakdown (rank 0, seconds)\n");
   for (const auto& [k, v] : r.breakdown)
     std::fprintf(out, "    %-22s %9.4f  %5.1f%%\n", k.c_str(), v, 100 * v / r.step_time_s);
@@ -217,8 +271,11 @@ nlohmann::ordered_json run_json(const RunResult& res) {
                  {"active_parameters", json_count(s.model.active_parameters())}};
   js["precision"] = {{"compute", workloads::enum_word(s.precision.compute)}};
   js["steady"]["step_time_s"] = r.step_time_s;
+  if (res.step_time.valid) js["steady"]["step_time_s_interval"] = interval_json(res.step_time);
   js["steady"]["tokens_per_s"] = r.tokens_per_s;
+  if (res.tokens_per_s.valid) js["steady"]["tokens_per_s_interval"] = interval_json(res.tokens_per_s);
   js["steady"]["mfu"] = r.mfu;
+  if (res.mfu.valid) js["steady"]["mfu_interval"] = interval_json(res.mfu);
   js["steady"]["model_flops"] = r.model_flops;
   for (const auto& [k, v] : r.breakdown) js["steady"]["breakdown"][k] = v;
   for (const auto& [k, v] : r.engines) js["steady"]["engine_busy_s"][k] = v;

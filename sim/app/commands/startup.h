@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/app/analysis/intervals.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/scenario/scenario_spec.h"
 
@@ -28,6 +29,14 @@ struct StartupOptions {
   std::string mode = "both";      // eager | compiled | both: which first steps to estimate
   bool sensitivity = false;       // the first step's change with each parameter's uncertainty
   bool allow_oom = false;
+  bool intervals = true;  // 80 % intervals: one more steady step per fitted runtime parameter acting on a mode
+};
+
+/// The break-even point's interval: quantiles of a sampled linearisation (it is a ratio of
+/// differences, not log-normal); `never` when compiled mode is not faster at the high end.
+struct BreakEvenInterval {
+  bool valid = false, never = false;
+  double low = 0, high = 0, level = 0.8;
 };
 
 /// How the first step moves when one compile parameter moves by x/÷ exp(sigma).
@@ -46,6 +55,9 @@ struct StartupResult {
   double break_even_steps = -1;  // -1: never (or only one mode asked for)
   double price = -1;             // -1: no price given
   std::string verdict;
+  PredictionInterval first_eager, first_compiled, steady_eager_iv, steady_compiled_iv;  // valid with intervals
+  BreakEvenInterval break_even;
+  double level() const { return first_compiled.valid ? first_compiled.level : first_eager.level; }
   bool has_sensitivity = false;
   std::vector<SensitivityRow> sensitivity;  // largest first
   std::string inputs_hash;                  // of the resolved scenario, compile parameters and options (documents.h)

@@ -14,6 +14,7 @@
 #include "hw/host/compile_host.h"
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
+#include "sim/app/commands/startup_intervals.h"
 #include "sim/app/plan/quick_layout.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/step_simulation.h"
@@ -44,9 +45,18 @@ void host_compile(workloads::FirstStep& f) {
   compile = makespan;
 }
 
-double steady_of(const workloads::ScenarioSpec& s) {
-  return run_in_child([&]() -> std::vector<double> { return {simulate(s, StepOptions{}).step_time_s}; },
-                      "steady step")[0];
+// The steady step of each job, in forked children two at a time.
+std::vector<double> steady_steps(const std::vector<const workloads::ScenarioSpec*>& jobs) {
+  std::vector<std::function<std::string()>> bodies;
+  for (const auto* s : jobs)
+    bodies.push_back([s]() {
+      char b[40];
+      std::snprintf(b, sizeof b, "%.17g", simulate(*s, StepOptions{}).step_time_s);
+      return std::string(b);
+    });
+  std::vector<double> out;
+  for (const auto& text : run_in_children(bodies, "steady step", 2)) out.push_back(std::stod(text));
+  return out;
 }
 
 // Parameters and their stated log-uncertainty (the `uncertainty:` section of compile.yaml).
@@ -62,40 +72,6 @@ std::vector<std::pair<std::string, double>> uncertainties() {
                                "expected a number >= 0 (standard deviation of ln(parameter))");
       out.push_back({e.key, x});
     }
-  return out;
-}
-
-// The inclusive lower bound the field `key` declares (alpha and k_first: 1), if any.
-struct LowerBound {
-  const std::string& key;
-  std::optional<double> min;
-  template <class T>
-  void field(const char* k, T&, const sim::FieldSpec& s) {
-    if (key == k && s.min && !s.min_exclusive) min = s.min;
-  }
-};
-
-// Multiplies the named parameter by `factor` (through the resolved YAML of the parameters); a
-// plain number stays within its field's lower bound.
-models::CompileParams scaled(const models::CompileParams& p, const std::string& key, double factor) {
-  sim::ConfigNode n = sim::write_config(p);
-  models::CompileParams out = p;
-  sim::ConfigNode* f = n.find(key);
-  if (!f) return out;
-  std::string why;
-  if (auto q = sim::parse_quantity(f->scalar, sim::Dim::Time, &why)) {
-    f->scalar = sim::format_quantity_exact(*q * factor, sim::Dim::Time);
-  } else if (auto bw = sim::parse_quantity(f->scalar, sim::Dim::Bandwidth, &why)) {
-    f->scalar = sim::format_quantity_exact(*bw * factor, sim::Dim::Bandwidth);
-  } else if (auto b = sim::parse_quantity(f->scalar, sim::Dim::Bytes, &why)) {
-    f->scalar = sim::format_quantity_exact(*b * factor, sim::Dim::Bytes);
-  } else {
-    LowerBound bound{key, std::nullopt};
-    out.visit(bound);
-    const double x = std::stod(f->scalar) * factor;
-    f->scalar = sim::format_double_exact(bound.min ? std::max(*bound.min, x) : x);
-  }
-  sim::read_config(n, out);
   return out;
 }
 
@@ -233,14 +209,16 @@ void write_trace(const std::string& path, const StartupResult& r) {
 
 // What the figures are computed from: the options that change them, the compile parameters and the
 // resolved scenario (compiled mode; the eager one differs only in its mode).
-std::string startup_inputs(const StartupResult& r, const models::CompileParams& params, bool sensitivity) {
+std::string startup_inputs(const StartupResult& r, const models::CompileParams& params, bool sensitivity,
+                           bool intervals) {
   char price[64];
   std::snprintf(price, sizeof price, "%.17g", r.price);
   // Both modes (the default) hash as before --mode existed; one mode adds its word.
   const std::string modes = r.has_eager && r.has_compiled ? "" : (r.has_eager ? "\nmode: eager" : "\nmode: compiled");
   return std::string("command: startup\nprice_per_hour: ") + price + modes +
          "\nsensitivity: " + (sensitivity ? "true" : "false") + "\ncompile_params:\n" +
-         sim::to_yaml(sim::write_config(params)) + "scenario:\n" + workloads::resolved_yaml(r.scenario(), "");
+         sim::to_yaml(sim::write_config(params)) + "scenario:\n" + workloads::resolved_yaml(r.scenario(), "") +
+         (intervals ? "intervals:\n" + interval_inputs_text() : "");
 }
 
 }  // namespace
@@ -271,22 +249,39 @@ StartupResult run_startup(const StartupOptions& o) {
   models::CompileParams params = workloads::load_compile_params();
   // Read before simulating, so that a bad compile.yaml stops the run at once.
   const auto sigmas = o.sensitivity ? uncertainties() : std::vector<std::pair<std::string, double>>{};
-  r.inputs_hash = inputs_hash(startup_inputs(r, params, o.sensitivity));
+  r.inputs_hash = inputs_hash(startup_inputs(r, params, o.sensitivity, o.intervals));
+  // The steady steps of the modes asked for and, with intervals, of each mode's jobs with a fitted
+  // runtime parameter moved (forked children, two at a time).
+  const IntervalModel model = o.intervals ? load_interval_model() : IntervalModel{};
+  std::vector<std::pair<std::string, workloads::ScenarioSpec>> pe, pc;
+  if (o.intervals && r.has_eager) pe = runtime_perturbations(r.eager_scenario);
+  if (o.intervals && r.has_compiled) pc = runtime_perturbations(r.compiled_scenario);
+  std::vector<const workloads::ScenarioSpec*> jobs;
+  if (r.has_eager) jobs.push_back(&r.eager_scenario);
+  if (r.has_compiled) jobs.push_back(&r.compiled_scenario);
+  for (const auto* v : {&pe, &pc})
+    for (const auto& p : *v) jobs.push_back(&p.second);
+  const std::vector<double> steps = steady_steps(jobs);
+  size_t k = 0;
   if (r.has_eager) {
-    r.steady_eager = steady_of(r.eager_scenario);
+    r.steady_eager = steps[k++];
     r.eager = workloads::first_step(r.eager_scenario, params, workloads::ExecMode::Eager, r.steady_eager);
     if (r.eager.compile.workers > 1) host_compile(r.eager);  // parallel compilation: simulate the host
   }
   if (r.has_compiled) {
-    r.steady_compiled = steady_of(r.compiled_scenario);
+    r.steady_compiled = steps[k++];
     r.compiled = workloads::first_step(r.compiled_scenario, params, workloads::ExecMode::Compiled, r.steady_compiled);
     if (r.compiled.compile.workers > 1) host_compile(r.compiled);
   }
+  PerturbedSteps steps_e, steps_c;
+  for (const auto& p : pe) steps_e.emplace_back(p.first, steps[k++]);
+  for (const auto& p : pc) steps_c.emplace_back(p.first, steps[k++]);
   r.tokens = double(s.batch.tokens());
   r.instances = s.system.instances;
   if (r.has_eager && r.has_compiled && r.steady_compiled < r.steady_eager)
     r.break_even_steps =
         std::max(1.0, std::ceil(1 + (r.compiled.total - r.eager.total) / (r.steady_eager - r.steady_compiled)));
+  if (o.intervals) set_startup_intervals(r, params, model, steps_e, steps_c);
   r.verdict = startup_verdict(r);
   r.has_sensitivity = o.sensitivity;
   if (o.sensitivity) r.sensitivity = sensitivity(r, params, sigmas);
@@ -303,7 +298,7 @@ std::string startup_inputs_hash(const StartupOptions& o) {
   std::vector<std::string> sets = job.sets;
   sets.push_back(r.has_compiled ? "mode=compiled" : "mode=eager");
   (r.has_compiled ? r.compiled_scenario : r.eager_scenario) = workloads::load_scenario(job.scenario, sets, job.model);
-  return inputs_hash(startup_inputs(r, workloads::load_compile_params(), o.sensitivity));
+  return inputs_hash(startup_inputs(r, workloads::load_compile_params(), o.sensitivity, o.intervals));
 }
 
 namespace {
@@ -324,9 +319,22 @@ void write_break_even_and_cost(const StartupResult& r, FILE* out) {
   const auto& fe = r.eager;
   const auto& fc = r.compiled;
   if (r.has_eager && r.has_compiled) {
+    std::string range;
+    if (r.break_even.valid) {
+      char b[120];
+      if (r.break_even.never)
+        std::snprintf(b, sizeof b, " (%.0f %%: %.0f steps to never)", 100 * r.break_even.level, r.break_even.low);
+      else if (r.break_even.low == r.break_even.high)
+        std::snprintf(b, sizeof b, " (%.0f %%: %.0f steps)", 100 * r.break_even.level, r.break_even.low);
+      else
+        std::snprintf(b, sizeof b, " (%.0f %%: %.0f-%.0f steps)", 100 * r.break_even.level, r.break_even.low,
+                      r.break_even.high);
+      range = b;
+    }
     if (r.break_even_steps > 0)
-      std::fprintf(out, "  break-even: compiled mode pays back its %s start after %.0f steps (%.3g tokens)\n",
-                   fc.total > fe.total ? "longer" : "shorter", r.break_even_steps, r.break_even_steps * r.tokens);
+      std::fprintf(out, "  break-even: compiled mode pays back its %s start after %.0f steps%s (%.3g tokens)\n",
+                   fc.total > fe.total ? "longer" : "shorter", r.break_even_steps, range.c_str(),
+                   r.break_even_steps * r.tokens);
     else
       std::fprintf(out, "  break-even: never (compiled is not faster per step)\n");
   }
@@ -346,6 +354,17 @@ void write_break_even_and_cost(const StartupResult& r, FILE* out) {
     std::fprintf(out, " at %.2f per instance-hour)", r.price);
   }
   std::fprintf(out, "\n");
+}
+
+// Why an interval is wider than the fits' own error: the axes no observation covers, once each.
+void write_interval_reasons(const StartupResult& r, FILE* out) {
+  std::vector<std::string> seen;
+  for (const auto* iv : {&r.first_eager, &r.first_compiled, &r.steady_eager_iv, &r.steady_compiled_iv})
+    for (const auto& why : iv->why)
+      if (std::find(seen.begin(), seen.end(), why) == seen.end()) {
+        seen.push_back(why);
+        std::fprintf(out, "  interval wider: %s\n", why.c_str());
+      }
 }
 
 void write_sensitivity(const StartupResult& r, FILE* out) {
@@ -389,7 +408,19 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   for (size_t i = 0; i < parts.size(); ++i)
     row(parts[i].first.c_str(), [&](const workloads::FirstStep& f, double) { return fmt("%.1f", f.parts[i].second); });
   row("first step", [&](const workloads::FirstStep& f, double) { return fmt("%.1f", f.total); });
+  auto range = [&](const PredictionInterval& iv, const char* f) {
+    return iv.valid ? fmt(f, iv.low) + "-" + fmt(f, iv.high) : std::string("");
+  };
+  const std::string level = r.first_eager.valid || r.first_compiled.valid ? fmt("%.0f %%", 100 * r.level()) : "";
+  if (!level.empty())
+    row(("  " + level).c_str(), [&](const workloads::FirstStep& f, double) {
+      return range(&f == &r.eager ? r.first_eager : r.first_compiled, "%.0f");
+    });
   row("steady step", [&](const workloads::FirstStep&, double st) { return fmt("%.3f", st); });
+  if (!level.empty())
+    row(("  " + level).c_str(), [&](const workloads::FirstStep& f, double) {
+      return range(&f == &r.eager ? r.steady_eager_iv : r.steady_compiled_iv, "%.2f");
+    });
   row("first / steady", [&](const workloads::FirstStep& f, double st) { return fmt("%.1fx", f.total / st); });
   row("graphs compiled", [&](const workloads::FirstStep& f, double) {
     const char* kind = f.inventory.kind == workloads::InventoryKind::EagerKernels ? "kern"
@@ -399,6 +430,7 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   });
   row("compile workers", [&](const workloads::FirstStep& f, double) { return std::to_string(f.compile.workers); });
   write_break_even_and_cost(r, out);
+  write_interval_reasons(r, out);
   for (const auto& [mode, f] : modes)
     for (const auto& fail : f->compile.failures) std::fprintf(out, "  FAILURE (%s): %s\n", mode, fail.c_str());
   std::fprintf(out, "  verdict: %s\n", r.verdict.c_str());
@@ -409,11 +441,17 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
   nlohmann::ordered_json js;
   auto mode_json = [&](const workloads::FirstStep& f, double steady) {
     nlohmann::ordered_json m;
+    const bool eager = &f == &r.eager;
+    const PredictionInterval& fi = eager ? r.first_eager : r.first_compiled;
+    const PredictionInterval& si = eager ? r.steady_eager_iv : r.steady_compiled_iv;
     m["first_step"]["total_s"] = f.total;
+    if (fi.valid) m["first_step"]["total_s_interval"] = interval_json(fi);
     for (const auto& [k, v] : f.parts) m["first_step"]["parts"][k] = v;
     m["first_step"]["ratio_to_steady"] = f.total / steady;
     m["steady"]["step_time_s"] = steady;
+    if (si.valid) m["steady"]["step_time_s_interval"] = interval_json(si);
     m["steady"]["tokens_per_s"] = r.tokens / steady;
+    if (si.valid) m["steady"]["tokens_per_s_interval"] = interval_json(reciprocal(si, r.tokens / steady));
     m["compile"]["graphs"] = f.inventory.graphs();
     m["compile"]["workers"] = f.compile.workers;
     m["compile"]["failures"] = f.compile.failures;
@@ -433,11 +471,22 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
     js["break_even"]["steps"] = be > 0 ? nlohmann::ordered_json(json_count(be)) : nlohmann::ordered_json(nullptr);
     js["break_even"]["tokens"] =
         be > 0 ? nlohmann::ordered_json(json_count(be * r.tokens)) : nlohmann::ordered_json(nullptr);
+    if (r.break_even.valid)
+      js["break_even"]["steps_interval"] = {
+          {"low", json_count(r.break_even.low)},
+          {"high", r.break_even.never ? nlohmann::ordered_json(nullptr)
+                                      : nlohmann::ordered_json(json_count(r.break_even.high))},
+          {"level", r.break_even.level},
+          {"method", "quantiles of 4000 draws of the linearised first and steady steps (docs/model.md 12)"}};
   }
   for (const auto& [mode, f] : modes_of(r)) {
     const double ih = f->total / 3600 * r.instances;
     js["cost"]["instance_hours"][mode] = ih;
+    const PredictionInterval& fi = f == &r.eager ? r.first_eager : r.first_compiled;
+    if (fi.valid) js["cost"]["instance_hours_interval"][mode] = interval_json(scaled(fi, r.instances / 3600.0));
     if (r.price >= 0) js["cost"]["money"][mode] = ih * r.price;
+    if (r.price >= 0 && fi.valid)
+      js["cost"]["money_interval"][mode] = interval_json(scaled(fi, r.instances / 3600.0 * r.price));
   }
   for (const auto& row : r.sensitivity) {
     nlohmann::ordered_json j{{"parameter", row.key}, {"log_sigma", row.sigma}};

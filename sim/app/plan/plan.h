@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/app/analysis/intervals.h"
 #include "workloads/plan/plan_model.h"
 
 namespace trn::app {
@@ -40,6 +41,8 @@ struct PlanOptions {
   std::string db;  // sweep database (SQLite points table); empty: none
   RankBy rank_by = RankBy::Time;
   bool exhaustive = false;        // no bound or dominance pruning (memory only)
+  bool intervals = true;          // 80 % intervals on the best candidates (docs/model.md 12)
+  int interval_candidates = 3;    // how many of the best get them
   std::vector<std::string> sets;  // --set overrides applied to every point
   workloads::plan::RestartParams restart;
   workloads::plan::SearchSpace space;
@@ -65,8 +68,9 @@ struct PlanCandidate {
   double time_to_train_s = 0, cost_usd = 0;
   double goodput = 0;  // steady_s / time_to_train_s
   bool pareto = false;
-  bool meets_constraints = true;  // deadline and budget
-  std::string why;                // why it lost to the winner (empty for the winner)
+  bool meets_constraints = true;                                   // deadline and budget
+  std::string why;                                                 // why it lost to the winner (empty for the winner)
+  PredictionInterval step_interval, time_interval, cost_interval;  // valid for the best few, with intervals
 };
 
 struct PlanResult {
@@ -94,9 +98,14 @@ struct PlanResult {
   std::vector<NoLayouts> no_layouts;
   std::string inputs_hash;  // of the options, model, systems and calibrations (documents.h)
   double hbm_headroom = 0.05;
+  std::string tie;  // the best two candidates' intervals overlap: what the plan says about it (empty: no tie)
 };
 
 PlanResult run_plan(const PlanOptions& o);
+/// The 80 % intervals of the best o.interval_candidates candidates (each one's job re-simulated
+/// with every fitted runtime parameter that acts on it moved by its sigma, forked children) and
+/// whether the best two overlap (plan_intervals.cpp).
+void set_plan_intervals(const PlanOptions& o, PlanResult& res);
 /// What `rank_by` minimises for a candidate: its time to train or its cost (plan_rank.cpp).
 double plan_metric(const PlanCandidate& c, RankBy rank_by);
 /// The candidates of `evaluated` that meet the deadline and the cost limit into res.candidates,

@@ -130,6 +130,12 @@ std::string plan_text(const PlanResult& r) {
   line("    time to train %s (%s without failures); cost %s (%s); goodput %.1f%%\n", days(w.time_to_train_s).c_str(),
        days(w.time_no_failures_s).c_str(), usd(w.cost_usd).c_str(), usd(w.cost_no_failures_usd).c_str(),
        100 * w.goodput);
+  if (w.time_interval.valid)
+    line("    80 %% intervals: time to train %s-%s, cost %s-%s, step %.3f-%.3f s\n", days(w.time_interval.low).c_str(),
+         days(w.time_interval.high).c_str(), usd(w.cost_interval.low).c_str(), usd(w.cost_interval.high).c_str(),
+         w.step_interval.low, w.step_interval.high);
+  for (const auto& why : w.step_interval.why) line("    interval wider: %s\n", why.c_str());
+  if (!r.tie.empty()) line("    %s\n", r.tie.c_str());
   line("    breakdown: steady %s, first start-up %.0f s, restarts %.0f s, lost work %.0f s, checkpoint writes %.0f s\n",
        days(w.steady_s).c_str(), w.startup_s, w.restart.restarts_s, w.restart.lost_s, w.restart.checkpoint_s);
   if (r.candidates.size() > 1) out += "  runners-up\n";
@@ -171,9 +177,12 @@ nlohmann::ordered_json candidate_json(const PlanCandidate& c) {
   for (const auto& [k, v] : c.step_breakdown) j["step_breakdown_s"][k] = v;
   j["startup_s"] = c.startup_s;
   j["restart_startup_s"] = c.restart_startup_s;
+  if (c.step_interval.valid) j["step_time_s_interval"] = interval_json(c.step_interval);
   j["time_to_train_s"] = fin(c.time_to_train_s);
+  if (c.time_interval.valid) j["time_to_train_s_interval"] = interval_json(c.time_interval);
   j["time_to_train_no_failures_s"] = c.time_no_failures_s;
   j["cost_usd"] = fin(c.cost_usd);
+  if (c.cost_interval.valid) j["cost_usd_interval"] = interval_json(c.cost_interval);
   j["cost_no_failures_usd"] = c.cost_no_failures_usd;
   j["price_usd_per_instance_hour"] = c.price;
   j["goodput"] = c.goodput;
@@ -242,6 +251,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
   J cands = J::array();
   for (const auto& c : r.candidates) cands.push_back(candidate_json(c));
   js["candidates"] = cands;
+  js["tie"] = r.tie.empty() ? J(nullptr) : J(r.tie);
   return stamped(Document::Plan, r.inputs_hash, js);
 }
 

@@ -210,7 +210,9 @@ std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model,
   std::string text = "command: plan\noptions: " + opts.dump() + "\nmodel:\n" + sim::to_yaml(sim::write_config(model));
   for (const auto& sys : o.systems) text += "system:\n" + models::resolved_yaml(models::load_system(sys, {}), "");
   text += "runtime:\n" + sim::to_yaml(sim::load_config_file(sim::data_root() + "/workloads/calibration/runtime.yaml"));
-  return text + "compile_params:\n" + sim::to_yaml(sim::write_config(workloads::load_compile_params()));
+  text += "compile_params:\n" + sim::to_yaml(sim::write_config(workloads::load_compile_params()));
+  if (o.intervals) text += "intervals: " + std::to_string(o.interval_candidates) + "\n" + interval_inputs_text();
+  return text;
 }
 
 }  // namespace
@@ -493,6 +495,7 @@ PlanResult run_plan(const PlanOptions& o) {
   res.model = model.name;
   std::vector<Survivor> survivors = enumerate_survivors(o, model, res);
   rank_plan_candidates(o, evaluate_survivors(o, survivors, db, res), res);
+  if (o.intervals) set_plan_intervals(o, res);
   res.inputs_hash = inputs_hash(plan_inputs(o, model, res));
   return res;
 }

@@ -97,10 +97,12 @@ def _call(command, **options):
 
 def run(scenario=None, set=None, mode=None, model=None, max_memory=None, allow_oom=False, all_ranks=False,
         all_microbatches=False, exact=False, trace=None, trace_categories=None, trace_window=None,
-        quiet=False, json=None, resolved=None, system=None, chips=None):
+        quiet=False, json=None, resolved=None, system=None, chips=None, intervals=True):
     """`trnsim run SCENARIO`: one steady training step. Returns the --json document (dict):
     scenario, mode, system, model, precision, steady (step_time_s, tokens_per_s, mfu,
-    breakdown...), memory, roofline, sim.
+    breakdown..., and with intervals=True (the default) step_time_s_interval,
+    tokens_per_s_interval, mfu_interval: {low, high, level, parts...}, docs/model.md 12),
+    memory, roofline, sim. intervals=False skips them and their extra simulations.
 
     scenario: name (workloads/scenarios) or YAML path, or None with model and system (the layout
     is then chosen, docs/plan.md section 8; chips: of system, default one instance); set:
@@ -115,11 +117,12 @@ def run(scenario=None, set=None, mode=None, model=None, max_memory=None, allow_o
                  max_memory=_text(max_memory), allow_oom=bool(allow_oom), all_ranks=bool(all_ranks),
                  all_microbatches=bool(all_microbatches), exact=bool(exact), trace=_text(trace),
                  trace_categories=_text(trace_categories), trace_window=_text(trace_window),
-                 quiet=bool(quiet), json=_text(json), resolved=_text(resolved))
+                 quiet=bool(quiet), json=_text(json), resolved=_text(resolved), intervals=bool(intervals))
 
 
 def startup(scenario=None, set=None, mode=None, cache=None, budget=None, price_per_hour=None, model=None,
-            sensitivity=False, allow_oom=False, trace=None, json=None, resolved=None, system=None, chips=None):
+            sensitivity=False, allow_oom=False, trace=None, json=None, resolved=None, system=None, chips=None,
+            intervals=True):
     """`trnsim startup SCENARIO`: the first step in eager and compiled mode against the steady
     step. Returns the --json document (dict): scenario, model, verdict, tokens_per_step,
     eager, compiled, break_even, cost.
@@ -127,7 +130,8 @@ def startup(scenario=None, set=None, mode=None, cache=None, budget=None, price_p
     mode: "eager" | "compiled" | "both" (default both; with one mode the document has only that
     mode's section and no break_even); cache: "cold" | "warm" (default: the scenario's); budget:
     per-graph compile budget, a time with unit ("600s"); price_per_hour: money per instance-hour
-    (number or text); scenario None with model and system: as run(). Raises Error.
+    (number or text); scenario None with model and system: as run(); intervals: as run() (first
+    and steady steps, costs, and the break-even's steps_interval). Raises Error.
     """
     _choice("mode", mode, ("eager", "compiled", "both"))
     _choice("cache", cache, ("cold", "warm"))
@@ -135,7 +139,8 @@ def startup(scenario=None, set=None, mode=None, cache=None, budget=None, price_p
                  set=_sets(set), mode=mode or "both", cache=cache,
                  budget=_text(budget),
                  price_per_hour=_text(price_per_hour), model=_text(model), sensitivity=bool(sensitivity),
-                 allow_oom=bool(allow_oom), trace=_text(trace), json=_text(json), resolved=_text(resolved))
+                 allow_oom=bool(allow_oom), trace=_text(trace), json=_text(json), resolved=_text(resolved),
+                 intervals=bool(intervals))
 
 
 def bench_collective(system=None, instances=None, ranks=None, sizes=None, op=None, dtype=None, algorithm=None,

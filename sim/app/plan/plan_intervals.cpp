@@ -1,0 +1,92 @@
+// The 80 % intervals of `trnsim plan`'s best candidates and the tie between the best two
+// (plan.h; docs/model.md section 12, docs/plan.md).
+#include <cmath>
+#include <cstdio>
+
+#include "sim/app/commands/common.h"
+#include "sim/app/plan/plan.h"
+#include "sim/app/simulation/fork_eval.h"
+#include "sim/app/simulation/step_simulation.h"
+#include "sim/base/paths.h"
+#include "sim/base/units.h"
+
+namespace trn::app {
+namespace {
+
+// The interval of a figure that moves with the steady part of the time: `steady` seconds of
+// `total` scale with the step time's interval, the rest (start-up, restarts) stays.
+PredictionInterval with_steady(const PredictionInterval& step, double step_time, double total, double steady,
+                               double scale) {
+  PredictionInterval iv = step;
+  iv.low = (total - steady + steady * step.low / step_time) * scale;
+  iv.high = (total - steady + steady * step.high / step_time) * scale;
+  return iv;
+}
+
+}  // namespace
+
+void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
+  const size_t n = std::min<size_t>(res.candidates.size(), static_cast<size_t>(std::max(0, o.interval_candidates)));
+  if (n == 0) return;
+  const IntervalModel model = load_interval_model();
+  const std::string base = sim::data_root() + "/workloads/plan/base.yaml";
+  std::vector<workloads::ScenarioSpec> specs;
+  std::vector<std::vector<std::pair<std::string, workloads::ScenarioSpec>>> moved;
+  std::vector<std::function<std::string()>> bodies;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<std::string> sets = res.candidates[i].point.sets();
+    sets.insert(sets.end(), o.sets.begin(), o.sets.end());
+    specs.push_back(workloads::load_scenario(base, sets, o.model));
+    moved.push_back(runtime_perturbations(specs.back()));
+  }
+  for (const auto& m : moved)
+    for (const auto& p : m) {
+      const workloads::ScenarioSpec* s = &p.second;
+      bodies.push_back([s]() {
+        StepOptions opt;
+        opt.max_memory = default_max_memory();
+        char b[40];
+        std::snprintf(b, sizeof b, "%.17g", simulate(*s, opt).step_time_s);
+        return std::string(b);
+      });
+    }
+  const std::vector<std::string> out = run_in_children(bodies, "plan interval", std::max(1, o.jobs));
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i) {
+    PlanCandidate& c = res.candidates[i];
+    double var = 0;
+    std::vector<std::pair<std::string, double>> by;
+    for (const auto& p : moved[i]) {
+      const double d = std::log(std::stod(out[k++]) / c.step_time_s);
+      by.emplace_back(p.first, d);
+      var += d * d;
+    }
+    const double st = model.runtime.structural_log_sigma;
+    const std::vector<std::string> why = uncovered(model.runtime, "runtime", specs[i]);
+    c.step_interval =
+        log_normal_interval(c.step_time_s, model.level, std::sqrt(var), st, st * std::sqrt(double(why.size())));
+    c.step_interval.by_param = by;
+    c.step_interval.why = why;
+    if (!std::isfinite(c.time_to_train_s)) continue;
+    c.time_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s, 1.0);
+    c.cost_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s,
+                                  c.time_to_train_s > 0 ? c.cost_usd / c.time_to_train_s : 0);
+  }
+  if (n < 2) return;
+  const bool cost = o.rank_by == RankBy::Cost;
+  const PredictionInterval& a = cost ? res.candidates[0].cost_interval : res.candidates[0].time_interval;
+  const PredictionInterval& b = cost ? res.candidates[1].cost_interval : res.candidates[1].time_interval;
+  if (a.valid && b.valid && b.low < a.high) {
+    char buf[300];
+    std::snprintf(buf, sizeof buf,
+                  "tie within the model's error: the %.0f %% intervals of the %s of #1 and #2 overlap "
+                  "(%.3g-%.3g and %.3g-%.3g%s); the difference, %+.1f %%, is smaller than the model can tell",
+                  100 * a.level, cost ? "cost" : "time to train", cost ? a.low : a.low / 86400,
+                  cost ? a.high : a.high / 86400, cost ? b.low : b.low / 86400, cost ? b.high : b.high / 86400,
+                  cost ? " USD" : " days",
+                  100 * (plan_metric(res.candidates[1], o.rank_by) / plan_metric(res.candidates[0], o.rank_by) - 1));
+    res.tie = buf;
+  }
+}
+
+}  // namespace trn::app
