@@ -5,11 +5,10 @@
 #include <cmath>
 #include <map>
 
+#include "models/collectives/selection.h"
+
 namespace trn::models {
 namespace {
-
-constexpr double kMeshMax = 1e6;  // S22: mesh below 1 MB
-constexpr double kRdhMax = 56e6;  // S22: rdh from 1 MB to 56 MB
 
 bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
@@ -328,18 +327,6 @@ double CollectivePlan::bytes_moved() const {
   double b = 0;
   for (const auto& t : transfers) b += t.bytes;
   return b;
-}
-
-Algorithm choose_intra(CollectiveOp op, double bytes, int ranks, Algorithm large_algorithm) {
-  if (op == CollectiveOp::AllToAll || bytes < kMeshMax) return Algorithm::Mesh;
-  if (bytes <= kRdhMax && is_pow2(ranks)) return Algorithm::Rdh;
-  return large_algorithm;
-}
-
-Algorithm choose_inter(CollectiveOp op, double bytes, int ranks) {
-  if (op == CollectiveOp::AllToAll || bytes < kMeshMax) return Algorithm::Mesh;
-  if (bytes <= kRdhMax && is_pow2(ranks)) return Algorithm::Rdh;
-  return Algorithm::Ring;
 }
 
 CollectivePlan plan_flat(CollectiveOp op, Algorithm algo, double bytes, const std::vector<int>& order,

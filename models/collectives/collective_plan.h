@@ -170,16 +170,9 @@ struct PlanOptions {
 CollectivePlan plan_flat(CollectiveOp op, Algorithm algo, double bytes, const std::vector<int>& order,
                          const PlanOptions& opt = {});
 
-/// Per-size algorithm choice inside one instance, as the Neuron runtime does (S22):
-/// mesh below 1 MB, rdh from 1 MB to 56 MB (power-of-two groups), the large-message
-/// algorithm above (kangaring on Trn2/Trn3, ring on Trn1). All-to-all is always mesh.
-Algorithm choose_intra(CollectiveOp op, double bytes, int ranks, Algorithm large_algorithm);
-/// Across instances (S23): mesh below 1 MB, rdh to 56 MB (power of two), ring above.
-Algorithm choose_inter(CollectiveOp op, double bytes, int ranks);
-
 /// Hierarchical plan: `groups[g]` lists the ranks of instance g in ring order (all groups
 /// equal size). Phases per op as described above; algorithms chosen per phase by size
-/// unless `force` is set. Large messages are cut into up to `pipeline_pieces` pieces of at
+/// (selection.h) unless `force` is set. Large messages are cut into up to `pipeline_pieces` pieces of at
 /// least `min_piece_bytes`, each an independent hierarchical plan, so that one piece's
 /// inter-instance phase overlaps the next piece's intra-instance phase (pipelining).
 CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vector<std::vector<int>>& groups,
