@@ -7,14 +7,13 @@
 #include <vector>
 
 #include "hw/system/system.h"
-#include "models/collectives/collective_plan.h"
+#include "models/collectives/group_plan.h"
 
 namespace trn::hw {
 
-struct PlannedCollective {
-  models::CollectivePlan plan;
-  std::vector<int> ranks;  // plan index -> system rank
-};
+/// The plan and its ranks (plan index -> system rank): models::GroupPlan, the type
+/// `trnsim plan`'s step bound plans with.
+using PlannedCollective = models::GroupPlan;
 
 /// `ranks`: system ranks taking part (distinct). `force`: algorithm override (flat only,
 /// or the intra-instance phases of a hierarchical plan).

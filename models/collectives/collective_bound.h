@@ -1,32 +1,14 @@
-// The collective plan of a group of system ranks (the rank order and algorithm choice of
-// hw/collectives/collective_planner, which calls this), and a lower bound on the time the
-// fabric simulation takes to run it: `trnsim plan` bounds a step from below with it before
-// simulating (docs/plan.md section 2).
+// A lower bound on the time the fabric simulation takes to run a group's collective plan
+// (group_plan.h): `trnsim plan` bounds a step from below with it before simulating
+// (docs/plan.md section 2). It reads only the plan's transfers, so it holds for every
+// algorithm (algorithm.h) without knowing which built the plan.
 #pragma once
 
-#include <vector>
-
-#include "models/collectives/collective_plan.h"
+#include "models/collectives/group_plan.h"
 #include "models/spec/chip_spec.h"
 #include "models/topology/topology.h"
 
 namespace trn::models {
-
-struct GroupPlan {
-  CollectivePlan plan;
-  std::vector<int> ranks;  // plan index -> system rank
-};
-
-/// `opt` with the runtime release of `cc` (collectives.sdk, validated when the chip is loaded)
-/// and its legacy ring's DMA share: what plan_group_collective needs for docs/model.md 8.7.
-PlanOptions with_runtime_release(const CollectiveSpec& cc, PlanOptions opt = {});
-
-/// The plan of `op` over the system ranks `ranks` (rank r on chip r / ranks_per_chip): ranks
-/// sorted by (instance, ring position of their chip, rank); flat within one instance (or over
-/// unequal instances), hierarchical across equal instances; send-recv keeps the group's order.
-GroupPlan plan_group_collective(const Topology& topo, int ranks_per_chip, Algorithm large, CollectiveOp op,
-                                double bytes, const std::vector<int>& ranks, const Algorithm* force = nullptr,
-                                const PlanOptions& opt = {});
 
 /// A lower bound on the fabric simulation's time for `gp` alone (hw/collectives/collective_engine:
 /// launch overhead, then each transfer issued by its source after the previous issue, a flow over

@@ -1,17 +1,14 @@
-// Collective algorithms lowered into chunked point-to-point transfers with dependencies
-// (a DAG), which the SystemC fabric then simulates; no closed-form collective formula.
+// Collective plans: an algorithm lowered into chunked point-to-point transfers with
+// dependencies (a DAG), which the SystemC fabric then simulates; no closed-form collective
+// formula decides the simulated time.
 //
-// Algorithms (intra-node S22, inter-node S23; docs/model.md section 8):
-//   ring       : n-1 steps per phase, data split into segments and pipelined chunks,
-//                `channels` rings (odd channels run the other direction).
-//   kangaring  : Trn2's large-message ring (S22); modelled as a 2-channel bidirectional
-//                ring. Its 1R2W duplication (fewer HBM touches) is not modelled.
-//   mesh       : every rank exchanges directly with every peer (one step per phase).
-//   rdh        : recursive halving (reduce-scatter) and doubling (all-gather), log2 n steps;
-//                with the ranks' chips known (PlanOptions::rank_chip), S22's two stages: inside
-//                each chip, then between hypercube neighbours (one hop of the torus).
-//   hierarchical: intra-instance phase(s) and an inter-instance phase, composed with
-//                per-rank barriers (all-reduce = intra RS -> inter AR -> intra AG).
+// Each algorithm is one file behind algorithm.h (docs/model.md section 8):
+//   ring.cpp      : n-1 steps per phase, data split into segments and pipelined chunks.
+//   kangaring.cpp : Trn2's large-message ring (S22), a 2-channel bidirectional ring.
+//   mesh.cpp      : every rank exchanges directly with every peer (one step per phase).
+//   rdh.cpp       : recursive halving and doubling, log2 n steps; S22's two stages on chips.
+// hierarchical.cpp composes them across instances (intra RS -> inter AR -> intra AG);
+// selection.h chooses by size band and SDK release; group_plan.h plans a group of system ranks.
 // Message size semantics follow nccom-test: all-reduce S = buffer; all-gather S = output;
 // reduce-scatter S = input; all-to-all S = send buffer per rank; send-recv: S from rank 0
 // of the group to rank 1 (pipeline stages).
@@ -21,16 +18,21 @@
 #include <initializer_list>
 #include <string>
 #include <vector>
+#include "models/collectives/algorithm_list.h"
 #include "models/collectives/sdk_release.h"
 
 namespace trn::models {
 
 enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv };
-enum class Algorithm { Ring, KangaRing, Mesh, Rdh };
+/// The registered algorithms (algorithm_list.h), in registration order.
+#define TRN_ALGORITHM_ENUMERATOR(enumerator, function) enumerator,
+enum class Algorithm { TRN_COLLECTIVE_ALGORITHMS(TRN_ALGORITHM_ENUMERATOR) };
+#undef TRN_ALGORITHM_ENUMERATOR
 
 bool parse_collective_op(const std::string& s, CollectiveOp* out);
 const char* collective_op_name(CollectiveOp op);
 std::string collective_op_names();
+/// By the registered name (algorithm.h: CollectiveAlgorithm::name).
 bool parse_algorithm(const std::string& s, Algorithm* out);
 const char* algorithm_name(Algorithm a);
 
@@ -170,16 +172,9 @@ struct PlanOptions {
 CollectivePlan plan_flat(CollectiveOp op, Algorithm algo, double bytes, const std::vector<int>& order,
                          const PlanOptions& opt = {});
 
-/// Per-size algorithm choice inside one instance, as the Neuron runtime does (S22):
-/// mesh below 1 MB, rdh from 1 MB to 56 MB (power-of-two groups), the large-message
-/// algorithm above (kangaring on Trn2/Trn3, ring on Trn1). All-to-all is always mesh.
-Algorithm choose_intra(CollectiveOp op, double bytes, int ranks, Algorithm large_algorithm);
-/// Across instances (S23): mesh below 1 MB, rdh to 56 MB (power of two), ring above.
-Algorithm choose_inter(CollectiveOp op, double bytes, int ranks);
-
 /// Hierarchical plan: `groups[g]` lists the ranks of instance g in ring order (all groups
 /// equal size). Phases per op as described above; algorithms chosen per phase by size
-/// unless `force` is set. Large messages are cut into up to `pipeline_pieces` pieces of at
+/// (selection.h) unless `force` is set. Large messages are cut into up to `pipeline_pieces` pieces of at
 /// least `min_piece_bytes`, each an independent hierarchical plan, so that one piece's
 /// inter-instance phase overlaps the next piece's intra-instance phase (pipelining).
 CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vector<std::vector<int>>& groups,

@@ -1,4 +1,4 @@
-// The all-reduce of older Neuron runtimes, by Neuron SDK release.
+// Neuron SDK releases: parsing.
 #include "models/collectives/sdk_release.h"
 
 #include <cctype>
@@ -30,13 +30,6 @@ bool parse_sdk_release(const std::string& s, SdkRelease* out) {
   if (i != s.size() || r.major < 1) return false;
   *out = r;
   return true;
-}
-
-bool legacy_allreduce(const SdkRelease& r, int local_ranks) {
-  if (local_ranks <= 1 || !r.before(2, 21)) return false;
-  if (r.before(2, 11)) return true;
-  if (local_ranks == 32) return false;
-  return !(local_ranks == 16 && !r.before(2, 12));
 }
 
 }  // namespace trn::models

@@ -1,7 +1,8 @@
 // models::collective_time_lower_bound (the collective term of `trnsim plan`'s schedule bound,
 // docs/plan.md section 2) never exceeds the simulated time of the same plan, alone on the
 // fabric, for every op, small and large messages, flat and hierarchical plans, contiguous and
-// strided groups; and it is not vacuous (within a factor of the simulated time).
+// strided groups, every registered algorithm forced; and it is not vacuous (within a factor of
+// the simulated time).
 #include <catch2/catch.hpp>
 
 #include <numeric>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/collectives/algorithm.h"
 #include "models/collectives/collective_bound.h"
 #include "sim_helpers.h"
 
@@ -38,8 +40,10 @@ Fabric make_fabric(const char* system, int instances, const std::vector<std::str
 }
 
 // Runs each (op, size) on `ranks` of `system` one after another and checks the bound of each.
+// With `algorithms`, each (op, size) once per algorithm, forced (nullptr: the runtime's choice).
 void check_bounds(const char* system, int instances, const std::vector<int>& ranks, const std::vector<double>& sizes,
-                  double min_ratio, const std::vector<std::string>& sets = {}) {
+                  double min_ratio, const std::vector<std::string>& sets = {},
+                  const std::vector<const models::Algorithm*>& algorithms = {nullptr}) {
   Fabric f = make_fabric(system, instances, sets);
   const models::SystemSpec& spec = f.spec;
   hw::System* sys = f.sys;
@@ -48,16 +52,17 @@ void check_bounds(const char* system, int instances, const std::vector<int>& ran
                                          CollectiveOp::AllToAll};
   struct Case {
     CollectiveOp op;
+    const models::Algorithm* force;
     double bytes, bound, time = 0;
   };
   std::vector<Case> cases;
-  for (CollectiveOp op : ops)
-    for (double b : sizes) cases.push_back({op, b, 0});
+  for (const models::Algorithm* a : algorithms)
+    for (CollectiveOp op : ops)
+      for (double b : sizes) cases.push_back({op, a, b, 0});
   std::function<void(size_t)> next = [&](size_t i) {
     if (i >= cases.size()) return;
-    hw::PlannedCollective pc = hw::plan_collective(*sys, cases[i].op, cases[i].bytes, ranks);
-    models::GroupPlan gp{pc.plan, pc.ranks};
-    cases[i].bound = models::collective_time_lower_bound(gp, sys->topology(), spec.chip, sys->lnc());
+    hw::PlannedCollective pc = hw::plan_collective(*sys, cases[i].op, cases[i].bytes, ranks, cases[i].force);
+    cases[i].bound = models::collective_time_lower_bound(pc, sys->topology(), spec.chip, sys->lnc());
     eng->run(std::move(pc.plan), pc.ranks, 0.0, [&, i](const hw::CollectiveResult& r) {
       cases[i].time = r.time();
       next(i + 1);
@@ -67,7 +72,8 @@ void check_bounds(const char* system, int instances, const std::vector<int>& ran
   sim::run_to_completion();
   for (const Case& c : cases) {
     INFO(system << " x" << instances << ", " << ranks.size() << " ranks, " << models::collective_op_name(c.op) << " "
-                << c.bytes << " B: bound " << c.bound << " s, simulated " << c.time << " s");
+                << c.bytes << " B, " << (c.force ? models::algorithm_name(*c.force) : "auto") << ": bound " << c.bound
+                << " s, simulated " << c.time << " s");
     CHECK(c.time > 0);
     // Where the bound is exact (one transfer per step) the kernel's 1 ps event rounding shows.
     CHECK(c.bound <= c.time * (1 + 1e-12) + 1e-10);
@@ -87,6 +93,20 @@ const std::vector<double> kSizes = {4096, 2 * MiB, 64 * MiB, 512 * MiB};
 
 TEST_CASE("collective bound: trn2.48xlarge, 16 contiguous ranks (a TP group over 4 chips)", "[collective][bound]") {
   check_bounds("trn2.48xlarge", 1, strided(0, 16, 1), kSizes, 0.5);
+}
+
+TEST_CASE("collective bound: every registered algorithm, forced, on 16 trn2 ranks", "[collective][bound]") {
+  const std::vector<models::Algorithm> all = models::registered_algorithms();
+  std::vector<const models::Algorithm*> forced;
+  for (const models::Algorithm& a : all) forced.push_back(&a);
+  check_bounds("trn2.48xlarge", 1, strided(0, 16, 1), {4096, 2 * MiB, 64 * MiB}, 0.5, {}, forced);
+}
+
+TEST_CASE("collective bound: every registered algorithm, forced, on 12 trn2 ranks", "[collective][bound]") {
+  const std::vector<models::Algorithm> all = models::registered_algorithms();
+  std::vector<const models::Algorithm*> forced;
+  for (const models::Algorithm& a : all) forced.push_back(&a);
+  check_bounds("trn2.48xlarge", 1, strided(0, 12, 1), {4096, 2 * MiB, 64 * MiB}, 0.5, {}, forced);
 }
 
 TEST_CASE("collective bound: trn2.48xlarge, 16 ranks one per chip (an FSDP group)", "[collective][bound]") {
@@ -120,8 +140,7 @@ TEST_CASE("collective bound: trn3-gen2-ultraserver, 36 ranks", "[collective][bou
 TEST_CASE("collective bound: a send-recv pair between instances", "[collective][bound]") {
   Fabric f = make_fabric("trn2.48xlarge", 2);
   hw::PlannedCollective pc = hw::plan_collective(*f.sys, CollectiveOp::SendRecv, 64 * MiB, {5, 64 + 5});
-  const double bound =
-      models::collective_time_lower_bound({pc.plan, pc.ranks}, f.sys->topology(), f.spec.chip, f.sys->lnc());
+  const double bound = models::collective_time_lower_bound(pc, f.sys->topology(), f.spec.chip, f.sys->lnc());
   double time = 0;
   f.eng->run(std::move(pc.plan), pc.ranks, 0.0, [&](const hw::CollectiveResult& r) { time = r.time(); });
   sim::run_to_completion();

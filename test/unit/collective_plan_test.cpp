@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "models/collectives/collective_plan.h"
+#include "models/collectives/selection.h"
 
 using namespace trn::models;
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 
+#include "models/collectives/algorithm.h"
 #include "workloads/lowering/op_cost.h"
 
 namespace trn::workloads {
@@ -122,12 +123,11 @@ bool honoured(const Ctx& c, const Graph& g, const Graph::edge_descriptor& e) {
 }
 
 // The compiler's estimate of a collective's duration, used for list scheduling only (the
-// fabric simulates the real transfer): ring traffic over the group at the per-rank share of the
-// slowest tier it crosses (NeuronLink within an instance, the instance's EFA across instances),
-// plus one link latency per ring step.
+// fabric simulates the real transfer): the ring's closed form (models/collectives/algorithm.h,
+// CollectiveAlgorithm::estimate) over the group at the per-rank share of the slowest tier it
+// crosses (NeuronLink within an instance, the instance's EFA across instances).
 double collective_estimate(const Ctx& c, const GraphOp& g) {
   const std::vector<int> m = members_of(c.layout, c.rank, g);
-  const double n = static_cast<double>(m.size());
   if (m.size() <= 1) return 0;
   const models::SystemSpec& sys = c.s.system;
   const int per_chip = std::max(1, c.chip.cores.physical / c.lnc);
@@ -136,10 +136,8 @@ double collective_estimate(const Ctx& c, const GraphOp& g) {
   bool cross = false;
   for (int r : m) cross = cross || r / per_instance != m[0] / per_instance;
   if (cross) bw = std::min(bw, sys.efa.nics * sys.efa.bandwidth_per_nic.v / per_instance);
-  double traffic = (n - 1) / n;  // all-gather, reduce-scatter, all-to-all
-  if (g.coll == models::CollectiveOp::AllReduce) traffic *= 2;
-  if (g.coll == models::CollectiveOp::SendRecv) traffic = 1;
-  return sys.topology.link_latency.v * (n - 1) + traffic * g.coll_bytes / bw;
+  const models::LinkTier tier{bw, sys.topology.link_latency.v};
+  return models::algorithm(models::Algorithm::Ring).estimate(g.coll, static_cast<int>(m.size()), g.coll_bytes, tier);
 }
 
 // A segment's ops (forward or backward of one micro-batch) in the graph's program order; in

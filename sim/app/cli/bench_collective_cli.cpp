@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "models/collectives/algorithm.h"
 #include "sim/app/cli/commands.h"
 #include "sim/app/commands/bench_collective.h"
 
@@ -35,7 +36,7 @@ Runner add_bench_collective(CLI::App* bench) {
       ->capture_default_str();
   c->add_option("--dtype", b.dtype, "Element type: fp32, bf16, fp16, fp8, uint8 (sets the count column)")
       ->capture_default_str();
-  c->add_option("--algorithm", b.algorithm, "auto (Neuron runtime choice by size) | ring | kangaring | mesh | rdh")
+  c->add_option("--algorithm", b.algorithm, "auto (Neuron runtime choice by size) | " + models::algorithm_names(" | "))
       ->capture_default_str();
   add_common(c, o->common);
   return [o]() -> int {

@@ -11,6 +11,7 @@
 #include "hw/collectives/collective_engine.h"
 #include "hw/collectives/collective_planner.h"
 #include "hw/collectives/plan_quotient.h"
+#include "models/collectives/algorithm.h"
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
 #include "sim/base/config_node.h"
@@ -104,7 +105,7 @@ BenchCollectiveRequest parse_bench_collective(const BenchCollectiveOptions& o) {
   q.force = o.algorithm != "auto";
   if (q.force && !models::parse_algorithm(o.algorithm, &q.forced))
     throw sim::ConfigError(opt_loc("--algorithm"), "",
-                           "unknown algorithm '" + o.algorithm + "': expected auto, ring, kangaring, mesh, rdh");
+                           "unknown algorithm '" + o.algorithm + "': expected auto, " + models::algorithm_names());
   if (o.instances < 0 || o.instances > 4096)
     throw sim::ConfigError(opt_loc("--instances"), "",
                            "expected 1 to 4096 instances, got " + std::to_string(o.instances));

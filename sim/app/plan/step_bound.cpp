@@ -7,6 +7,8 @@
 
 #include "hw/core/neuron_core.h"
 #include "models/collectives/collective_bound.h"
+#include "models/collectives/group_plan.h"
+#include "models/collectives/selection.h"
 #include "models/spec/system_spec.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "workloads/lowering/lower_program.h"
@@ -102,9 +104,7 @@ RankProgram lower_program(const workloads::ScenarioSpec& s, const workloads::Lay
 
 // Sets each collective's bound from its group's plan (cached per (op, bytes, group)).
 void bound_collectives(RankProgram& p, StepBounder::SystemCache& sc, const models::ChipSpec& chip, int lnc) {
-  const models::Algorithm large = chip.collectives.large_message_algorithm == models::LargeMessageAlgorithm::KangaRing
-                                      ? models::Algorithm::KangaRing
-                                      : models::Algorithm::Ring;
+  const models::Algorithm large = models::large_message_algorithm(chip.collectives);  // as hw::plan_collective
   const int ranks_per_chip = chip.cores.physical / lnc;
   const models::PlanOptions opt = models::with_runtime_release(chip.collectives);  // as hw::plan_collective
   for (BoundOp& b : p.ops) {
