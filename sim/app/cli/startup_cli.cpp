@@ -53,9 +53,10 @@ Runner add_startup(CLI::App* app) {
   c->add_option("--system", s.system,
                 "Without a scenario: the system (hw/configs/systems) to start --model on, e.g. trn2.48xlarge");
   c->add_option("--chips", s.chips, "Without a scenario: chips of --system, whole instances (default: one instance)");
-  c->add_option("--trace", s.trace,
-                "Write the first step of the modes asked for as a Chrome/Perfetto timeline to FILE: the parts, and each "
-                "graph's compile on its host worker; '-' for standard output (default: none)");
+  c->add_option(
+      "--trace", s.trace,
+      "Write the first step of the modes asked for as a Chrome/Perfetto timeline to FILE: the parts, and each "
+      "graph's compile on its host worker; '-' for standard output (default: none)");
   c->add_flag("--sensitivity", s.sensitivity, "Show how the first step moves with each parameter's uncertainty");
   c->add_flag("--allow-oom", s.allow_oom, "Estimate the start-up even when a rank does not fit in HBM (default: off)");
   add_common(c, o->common);
