@@ -50,8 +50,15 @@ PREFIX ?= /usr/local
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+# Two tiers (ctest labels, CMakeLists.txt): `fast` (unit, SystemC, fuzz replay, layering,
+# formatting, bad input and the other quick CLI tests) first, so that a broken build fails in
+# about a minute; then `slow` (the big CLI tests). A test without a label fails.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@unlabelled=$$(cd $(BUILD) && ctest -N -LE '^(fast|slow)$$' | grep -c 'Test *#'); \
+	  [ "$$unlabelled" -eq 0 ] || { echo "make test: $$unlabelled test(s) have neither label fast nor slow:"; \
+	  cd $(BUILD) && ctest -N -LE '^(fast|slow)$$'; exit 1; }
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '^fast$$'
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '^slow$$'
 
 bench: build
 	./tools/run_benchmarks.sh $(BUILD)
