@@ -264,7 +264,7 @@ Topology build_topology(const SystemSpec& s) {
         if (nics >= s.chips) {
           int per = nics / s.chips;
           for (int k = 0; k < per; ++k) {
-            int node = nic_nodes[static_cast<size_t>(c * per + k)];
+            int node = nic_nodes[static_cast<size_t>(c) * static_cast<size_t>(per) + static_cast<size_t>(k)];
             t.add_link(chip, node, nic_bw, 0.0, kEfaRouteCost, "efa");
             t.add_link(node, chip, nic_bw, 0.0, kEfaRouteCost, "efa");
           }
