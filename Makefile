@@ -8,7 +8,8 @@ JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PKGS := cmake g++ make pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev \
             libyaml-cpp-dev catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev python3 \
-            libsqlite3-dev sqlite3 parallel chromium time python3-dev pybind11-dev python3-jsonschema
+            libsqlite3-dev sqlite3 parallel chromium time python3-dev pybind11-dev python3-jsonschema \
+            clang-format clang-tidy
 
 # Only for `make fuzz` (clang with libFuzzer), so that `make test` does not pay for them.
 FUZZ_PKGS := clang libclang-rt-14-dev
@@ -49,8 +50,15 @@ PREFIX ?= /usr/local
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+# Two tiers (ctest labels, CMakeLists.txt): `fast` (unit, SystemC, fuzz replay, layering,
+# formatting, bad input and the other quick CLI tests) first, so that a broken build fails in
+# about a minute; then `slow` (clang-tidy and the big CLI tests). A test without a label fails.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@unlabelled=$$(cd $(BUILD) && ctest -N -LE '^(fast|slow)$$' | grep -c 'Test *#'); \
+	  [ "$$unlabelled" -eq 0 ] || { echo "make test: $$unlabelled test(s) have neither label fast nor slow:"; \
+	  cd $(BUILD) && ctest -N -LE '^(fast|slow)$$'; exit 1; }
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '^fast$$'
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '^slow$$'
 
 bench: build
 	./tools/run_benchmarks.sh $(BUILD)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every trnsim command example of the --help texts, README.md and docs/*.md runs (issue 28, item 3).
+"""Every trnsim command example of the --help texts, README.md, CONTRIBUTING.md and docs/*.md runs (issue 28, item 3).
 
 The examples are extracted from their sources each time, never copied here:
 
@@ -35,7 +35,7 @@ only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
 trnsim = os.path.join(build, "trnsim")
 sys.path.insert(0, os.path.join(root, "tools"))
 
-DOCS = ["README.md"] + sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs", "*.md")))
+DOCS = ["README.md", "CONTRIBUTING.md"] + sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs", "*.md")))
 FRESH = ["README.md", "docs/tutorial.md", "docs/startup.md", "docs/workloads.md"]  # check_doc_outputs.py's files
 START = re.compile(r"^(\$ )?((parallel |PYTHONPATH=build/python )?(build/trnsim|python3) .*|mkdir -p [\w/.-]+)$")
 SLOW = re.compile(r"^#\s*slow(?::\s*(\S.*)|\s*\((.+)\))?\s*$")  # the comment after a command

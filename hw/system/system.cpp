@@ -85,11 +85,12 @@ int32_t System::rep_link(int32_t l) const {
 }
 
 int32_t System::hbm_resource(int chip, int stack) const {
-  return hbm_res_[static_cast<size_t>(chip * spec_.chip.hbm.stacks + stack)];
+  return hbm_res_[static_cast<size_t>(chip) * static_cast<size_t>(spec_.chip.hbm.stacks) + static_cast<size_t>(stack)];
 }
 
 int32_t System::core_dma_resource(int chip, int core) const {
-  return core_dma_res_[static_cast<size_t>(chip * spec_.chip.cores.physical + core)];
+  return core_dma_res_[static_cast<size_t>(chip) * static_cast<size_t>(spec_.chip.cores.physical) +
+                       static_cast<size_t>(core)];
 }
 
 int32_t System::collective_dma_resource(int rank) {

@@ -22,7 +22,10 @@ int ring_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, Phas
   // prev[ch][i][c]: transfer sent by position i in the previous step.
   std::vector<int32_t> prev(static_cast<size_t>(channels * n * k), -1), cur(prev.size(), -1);
   b.reserve(static_cast<size_t>(total) * prev.size());
-  auto at = [&](int ch, int i, int c) { return static_cast<size_t>((ch * n + i) * k + c); };
+  auto at = [&](int ch, int i, int c) {
+    using Z = size_t;  // widened before multiplying
+    return (Z(ch) * Z(n) + Z(i)) * Z(k) + Z(c);
+  };
   for (int s = 0; s < total; ++s) {
     for (int ch = 0; ch < channels; ++ch) {
       int dir = (ch % 2 == 0) ? 1 : -1;

@@ -167,15 +167,17 @@ using RouteGraph =
     boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
                           boost::property<boost::edge_weight_t, double, boost::property<boost::edge_index_t, int>>>;
 struct Topology::GraphCache {
+  explicit GraphCache(size_t nodes) : g(nodes) {}
   RouteGraph g;
 };
 
 void Topology::compute_routes_from(int src) const {
   using namespace boost;
   if (!graph_) {
-    graph_ = std::make_shared<GraphCache>();
+    // Built in place: assigning a temporary graph copies it (Boost's adjacency_list has no move
+    // assignment here), and GCC 12 warns -Wmaybe-uninitialized inside that copy.
+    graph_ = std::make_shared<GraphCache>(static_cast<size_t>(num_nodes()));
     RouteGraph& g = graph_->g;
-    g = RouteGraph(static_cast<size_t>(num_nodes()));
     for (size_t i = 0; i < links_.size(); ++i) {
       auto e = add_edge(static_cast<size_t>(links_[i].from), static_cast<size_t>(links_[i].to), g).first;
       put(edge_weight, g, e, links_[i].route_cost);
@@ -262,7 +264,7 @@ Topology build_topology(const SystemSpec& s) {
         if (nics >= s.chips) {
           int per = nics / s.chips;
           for (int k = 0; k < per; ++k) {
-            int node = nic_nodes[static_cast<size_t>(c * per + k)];
+            int node = nic_nodes[static_cast<size_t>(c) * static_cast<size_t>(per) + static_cast<size_t>(k)];
             t.add_link(chip, node, nic_bw, 0.0, kEfaRouteCost, "efa");
             t.add_link(node, chip, nic_bw, 0.0, kEfaRouteCost, "efa");
           }

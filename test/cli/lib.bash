@@ -12,7 +12,10 @@
 #   record_results [--strict] TEXT records each line "ok DESC" of TEXT as a pass and "FAIL DESC"
 #                                  as a failure (checks written by a script); prints TEXT unless
 #                                  --strict, which instead counts any other line as a failure.
-#   finish                         prints a summary and exits non-zero on any failure.
+#   skip WHAT                      records that the checks of WHAT did not run (a missing tool).
+#   finish                         prints a summary and exits 1 on any failure, else 77 (ctest's
+#                                  SKIP_RETURN_CODE: the test shows as skipped, not passed)
+#                                  when something was skipped, else 0.
 set -u
 
 TRNSIM=${1:?usage: bash TEST.sh PATH/TO/trnsim SOURCE_DIR}
@@ -29,6 +32,7 @@ ERR=$WORK/stderr
 RC=0
 FAILS=0
 CHECKS=0
+SKIPS=0
 
 pass() { CHECKS=$((CHECKS + 1)); echo "ok - $1"; }
 fail() {
@@ -167,8 +171,10 @@ edit_copy() {
   fi
 }
 
+skip() { SKIPS=$((SKIPS + 1)); echo "skip - $1"; }
 finish() {
-  echo "$CHECKS checks, $FAILS failed"
+  echo "$CHECKS checks, $FAILS failed, $SKIPS skipped"
   [ "$FAILS" -eq 0 ] || exit 1
+  [ "$SKIPS" -eq 0 ] || exit 77
   exit 0
 }

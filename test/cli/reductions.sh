@@ -114,5 +114,7 @@ if command -v script > /dev/null; then
   check "a progress line on a terminal" grep -q ETA "$D/tty.out"
   TRNSIM_PROGRESS_AFTER=0 script -qec "'$TRNSIM' run $GPT --quiet --set parallel.microbatches=16 --set batch.global_batch=32 > /dev/null" /dev/null > "$D/tty2.out" 2>&1
   check "no progress line with --quiet" bash -c "! grep -q ETA '$D/tty2.out'"
+else
+  skip "the progress line on a terminal: script(1) is not installed"
 fi
 finish

@@ -148,7 +148,7 @@ expect_error "release without its job" "badrel.json" "releases[0]" "of" -- repor
 
 # Headless Chromium: loads without errors, every plot has data; screenshot kept in the build tree.
 if ! command -v chromium >/dev/null 2>&1; then
-  echo "skipped: chromium not installed (Chromium checks)"
+  skip "the headless Chromium checks: chromium is not installed"
   finish
 fi
 chrome() {  # chrome ARGS... (stderr carries dbus / GPU warnings: ignored)

@@ -8,7 +8,7 @@
 # Peak RSS from GNU time (%M, KiB); no wall time is asserted.
 set -euo pipefail
 trnsim=$1; src=$2
-if [ ! -x /usr/bin/time ]; then echo "skip: /usr/bin/time (GNU time) not installed"; exit 0; fi
+if [ ! -x /usr/bin/time ]; then echo "skip: /usr/bin/time (GNU time) not installed"; exit 77; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 S=$src/workloads/scenarios/llama2-70b-trn1-pp.yaml
 for m in 16 64; do

@@ -34,7 +34,7 @@ const std::string& input_path() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  const std::string path = input_path();
+  const std::string& path = input_path();
   fuzz::write_scratch("configs/chips/input.yaml", text);
   const std::vector<std::string> sets = fuzz::set_lines(text);
 

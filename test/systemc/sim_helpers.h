@@ -27,7 +27,8 @@ struct Engine {
   std::vector<int> ranks;
 };
 
-inline Engine fresh_engine(const std::string& system, int instances, int ranks, std::vector<std::string> sets = {}) {
+inline Engine fresh_engine(const std::string& system, int instances, int ranks,
+                           const std::vector<std::string>& sets = {}) {
   models::SystemSpec spec = models::load_system(system, sets, instances);
   static std::unique_ptr<hw::System> sys;
   static std::unique_ptr<hw::CollectiveEngine> eng;

@@ -195,7 +195,7 @@ TEST_CASE("validation: FlexAttention suite, exactly 7 of 96 fail, all at batch 4
 }
 
 namespace {
-workloads::ScenarioSpec nxdt(const std::string& scenario, std::vector<std::string> sets) {
+workloads::ScenarioSpec nxdt(const std::string& scenario, const std::vector<std::string>& sets) {
   return workloads::load_scenario(std::string(TRNSIM_SOURCE_DIR) + "/workloads/scenarios/validation/" + scenario, sets);
 }
 }  // namespace
@@ -223,7 +223,7 @@ TEST_CASE("xla graph inventory: NxD Training's graphs by mechanism, against AWS'
 }
 
 TEST_CASE("xla graph inventory: what changes the count", "[compile][inventory]") {
-  const auto count = [](std::vector<std::string> sets) {
+  const auto count = [](const std::vector<std::string>& sets) {
     return workloads::build_inventory(nxdt("x1-llama3-70b-nxdt-16n-tp32-pp8.yaml", sets), workloads::ExecMode::Compiled)
         .graphs();
   };

@@ -9,7 +9,8 @@ MemoryReport memory_per_rank(const ScenarioSpec& s) {
   const auto& m = s.model;
   const auto& p = s.parallel;
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
-  const double ranks_per_chip = s.system.chip.cores.physical / lnc;
+  const int ranks = s.system.chip.cores.physical / lnc;  // lnc divides the physical cores
+  const double ranks_per_chip = ranks;
   MemoryReport r;
   r.capacity = s.system.chip.hbm.capacity.v / ranks_per_chip;
   // Parameters this rank holds (stage share, tp shard; experts also split by ep).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -26,7 +27,7 @@ double union_length(std::vector<Interval> v) {
 
 // Length of `a` not covered by `b`.
 double exposed(std::vector<Interval> a, const std::vector<Interval>& b) {
-  std::vector<Interval> both = a;
+  std::vector<Interval> both = std::move(a);
   both.insert(both.end(), b.begin(), b.end());
   return union_length(both) - union_length(b);
 }
@@ -101,7 +102,7 @@ void finish_result(const workloads::ScenarioSpec& s, StepResult& r) {
   auto top = std::max_element(r.breakdown.begin(), r.breakdown.end(),
                               [](const auto& a, const auto& b) { return a.second < b.second; });
   r.verdict = "the step is bound by " + top->first + " (" +
-              std::to_string(static_cast<int>(100 * top->second / r.step_time_s + 0.5)) + "% of the step)";
+              std::to_string(std::lround(100 * top->second / r.step_time_s)) + "% of the step)";
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
   r.roofline = build_roofline(s, lnc, r.roofline_groups);
 }

@@ -75,6 +75,7 @@ Runner add_config_reference(CLI::App* app);
 Runner add_sweep(CLI::App* app);
 Runner add_merge(CLI::App* app);
 Runner add_report(CLI::App* app);
+Runner add_plan(CLI::App* app);  // sim/app/cli/plan_cli.cpp
 
 /// Writes `content` to `path` atomically if `path` is not empty (to standard output for "-").
 void write_output(const std::string& path, const std::string& content);

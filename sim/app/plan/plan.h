@@ -1,10 +1,10 @@
 // `trnsim plan` (docs/plan.md): which system, how many chips, which layout, how long and at
 // what cost to train a model on a token budget, start-up and restarts included.
-// PlanOptions -> run_plan -> PlanResult, then the text and JSON writers; add_plan registers
-// the subcommand. The pure search, bounds and restart model are in workloads/plan/.
+// PlanOptions -> run_plan -> PlanResult, then the text and JSON writers; the subcommand's
+// options are registered by add_plan (sim/app/cli/plan_cli.cpp). The pure search, bounds and
+// restart model are in workloads/plan/.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -122,8 +122,5 @@ std::string render_plan_html(const std::vector<nlohmann::json>& plans);
 /// The documented public on-demand price of a system in USD per instance-hour and its source
 /// tag (docs/plan.md section 5), or {-1, ""} when none is known.
 std::pair<double, std::string> default_price(const std::string& system);
-
-/// Registers `trnsim plan`.
-std::function<int()> add_plan(CLI::App* app);
 
 }  // namespace trn::app

@@ -10,7 +10,7 @@
 #include <queue>
 #include <set>
 
-#include "sim/app/cli/commands.h"
+#include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/plan/plan.h"

@@ -232,7 +232,8 @@ std::string xy_plot(const XYPlot& p) {
     const double tx = right ? x + 12 : x - 12, left = right ? tx : tx - w;
     double ty = y - 10;
     for (int k = 0; k < 40; ++k) {
-      double cand = y - 10 + (k % 2 ? 1 : -1) * 15.0 * ((k + 1) / 2);
+      const int step = (k + 1) / 2;  // 1, 1, 2, 2, ...: alternately above and below
+      double cand = y - 10 + (k % 2 ? 1 : -1) * 15.0 * step;
       if (cand - 11 < y0 || cand > y1) continue;
       bool clash = false;
       for (const Box& o : placed) clash = clash || (left < o.c && left + w > o.a && cand - 11 < o.d && cand + 2 > o.b);
