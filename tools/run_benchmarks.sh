@@ -19,10 +19,12 @@ cmds=(
   "bench hbm --chip trn2 --cores 8 --bytes 1GiB"
   "calibrate-collectives"
   "run qwen3-32b-trn2"
+  "run qwen3-32b-trn2 --no-intervals"
   "run qwen3-32b-trn2 --mode eager"
   "run llama2-70b-trn1-pp"
   "run qwen3-32b-trn3-gen2|a 144-chip Trn3 Gen2 UltraServer step, about a minute on 2 CPUs"
   "startup qwen3-32b-trn2"
+  "startup qwen3-32b-trn2 --no-intervals"
 )
 # A command's "|WHY" marks it slow in the table, so test/cli/doc_examples.sh runs it only with
 # --slow; so is any command that takes 20 s or more.
