@@ -141,6 +141,7 @@ RunResult run_run(const RunOptions& o) {
   }
   // The perturbed simulations run in children beside the parent's own (SystemC elaborates once
   // per process, so they are forked before it starts).
+  check_memory_guard(res.scenario, sopt);  // before the children: one error line, not one per child
   const IntervalModel model = load_interval_model();
   const auto perturbed = runtime_perturbations(res.scenario);
   StepOptions child = reductions(o);

@@ -76,13 +76,15 @@ ModeLinear linearise(const workloads::ScenarioSpec& sc, workloads::ExecMode mode
   const double first = fs.total;
   m.first = first;
   m.steady = steady;
-  const double f0 = workloads::first_step(sc, params, mode, steady).total;
+  // The inventory and host inputs once; the compile model is then a closed form of the parameters.
+  const workloads::FirstStepInputs in = workloads::first_step_inputs(sc, mode, steady);
+  const double f0 = workloads::first_step(in, params).total;
   const FitSpread& cf = model.compile;
   for (const auto& axis : cf.parameter_axes) {
     models::CompileParams p = params;
     for (size_t j = 0; j < axis.shifts.size() && j < cf.parameters.size(); ++j)
       p = scaled(p, cf.parameters[j], std::exp(axis.shifts[j]));
-    m.axes.push_back(std::log(workloads::first_step(sc, p, mode, steady).total / f0));
+    m.axes.push_back(std::log(workloads::first_step(in, p).total / f0));
   }
   std::vector<double> dfs, dss;
   for (const auto& [name, s] : moved) {

@@ -294,9 +294,7 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& op
   return e;
 }
 
-StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
-  const int m = s.parallel.microbatches;
-  auto wall0 = std::chrono::steady_clock::now();
+void check_memory_guard(const workloads::ScenarioSpec& s, const StepOptions& opt) {
   if (opt.max_memory > 0) {
     RunEstimate e = estimate_run(s, opt);
     if (e.bytes > opt.max_memory) {
@@ -311,6 +309,12 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
       throw MemoryGuardError(buf);
     }
   }
+}
+
+StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
+  const int m = s.parallel.microbatches;
+  auto wall0 = std::chrono::steady_clock::now();
+  check_memory_guard(s, opt);
   uint64_t events = 0;
   int64_t simulated_ops = 0;
   for (int k = 0;;) {

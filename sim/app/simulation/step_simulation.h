@@ -61,6 +61,10 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& op
 constexpr double kBytesPerOp = 1536;  // program, schedule, times and flow state per op (measured)
 constexpr double kBaseBytes = 64e6;   // the process without a program
 
+/// Throws MemoryGuardError when the run's estimate exceeds opt.max_memory (what simulate()
+/// checks first; `run` checks it before forking its interval's simulations).
+void check_memory_guard(const workloads::ScenarioSpec& s, const StepOptions& opt);
+
 /// Thrown by simulate() when the estimate exceeds StepOptions::max_memory.
 struct MemoryGuardError : std::runtime_error {
   using std::runtime_error::runtime_error;
