@@ -68,16 +68,21 @@ std::string interval_inputs_text() {
   return out;
 }
 
-std::vector<std::pair<std::string, double>> runtime_parameter_sigmas() {
-  const std::string path = sim::data_root() + "/workloads/calibration/runtime_residuals.json";
+nlohmann::json read_json_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw sim::ConfigError(sim::Location{path, 0, 0}, "", "cannot read the runtime fit's residuals file");
+  if (!in) throw sim::ConfigError(sim::Location{path, 0, 0}, "", "cannot read the file");
   nlohmann::json js;
   try {
     in >> js;
   } catch (const nlohmann::json::exception& e) {
     throw sim::ConfigError(sim::Location{path, 0, 0}, "", std::string("not JSON: ") + e.what());
   }
+  return js;
+}
+
+std::vector<std::pair<std::string, double>> runtime_parameter_sigmas() {
+  const std::string path = sim::data_root() + "/workloads/calibration/runtime_residuals.json";
+  const nlohmann::json js = read_json_file(path);
   std::vector<std::pair<std::string, double>> out;
   for (const auto& p : js.value("parameters", nlohmann::json::array())) {
     if (!p.contains("name") || !p.contains("fit_log_sigma") || !p["fit_log_sigma"].is_number())
@@ -100,6 +105,23 @@ std::vector<std::pair<std::string, workloads::ScenarioSpec>> runtime_perturbatio
     out.emplace_back(name, std::move(moved));
   }
   return out;
+}
+
+PredictionInterval steady_step_interval(const IntervalModel& model, const workloads::ScenarioSpec& s, double step_s,
+                                        const std::vector<std::pair<std::string, double>>& moved_steps) {
+  double var = 0;
+  std::vector<std::pair<std::string, double>> by_param;
+  for (const auto& [name, moved] : moved_steps) {
+    by_param.emplace_back(name, std::log(moved / step_s));
+    var += by_param.back().second * by_param.back().second;
+  }
+  const double st = model.runtime.structural_log_sigma;
+  std::vector<std::string> why = uncovered(model.runtime, "runtime", s);
+  PredictionInterval iv =
+      log_normal_interval(step_s, model.level, std::sqrt(var), st, st * std::sqrt(double(why.size())));
+  iv.by_param = std::move(by_param);
+  iv.why = std::move(why);
+  return iv;
 }
 
 double two_sided_z(double level) { return normal_quantile(0.5 + level / 2); }

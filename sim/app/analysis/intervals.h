@@ -96,6 +96,9 @@ std::vector<std::pair<std::string, double>> runtime_parameter_sigmas();
 /// its fit sigma: the simulations an interval of a steady step needs.
 std::vector<std::pair<std::string, workloads::ScenarioSpec>> runtime_perturbations(const workloads::ScenarioSpec& s);
 
+/// A JSON file, or ConfigError naming it ("cannot read" / "not JSON").
+nlohmann::json read_json_file(const std::string& path);
+
 /// The standard normal quantile z with P(|Z| < z) = level.
 double two_sided_z(double level);
 
@@ -107,6 +110,12 @@ struct PredictionInterval {
   std::vector<std::pair<std::string, double>> by_param;  // ln change per parameter at +1 sigma
   std::vector<std::string> why;                          // what widens it (distance from the data)
 };
+
+/// The interval of a steady step `step_s` of job `s` from its re-simulated steps with each
+/// acting runtime parameter moved (by name): the parameters' part from their changes, the
+/// runtime fit's structural sigma, and the distance term with its reasons.
+PredictionInterval steady_step_interval(const IntervalModel& model, const workloads::ScenarioSpec& s, double step_s,
+                                        const std::vector<std::pair<std::string, double>>& moved_steps);
 
 /// The interval of `value` from its parts' log sigmas.
 PredictionInterval log_normal_interval(double value, double level, double parameters, double structural,

@@ -48,14 +48,7 @@ struct RuntimeData {
 };
 
 RuntimeData runtime_data(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw sim::ConfigError(sim::Location{path, 0, 0}, "", "cannot read the runtime residuals");
-  nlohmann::json js;
-  try {
-    in >> js;
-  } catch (const nlohmann::json::exception& e) {
-    throw sim::ConfigError(sim::Location{path, 0, 0}, "", std::string("not JSON: ") + e.what());
-  }
+  const nlohmann::json js = read_json_file(path);
   RuntimeData d;
   for (const auto& row : js.at("rows")) {
     std::vector<std::string> sets = row.value("set", std::vector<std::string>{});

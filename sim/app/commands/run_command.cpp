@@ -58,28 +58,10 @@ void print_memory(const workloads::MemoryReport& m, FILE* out) {
   std::fprintf(out, "    %-12s %12s of %s HBM per rank\n", "total", gib(m.total).c_str(), gib(m.capacity).c_str());
 }
 
-std::string fmt_double(double x) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
-
 // The step time's interval from the perturbed step times, and throughput's and MFU's from it.
 void set_run_intervals(RunResult& res, const IntervalModel& model,
                        const std::vector<std::pair<std::string, double>>& moved) {
-  const double t = res.step.step_time_s;
-  double var = 0;
-  std::vector<std::pair<std::string, double>> by_param;
-  for (const auto& [name, ti] : moved) {
-    const double d = std::log(ti / t);
-    by_param.emplace_back(name, d);
-    var += d * d;
-  }
-  const double st = model.runtime.structural_log_sigma;
-  const std::vector<std::string> why = uncovered(model.runtime, "runtime", res.scenario);
-  res.step_time = log_normal_interval(t, model.level, std::sqrt(var), st, st * std::sqrt(double(why.size())));
-  res.step_time.by_param = by_param;
-  res.step_time.why = why;
+  res.step_time = steady_step_interval(model, res.scenario, res.step.step_time_s, moved);
   res.tokens_per_s = reciprocal(res.step_time, res.step.tokens_per_s);
   res.mfu = reciprocal(res.step_time, res.step.mfu);
 }
@@ -148,7 +130,8 @@ RunResult run_run(const RunOptions& o) {
   child.progress = false;
   child.max_memory = sopt.max_memory;
   sim::ForkedBatch batch(
-      perturbed.size(), [&](size_t i) { return fmt_double(simulate(perturbed[i].second, child).step_time_s); },
+      perturbed.size(),
+      [&](size_t i) { return sim::format_double_exact(simulate(perturbed[i].second, child).step_time_s); },
       "interval simulation");
   res.step = simulate(res.scenario, sopt);
   std::vector<std::pair<std::string, double>> moved;

@@ -49,11 +49,7 @@ void host_compile(workloads::FirstStep& f) {
 std::vector<double> steady_steps(const std::vector<const workloads::ScenarioSpec*>& jobs) {
   std::vector<std::function<std::string()>> bodies;
   for (const auto* s : jobs)
-    bodies.push_back([s]() {
-      char b[40];
-      std::snprintf(b, sizeof b, "%.17g", simulate(*s, StepOptions{}).step_time_s);
-      return std::string(b);
-    });
+    bodies.push_back([s]() { return sim::format_double_exact(simulate(*s, StepOptions{}).step_time_s); });
   std::vector<double> out;
   for (const auto& text : run_in_children(bodies, "steady step", 2)) out.push_back(std::stod(text));
   return out;

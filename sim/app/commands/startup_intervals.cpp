@@ -86,28 +86,24 @@ ModeLinear linearise(const workloads::ScenarioSpec& sc, workloads::ExecMode mode
       p = scaled(p, cf.parameters[j], std::exp(axis.shifts[j]));
     m.axes.push_back(std::log(workloads::first_step(in, p).total / f0));
   }
-  std::vector<double> dfs, dss;
+  std::vector<double> dfs;
   for (const auto& [name, s] : moved) {
     m.first_rt.emplace_back(name, std::log(workloads::first_step(sc, params, mode, s).total / f0));
     m.steady_rt.emplace_back(name, std::log(s / steady));
     dfs.push_back(m.first_rt.back().second);
-    dss.push_back(m.steady_rt.back().second);
   }
   std::vector<double> all = m.axes;
   all.insert(all.end(), dfs.begin(), dfs.end());
-  const std::vector<std::string> why_c = uncovered(cf, "compile", sc), why_r = uncovered(model.runtime, "runtime", sc);
+  const std::vector<std::string> why_c = uncovered(cf, "compile", sc);
   // The compile fit's residuals are compile times (and two whole first steps): its structural
   // error acts on the compile part, a share of the first step.
   const double compile_share = fs.total > 0 ? fs.part(workloads::StartupPart::Compile) / fs.total : 1.0;
-  const double stc = cf.structural_log_sigma * compile_share, str = model.runtime.structural_log_sigma;
+  const double stc = cf.structural_log_sigma * compile_share;
   first_iv = log_normal_interval(first, model.level, root_sum_squares(all), stc, stc * std::sqrt(double(why_c.size())));
   first_iv.by_param.emplace_back("compile parameters", root_sum_squares(m.axes));
   for (const auto& x : m.first_rt) first_iv.by_param.push_back(x);
   first_iv.why = why_c;
-  steady_iv =
-      log_normal_interval(steady, model.level, root_sum_squares(dss), str, str * std::sqrt(double(why_r.size())));
-  steady_iv.by_param = m.steady_rt;
-  steady_iv.why = why_r;
+  steady_iv = steady_step_interval(model, sc, steady, moved);
   m.first_other = std::hypot(first_iv.structural, first_iv.distance);
   m.steady_other = std::hypot(steady_iv.structural, steady_iv.distance);
   return m;

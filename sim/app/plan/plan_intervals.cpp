@@ -45,28 +45,16 @@ void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
       bodies.push_back([s]() {
         StepOptions opt;
         opt.max_memory = default_max_memory();
-        char b[40];
-        std::snprintf(b, sizeof b, "%.17g", simulate(*s, opt).step_time_s);
-        return std::string(b);
+        return sim::format_double_exact(simulate(*s, opt).step_time_s);
       });
     }
   const std::vector<std::string> out = run_in_children(bodies, "plan interval", std::max(1, o.jobs));
   size_t k = 0;
   for (size_t i = 0; i < n; ++i) {
     PlanCandidate& c = res.candidates[i];
-    double var = 0;
-    std::vector<std::pair<std::string, double>> by;
-    for (const auto& p : moved[i]) {
-      const double d = std::log(std::stod(out[k++]) / c.step_time_s);
-      by.emplace_back(p.first, d);
-      var += d * d;
-    }
-    const double st = model.runtime.structural_log_sigma;
-    const std::vector<std::string> why = uncovered(model.runtime, "runtime", specs[i]);
-    c.step_interval =
-        log_normal_interval(c.step_time_s, model.level, std::sqrt(var), st, st * std::sqrt(double(why.size())));
-    c.step_interval.by_param = by;
-    c.step_interval.why = why;
+    std::vector<std::pair<std::string, double>> moved_steps;
+    for (const auto& p : moved[i]) moved_steps.emplace_back(p.first, std::stod(out[k++]));
+    c.step_interval = steady_step_interval(model, specs[i], c.step_time_s, moved_steps);
     if (!std::isfinite(c.time_to_train_s)) continue;
     c.time_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s, 1.0);
     c.cost_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s,
