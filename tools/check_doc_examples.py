@@ -140,14 +140,16 @@ SUBCOMMANDS = ["run", "startup", "plan", "sweep", "merge", "report", "flexattent
                "bench matmul", "bench hbm", "show", "calibrate", "calibrate-runtime", "calibrate-collectives",
                "config-reference"]
 # A small command of each subcommand that an option example is added to: option -> value (None: a
-# flag or positional words). An option given by the example replaces the base's.
+# flag or positional words). An option given by the example replaces the base's. run, startup and
+# plan skip the intervals' re-simulations (--no-intervals): an option's example checks that the
+# option is read, and test/cli/intervals.sh checks the intervals.
 TINY = ["--set", "model.num_layers=2"]
 BASES = {
-    "run": [("qwen3-32b-trn2",), ("--set", "model.num_layers=2")],
-    "startup": [("qwen3-32b-trn2",), ("--set", "model.num_layers=2")],
+    "run": [("qwen3-32b-trn2",), ("--set", "model.num_layers=2"), ("--no-intervals",)],
+    "startup": [("qwen3-32b-trn2",), ("--set", "model.num_layers=2"), ("--no-intervals",)],
     "plan": [("--model", "llama3.1-8b"), ("--tokens", "1e9"), ("--systems", "trn2.48xlarge"), ("--max-chips", "16"),
              ("--global-batch", "16"), ("--set", "model.num_layers=2"), ("--tp", "8"), ("--pp", "1"),
-             ("--max-fsdp", "2"), ("--microbatch-sequences", "1"), ("--checkpointing", "none")],
+             ("--max-fsdp", "2"), ("--microbatch-sequences", "1"), ("--checkpointing", "none"), ("--no-intervals",)],
     "bench collective": [("--system", "trn2.48xlarge"), ("--ranks", "16"), ("--sizes", "1MiB")],
     "bench matmul": [("--chip", "trn2"), ("--m", "128"), ("--n", "128"), ("--k", "128")],
     "bench hbm": [("--chip", "trn2"), ("--bytes", "1MiB")],
@@ -155,7 +157,8 @@ BASES = {
 # Options that only make sense with another: what the example needs besides the base.
 NEEDS = {("run", "--system"): [("--model", "qwen3-8b")], ("startup", "--system"): [("--model", "qwen3-8b")],
          ("run", "--trace-window"): [("--trace", "t.json")]}
-DROPS = {("run", "--system"): ["qwen3-32b-trn2"], ("startup", "--system"): ["qwen3-32b-trn2"]}
+DROPS = {("run", "--system"): ["qwen3-32b-trn2"], ("startup", "--system"): ["qwen3-32b-trn2"],
+         ("plan", "--rank-by"): ["--no-intervals"]}  # a quantile ranks by the intervals
 
 
 VALUE = r'(?:"[^"]*"|[^\s;)"])+'  # a value as the shell reads it: chip.hbm.bandwidth="3.0 TB/s"

@@ -9,7 +9,7 @@ set -euo pipefail
 trnsim=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 S=$src/workloads/scenarios/validation/e2-bert-large-ph2-16n.yaml
-cut=(--set parallel.microbatches=16 --set batch.global_batch=16384 --set "runtime.compiled_launch=100 us"
+cut=(--no-intervals --set parallel.microbatches=16 --set batch.global_batch=16384 --set "runtime.compiled_launch=100 us"
      --set "runtime.lazy_trace_tensor=0 us" --quiet)
 "$trnsim" run "$S" "${cut[@]}" --set "runtime.lazy_trace=0 us" --json "$tmp/none.json" > /dev/null
 "$trnsim" run "$S" "${cut[@]}" --set "runtime.lazy_trace=5 ms" --json "$tmp/slow.json" > /dev/null

@@ -10,7 +10,7 @@ trnsim=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 S=$src/workloads/scenarios/validation/t8-gpt3-6.7b-megatron-1n-tp8.yaml
 cut=(--set parallel.microbatches=4 --set batch.global_batch=16 --quiet)
-run() { "$trnsim" run "$S" "${cut[@]}" "$@"; }
+run() { "$trnsim" run "$S" "${cut[@]}" --no-intervals "$@"; }
 for L in 2 3; do
   run --set model.num_layers=$L --set "runtime.lazy_trace_tensor=0 us" --json "$tmp/l$L-0.json" > /dev/null
   run --set model.num_layers=$L --set "runtime.lazy_trace_tensor=50 ms" --json "$tmp/l$L-50.json" > /dev/null

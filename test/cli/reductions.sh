@@ -5,7 +5,8 @@
 #     and the instance-symmetry quotient (flows and plans of one representative instance);
 #   - steady state: micro-batches extrapolated from three shorter runs.
 # Each case: step time within 0.5 % and identical op counts per engine on rank 0 (the simulated
-# ranks are printed). Then: determinism with the reductions on, the --max-memory guard (exit 2, no output
+# ranks are printed). The runs pass --no-intervals: the interval's re-simulations are the same
+# simulation at other parameters (test/cli/intervals.sh checks them), and cost several runs each. Then: determinism with the reductions on, the --max-memory guard (exit 2, no output
 # file), and no progress line unless stderr is a terminal.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 D=$WORK
@@ -13,9 +14,9 @@ D=$WORK
 compare() {  # DESC ARGS...
   local desc=$1
   shift
-  run_trnsim run "$@" --json "$D/red.json"
+  run_trnsim run "$@" --no-intervals --json "$D/red.json"
   [ "$RC" -eq 0 ] || { fail "$desc" "reduced run exited $RC: $(head -c 300 "$ERR")"; return; }
-  run_trnsim run "$@" --exact --json "$D/exact.json"
+  run_trnsim run "$@" --no-intervals --exact --json "$D/exact.json"
   [ "$RC" -eq 0 ] || { fail "$desc" "exact run exited $RC: $(head -c 300 "$ERR")"; return; }
   local verdict
   verdict=$(python3 - "$D/red.json" "$D/exact.json" <<'PY'
@@ -90,7 +91,7 @@ done
 
 # Determinism with the reductions on (stdout and JSON less the wall-clock field).
 for i in 1 2; do
-  run_trnsim run $GPT --set parallel.microbatches=64 --set batch.global_batch=128 --json "$D/det$i.json"
+  run_trnsim run $GPT --set parallel.microbatches=64 --set batch.global_batch=128 --no-intervals --json "$D/det$i.json"
   cp "$OUT" "$D/det$i.out"
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['sim'].pop('wall_s'); print(json.dumps(d))" "$D/det$i.json" > "$D/det$i.cmp"
 done

@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # same way on every system, so the ratios below do not depend on the depth or the vocabulary
 # (checked: 64 and 8 layers give the same ratios). The full vocabulary's embedding collectives
 # are most of the Trn3 Gen2 run's simulation time (35 of 40 s for the 4-layer step).
-L=(--set model.num_layers=4 --set model.vocab_size=16384)
+L=(--set model.num_layers=4 --set model.vocab_size=16384 --no-intervals)  # intervals: intervals.sh
 "$trnsim" startup qwen3-32b-trn2 "${L[@]}" --json "$tmp/one.json" > /dev/null
 "$trnsim" startup qwen3-32b-trn2 "${L[@]}" --set system=trn2-ultraserver --set parallel.dp=4 \
   --set batch.global_batch=64 --json "$tmp/us.json" > /dev/null

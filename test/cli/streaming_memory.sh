@@ -12,7 +12,7 @@ if [ ! -x /usr/bin/time ]; then echo "skip: /usr/bin/time (GNU time) not install
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 S=$src/workloads/scenarios/llama2-70b-trn1-pp.yaml
 for m in 16 64; do
-  /usr/bin/time -f %M -o "$tmp/rss$m" "$trnsim" run "$S" --exact --quiet --mode compiled \
+  /usr/bin/time -f %M -o "$tmp/rss$m" "$trnsim" run "$S" --exact --quiet --no-intervals --mode compiled \
     --set model.num_layers=4 --set parallel.fsdp=1 --set parallel.dp=4 \
     --set parallel.microbatches=$m --set batch.global_batch=$((8 * m)) --json "$tmp/m$m.json" > /dev/null
 done
