@@ -119,6 +119,25 @@ void search_space(const PlanCli& cli, workloads::plan::SearchSpace& sp) {
   std::sort(sp.checkpointing.begin(), sp.checkpointing.end());
 }
 
+// --rank-by: time | cost, or time@Q | cost@Q with Q a quantile from 0.5 to 0.99.
+void rank_by(const std::string& text, PlanOptions& p) {
+  const size_t at = text.find('@');
+  const auto word = sim::enum_of_word<RankBy>(text.substr(0, at));
+  if (!word)
+    throw ConfigError(
+        sim::Location{"--rank-by", 0, 0}, "",
+        "expected time, cost, time@Q or cost@Q (Q a quantile from 0.5 to 0.99, e.g. time@0.9), got '" + text + "'");
+  p.rank_by = *word;
+  if (at == std::string::npos) return;
+  char* end = nullptr;
+  const std::string q = text.substr(at + 1);
+  const double x = std::strtod(q.c_str(), &end);
+  if (q.empty() || end != q.c_str() + q.size() || !(x >= 0.5 && x <= 0.99))
+    throw ConfigError(sim::Location{"--rank-by", 0, 0}, "",
+                      "expected a quantile from 0.5 to 0.99 after '@' (e.g. time@0.9), got '" + q + "'");
+  p.rank_quantile = x;
+}
+
 PlanOptions plan_options(const PlanCli& cli) {
   PlanOptions p;
   p.model = cli.model;
@@ -169,9 +188,13 @@ PlanOptions plan_options(const PlanCli& cli) {
   if (cli.jobs < 1 || cli.jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
   p.jobs = cli.jobs;
   p.db = cli.db;
-  p.rank_by = sim::enum_of_word<RankBy>(cli.rank_by).value();  // time or cost (the option's check)
+  rank_by(cli.rank_by, p);
   p.exhaustive = cli.exhaustive;
   p.intervals = !cli.no_intervals;
+  if (p.rank_quantile > 0 && !p.intervals)
+    throw ConfigError(
+        sim::Location{"--rank-by", 0, 0}, "",
+        "'" + cli.rank_by + "' ranks by the 80 % intervals' quantile; it cannot be used with --no-intervals");
   p.sets = cli.sets;
   if (!cli.rate.empty()) p.restart.interruptions_per_chip_hour = number(cli.rate, "--interruption-rate", 0);
   if (!cli.write_bw.empty())
@@ -218,8 +241,9 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("-j,--jobs", o->jobs, "Points simulated at once (forked processes)")->capture_default_str();
   c->add_option("--db", o->db, "Sweep database (SQLite) to store and reuse evaluated points (default: none)");
   c->add_option("--json", o->json, "Write the plan as JSON to FILE, or to standard output for '-' (default: none)");
-  c->add_option("--rank-by", o->rank_by, "Rank by time to train or by cost: time | cost")
-      ->check(CLI::IsMember({"time", "cost"}))
+  c->add_option("--rank-by", o->rank_by,
+                "Rank by time to train or by cost: time | cost, or by a quantile Q (0.5 to 0.99) of its interval: "
+                "time@Q | cost@Q, e.g. time@0.9 (the layout whose pessimistic time to train is best)")
       ->capture_default_str();
   c->add_option(
       "--interruption-rate", o->rate,

@@ -40,6 +40,7 @@ struct PlanOptions {
   int jobs = 1;
   std::string db;  // sweep database (SQLite points table); empty: none
   RankBy rank_by = RankBy::Time;
+  double rank_quantile = 0;       // --rank-by time@Q: rank by the Q quantile of the interval (0: the prediction)
   bool exhaustive = false;        // no bound or dominance pruning (memory only)
   bool intervals = true;          // 80 % intervals on the best candidates (docs/model.md 12)
   int interval_candidates = 3;    // how many of the best get them
@@ -71,12 +72,14 @@ struct PlanCandidate {
   bool meets_constraints = true;                                   // deadline and budget
   std::string why;                                                 // why it lost to the winner (empty for the winner)
   PredictionInterval step_interval, time_interval, cost_interval;  // valid for the best few, with intervals
+  bool interval_done = false;                                      // its interval was computed (or tried)
 };
 
 struct PlanResult {
   std::string model;
   double tokens = 0;
   RankBy rank_by = RankBy::Time;
+  double rank_quantile = 0;  // 0: ranked by the predicted figure
   workloads::CompileCache cache = workloads::CompileCache::Cold;
   std::vector<std::string> systems;
   std::map<std::string, std::pair<double, std::string>> prices;  // system -> (USD/h, source)
@@ -104,10 +107,21 @@ struct PlanResult {
 PlanResult run_plan(const PlanOptions& o);
 /// The 80 % intervals of the best o.interval_candidates candidates (each one's job re-simulated
 /// with every fitted runtime parameter that acts on it moved by its sigma, forked children) and
-/// whether the best two overlap (plan_intervals.cpp).
+/// whether the best two overlap (plan_intervals.cpp). With o.rank_quantile, the candidates are
+/// ranked by that quantile, and intervals are computed until the best few all have one.
 void set_plan_intervals(const PlanOptions& o, PlanResult& res);
+/// The intervals of `cs` (forked children, o.jobs at a time); each is marked interval_done.
+void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidate*>& cs);
 /// What `rank_by` minimises for a candidate: its time to train or its cost (plan_rank.cpp).
 double plan_metric(const PlanCandidate& c, RankBy rank_by);
+/// The figure the plan ranks by: plan_metric, or with `quantile` (0.5 to 1) and an interval, that
+/// quantile of the figure's log-normal interval (the steady part moves, start-up and restarts stay).
+/// Without an interval it is plan_metric, which is never above the quantile for quantile >= 0.5.
+double ranked_metric(const PlanCandidate& c, RankBy rank_by, double quantile);
+/// The ranking word: "time", "cost", or with a quantile "time@0.9".
+std::string rank_word(RankBy rank_by, double quantile);
+/// Sorts res.candidates by ranked_metric (ties by the layout) and says again why each lost.
+void rerank_plan_candidates(const PlanOptions& o, PlanResult& res);
 /// The candidates of `evaluated` that meet the deadline and the cost limit into res.candidates,
 /// best first (ties by the layout), the Pareto front of time and cost marked, and why each
 /// runner-up lost to the winner; the others are counted in res.counts.over_constraints.

@@ -77,8 +77,11 @@ std::string plan_text(const PlanResult& r) {
     std::snprintf(buf, sizeof buf, fmt, args...);
     out += buf;
   };
+  std::string ranked = r.rank_by == RankBy::Cost ? "cost" : "time to train";
+  if (r.rank_quantile > 0)
+    ranked += " at the " + sim::format_double_exact(100 * r.rank_quantile) + " % quantile of its interval";
   line("plan: %s on %.4g tokens, ranked by %s, first start-up with a %s compile cache\n", r.model.c_str(), r.tokens,
-       r.rank_by == RankBy::Cost ? "cost" : "time to train", workloads::enum_word(r.cache).c_str());
+       ranked.c_str(), workloads::enum_word(r.cache).c_str());
   for (const auto& [sys, p] : r.prices)
     line("  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first, p.second.c_str());
   const auto& n = r.counts;
@@ -212,7 +215,7 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
   J js;
   js["plan"] = {{"model", r.model},
                 {"tokens", json_count(r.tokens)},
-                {"rank_by", sim::word_of(r.rank_by)},
+                {"rank_by", rank_word(r.rank_by, r.rank_quantile)},
                 {"cache", workloads::enum_word(r.cache)},
                 {"systems", r.systems},
                 {"hbm_headroom", r.hbm_headroom}};
@@ -249,7 +252,11 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
                                           {"global_batch", z.global_batch},
                                           {"next_global_batch", z.next_batch > 0 ? J(z.next_batch) : J(nullptr)}});
   J cands = J::array();
-  for (const auto& c : r.candidates) cands.push_back(candidate_json(c));
+  for (const auto& c : r.candidates) {
+    cands.push_back(candidate_json(c));
+    const double v = ranked_metric(c, r.rank_by, r.rank_quantile);
+    if (r.rank_quantile > 0 && std::isfinite(v)) cands.back()["rank_value"] = v;
+  }
   js["candidates"] = cands;
   js["tie"] = r.tie.empty() ? J(nullptr) : J(r.tie);
   return stamped(Document::Plan, r.inputs_hash, js);

@@ -25,16 +25,15 @@ PredictionInterval with_steady(const PredictionInterval& step, double step_time,
 
 }  // namespace
 
-void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
-  const size_t n = std::min<size_t>(res.candidates.size(), static_cast<size_t>(std::max(0, o.interval_candidates)));
-  if (n == 0) return;
+void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidate*>& cs) {
+  if (cs.empty()) return;
   const IntervalModel model = load_interval_model();
   const std::string base = sim::data_root() + "/workloads/plan/base.yaml";
   std::vector<workloads::ScenarioSpec> specs;
   std::vector<std::vector<std::pair<std::string, workloads::ScenarioSpec>>> moved;
   std::vector<std::function<std::string()>> bodies;
-  for (size_t i = 0; i < n; ++i) {
-    std::vector<std::string> sets = res.candidates[i].point.sets();
+  for (const PlanCandidate* c : cs) {
+    std::vector<std::string> sets = c->point.sets();
     sets.insert(sets.end(), o.sets.begin(), o.sets.end());
     specs.push_back(workloads::load_scenario(base, sets, o.model));
     moved.push_back(runtime_perturbations(specs.back()));
@@ -50,8 +49,9 @@ void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
     }
   const std::vector<std::string> out = run_in_children(bodies, "plan interval", std::max(1, o.jobs));
   size_t k = 0;
-  for (size_t i = 0; i < n; ++i) {
-    PlanCandidate& c = res.candidates[i];
+  for (size_t i = 0; i < cs.size(); ++i) {
+    PlanCandidate& c = *cs[i];
+    c.interval_done = true;
     std::vector<std::pair<std::string, double>> moved_steps;
     for (const auto& p : moved[i]) moved_steps.emplace_back(p.first, std::stod(out[k++]));
     c.step_interval = steady_step_interval(model, specs[i], c.step_time_s, moved_steps);
@@ -59,6 +59,21 @@ void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
     c.time_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s, 1.0);
     c.cost_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s,
                                   c.time_to_train_s > 0 ? c.cost_usd / c.time_to_train_s : 0);
+  }
+}
+
+void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
+  const size_t n = std::min<size_t>(res.candidates.size(), static_cast<size_t>(std::max(0, o.interval_candidates)));
+  if (n == 0) return;
+  // Ranked by a quantile: a candidate without an interval stands at its prediction, never above
+  // its quantile (quantile >= 0.5), so once the best n all have intervals no other can pass them.
+  for (;;) {
+    if (o.rank_quantile > 0) rerank_plan_candidates(o, res);
+    std::vector<PlanCandidate*> todo;
+    for (size_t i = 0; i < n; ++i)
+      if (!res.candidates[i].interval_done) todo.push_back(&res.candidates[i]);
+    if (todo.empty()) break;
+    compute_plan_intervals(o, todo);
   }
   if (n < 2) return;
   const bool cost = o.rank_by == RankBy::Cost;
@@ -72,7 +87,9 @@ void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
                   100 * a.level, cost ? "cost" : "time to train", cost ? a.low : a.low / 86400,
                   cost ? a.high : a.high / 86400, cost ? b.low : b.low / 86400, cost ? b.high : b.high / 86400,
                   cost ? " USD" : " days",
-                  100 * (plan_metric(res.candidates[1], o.rank_by) / plan_metric(res.candidates[0], o.rank_by) - 1));
+                  100 * (ranked_metric(res.candidates[1], o.rank_by, o.rank_quantile) /
+                             ranked_metric(res.candidates[0], o.rank_by, o.rank_quantile) -
+                         1));
     res.tie = buf;
   }
 }

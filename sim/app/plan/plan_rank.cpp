@@ -2,6 +2,7 @@
 // cost limit, best first, the Pareto front of time and cost, and why each runner-up lost to the
 // winner.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "sim/app/plan/plan.h"
@@ -11,6 +12,25 @@ namespace trn::app {
 
 double plan_metric(const PlanCandidate& c, RankBy rank_by) {
   return rank_by == RankBy::Cost ? c.cost_usd : c.time_to_train_s;
+}
+
+double ranked_metric(const PlanCandidate& c, RankBy rank_by, double quantile) {
+  const double point = plan_metric(c, rank_by);
+  if (quantile <= 0 || !c.step_interval.valid || !std::isfinite(c.time_to_train_s) || c.time_to_train_s <= 0)
+    return point;
+  // The step at the quantile of its log-normal interval; as with_steady (plan_intervals.cpp)
+  // the steady steps move with it and the start-up and restarts stay.
+  const double z = two_sided_z(2 * quantile - 1);
+  const double steady = c.steady_s * std::exp(z * c.step_interval.log_sigma);
+  const double time = c.time_to_train_s - c.steady_s + steady;
+  return rank_by == RankBy::Cost ? time * c.cost_usd / c.time_to_train_s : time;
+}
+
+std::string rank_word(RankBy rank_by, double quantile) {
+  if (quantile <= 0) return sim::word_of(rank_by);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s@%g", sim::word_of(rank_by).c_str(), quantile);
+  return buf;
 }
 
 namespace {
@@ -24,11 +44,11 @@ double share(const PlanCandidate& c, const std::string& k) {
 }
 
 // Why `c` lost to `w`: the step category whose share grew most, or price and start-up.
-std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, RankBy rank_by) {
+std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, RankBy rank_by, double quantile) {
   char buf[256];
-  const double dm = plan_metric(c, rank_by) / plan_metric(w, rank_by) - 1;
+  const double dm = ranked_metric(c, rank_by, quantile) / ranked_metric(w, rank_by, quantile) - 1;
   std::string head;
-  std::snprintf(buf, sizeof buf, "%+.1f%% %s", 100 * dm, sim::word_of(rank_by).c_str());
+  std::snprintf(buf, sizeof buf, "%+.1f%% %s", 100 * dm, rank_word(rank_by, quantile).c_str());
   head = buf;
   // The step categories that can explain a loss, and how the reason names them.
   static const std::pair<const char*, const char*> categories[] = {{"pipeline_bubble", "bubble"},
@@ -91,7 +111,17 @@ void rank_plan_candidates(const PlanOptions& o, std::vector<PlanCandidate> evalu
   for (const auto& c : res.candidates) tc.push_back({c.time_to_train_s, c.cost_usd});
   for (size_t i : wp::pareto_front(tc)) res.candidates[i].pareto = true;
   for (size_t i = 1; i < res.candidates.size(); ++i)
-    res.candidates[i].why = why_lost(res.candidates[i], res.candidates[0], o.rank_by);
+    res.candidates[i].why = why_lost(res.candidates[i], res.candidates[0], o.rank_by, 0);
+}
+
+void rerank_plan_candidates(const PlanOptions& o, PlanResult& res) {
+  std::stable_sort(res.candidates.begin(), res.candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
+    const double ma = ranked_metric(a, o.rank_by, o.rank_quantile), mb = ranked_metric(b, o.rank_by, o.rank_quantile);
+    if (ma != mb) return ma < mb;
+    return a.point.sets() < b.point.sets();
+  });
+  for (size_t i = 0; i < res.candidates.size(); ++i)
+    res.candidates[i].why = i ? why_lost(res.candidates[i], res.candidates[0], o.rank_by, o.rank_quantile) : "";
 }
 
 }  // namespace trn::app

@@ -200,7 +200,7 @@ std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model,
                {"global_batches", o.global_batches},
                {"tokens_per_step", o.tokens_per_step},
                {"seq_len", o.seq_len},
-               {"rank_by", sim::word_of(o.rank_by)},
+               {"rank_by", rank_word(o.rank_by, o.rank_quantile)},
                {"exhaustive", o.exhaustive},
                {"sets", o.sets}};
   for (const auto& [sys, p] : res.prices) opts["prices"][sys] = p.first;
@@ -442,6 +442,22 @@ std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& surviv
   return wave;
 }
 
+// Ranked by a quantile (0.5 or more) of the intervals: the pruning threshold is the best
+// quantile known, starting with that of the candidate with the best prediction so far (its
+// interval computed once). It bounds the winner's quantile from above, and a survivor's bound on
+// its prediction bounds its quantile from below, so pruning stays exact.
+double quantile_threshold(const PlanOptions& o, std::vector<PlanCandidate>& evaluated) {
+  PlanCandidate* lead = nullptr;
+  for (auto& c : evaluated)
+    if (c.meets_constraints && (!lead || plan_metric(c, o.rank_by) < plan_metric(*lead, o.rank_by))) lead = &c;
+  if (!lead) return std::numeric_limits<double>::infinity();
+  if (!lead->interval_done) compute_plan_intervals(o, {lead});
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& c : evaluated)
+    if (c.meets_constraints && c.interval_done) best = std::min(best, ranked_metric(c, o.rank_by, o.rank_quantile));
+  return best;
+}
+
 // 2. Best bound first (A*-like: a survivor gets its schedule bound when it first reaches the
 // front, then goes back in line); evaluates in waves of kWave, pruning what cannot beat the
 // best so far. The order and the pruning depend on the inputs only, not on -j.
@@ -473,6 +489,7 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
       if (c.meets_constraints) best = std::min(best, plan_metric(c, o.rank_by));
       evaluated.push_back(std::move(c));
     }
+    if (o.rank_quantile > 0 && !o.exhaustive) best = quantile_threshold(o, evaluated);
   }
   return evaluated;
 }
@@ -483,6 +500,7 @@ PlanResult run_plan(const PlanOptions& o) {
   PlanResult res;
   res.tokens = o.tokens;
   res.rank_by = o.rank_by;
+  res.rank_quantile = o.rank_quantile;
   res.cache = o.cache;
   res.systems = o.systems;
   res.restart = o.restart;
