@@ -104,6 +104,11 @@ check "db report: infeasible points listed with their reason" grep -q "tp 3 does
 check "run report: waterfall and cumulative say there is no data" test "$(nodata "$D/run.html")" -eq 2
 check "startup report: throughput, MFU, breakdown and roofline say there is no data" test "$(nodata "$D/startup.html")" -eq 4
 check "run + startup report: every figure has a plot" test "$(nodata "$D/both.html")" -eq 0
+# Error bars (issue 30): throughput, MFU and step breakdown of the run (3), and of the startup the
+# two first-step totals in the waterfall and the two first-step ends of the cumulative plot (4).
+check "run + startup report: an 80 % error bar on each of the 7 predicted figures drawn" \
+  test "$(grep -o 'class="errbar"' "$D/both.html" | wc -l)" -eq 7
+check "throughput tip carries its interval" grep -q 'tokens/s (80 %: ' "$D/both.html"
 check "every figure has a caption" test "$(grep -o 'class="caption"' "$D/db.html" | wc -l)" -eq 6
 self_contained() { ! grep -qiE '<link|src=|href=|@import|url\(|https?://[^"]*"' <(sed 's#xmlns="http://www.w3.org/2000/svg"##g' "$1"); }
 check "report is self-contained (no links, sources or URLs)" self_contained "$D/db.html"

@@ -1,6 +1,7 @@
 // `trnsim report PLAN.json --html FILE`: the plan view: the Pareto plot (time vs cost), the
 // time-to-train breakdown of the top candidates, and a table a manager can read.
 #include <cmath>
+#include <tuple>
 
 #include "sim/app/plan/plan.h"
 #include "sim/app/report/html_plots.h"
@@ -15,6 +16,12 @@ namespace {
 
 using report::esc;
 using report::num;
+
+// A candidate's interval KEY (low, high) times `scale`, or {0, 0} without one.
+std::pair<double, double> interval_of(const nlohmann::json& c, const char* key, double scale) {
+  if (!c.contains(key)) return {0, 0};
+  return {c[key]["low"].get<double>() * scale, c[key]["high"].get<double>() * scale};
+}
 
 // The Pareto plot: every candidate, the front as a line.
 std::string pareto_plot(const nlohmann::json& cands, int pi) {
@@ -34,8 +41,12 @@ std::string pareto_plot(const nlohmann::json& cands, int pi) {
     const double d = c["time_to_train_s"].get<double>() / 86400, usd = c["cost_usd"].get<double>();
     const std::string tip = c["system"].get<std::string>() + " x" + std::to_string(c["instances"].get<int>()) + " " +
                             c["layout"]["text"].get<std::string>();
-    (c["pareto"].get<bool>() ? front : all).pts.push_back({d, usd});
-    (c["pareto"].get<bool>() ? front : all).tips.push_back(tip);
+    report::Series& se = c["pareto"].get<bool>() ? front : all;
+    se.pts.push_back({d, usd});
+    se.tips.push_back(tip);
+    // The 80 % intervals of the best few (plan.h): time as x, cost as y error bars.
+    se.x_err.push_back(interval_of(c, "time_to_train_s_interval", 1.0 / 86400));
+    se.y_err.push_back(interval_of(c, "cost_usd_interval", 1.0));
   }
   if (!all.pts.empty()) xy.series.push_back(all);
   xy.series.push_back(front);
@@ -65,6 +76,7 @@ std::string breakdown_plot(const nlohmann::json& cands, int pi) {
       t += v;
     }
     row.end_text = num(t, 3) + " d";
+    std::tie(row.err_low, row.err_high) = interval_of(c, "time_to_train_s_interval", 1.0 / 86400);
     bp.rows.push_back(row);
   }
   h += "<h3>Where the time goes</h3>\n" + report::bar_plot(bp) + "\n";

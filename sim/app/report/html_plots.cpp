@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 
 namespace trn::app::report {
@@ -176,16 +177,59 @@ std::string y_axis(const Axis& ay, const std::string& label, double x0, double x
   return s;
 }
 
-std::string xy_plot(const XYPlot& p) {
-  std::vector<double> xs, ys;
-  int points = 0;
-  std::vector<Item> items;
+namespace {
+
+bool has_err(const std::vector<std::pair<double, double>>& err, size_t i) {
+  return i < err.size() && std::isfinite(err[i].first) && std::isfinite(err[i].second) && err[i].first < err[i].second;
+}
+
+// The error bars of a series: a line from low to high through each point with 4-px caps.
+std::string error_bars(const Series& se, const std::function<double(double)>& X, const std::function<double(double)>& Y,
+                       const std::function<bool(double, double)>& visible) {
+  std::string s;
+  const std::string c = colour(se.colour);
+  auto bar = [&](double xa, double ya, double xb, double yb, bool vertical) {
+    s += "<path class=\"errbar\" stroke=\"" + c + "\" stroke-width=\"1.5\" fill=\"none\" d=\"M" + px(xa) + " " +
+         px(ya) + "L" + px(xb) + " " + px(yb);
+    if (vertical)
+      s += "M" + px(xa - 4) + " " + px(ya) + "h8M" + px(xb - 4) + " " + px(yb) + "h8";
+    else
+      s += "M" + px(xa) + " " + px(ya - 4) + "v8M" + px(xb) + " " + px(yb - 4) + "v8";
+    s += "\"/>\n";
+  };
+  for (size_t i = 0; i < se.pts.size(); ++i) {
+    const auto& [x, y] = se.pts[i];
+    if (!visible(x, y)) continue;
+    if (has_err(se.y_err, i) && visible(x, se.y_err[i].first))
+      bar(X(x), Y(se.y_err[i].first), X(x), Y(se.y_err[i].second), true);
+    if (has_err(se.x_err, i) && visible(se.x_err[i].first, y))
+      bar(X(se.x_err[i].first), Y(y), X(se.x_err[i].second), Y(y), false);
+  }
+  return s;
+}
+
+// What an x-y plot's axes must show (points, error bars, labels), its data marks and legend.
+void plot_extent(const XYPlot& p, std::vector<double>& xs, std::vector<double>& ys, int& points,
+                 std::vector<Item>& items) {
   for (const auto& s : p.series) {
     for (const auto& [x, y] : s.pts) xs.push_back(x), ys.push_back(y);
+    for (size_t i = 0; i < s.pts.size(); ++i) {
+      if (has_err(s.y_err, i)) ys.push_back(s.y_err[i].first), ys.push_back(s.y_err[i].second);
+      if (has_err(s.x_err, i)) xs.push_back(s.x_err[i].first), xs.push_back(s.x_err[i].second);
+    }
     if (s.data) points += static_cast<int>(s.pts.size());
     if (!s.name.empty()) items.push_back({s.name, s.colour, s.line ? 'l' : 'o'});
   }
   for (const auto& l : p.labels) xs.push_back(l.x), ys.push_back(l.y);
+}
+
+}  // namespace
+
+std::string xy_plot(const XYPlot& p) {
+  std::vector<double> xs, ys;
+  int points = 0;
+  std::vector<Item> items;
+  plot_extent(p, xs, ys, points, items);
   const Axis ax = make_axis(xs, p.x_log, p.x_zero), ay = make_axis(ys, p.y_log, p.y_zero);
   const double h = 400, x0 = 78, x1 = kW - (items.empty() ? 24 : kLegendW), y0 = kTop, y1 = h - kBottom;
   auto X = [&](double v) { return x0 + ax.frac(v) * (x1 - x0); };
@@ -205,6 +249,7 @@ std::string xy_plot(const XYPlot& p) {
         if (visible(x, y)) s += px(X(x)) + "," + px(Y(y)) + " ";
       s += "\"/>\n";
     }
+    s += error_bars(se, X, Y, visible);
     if (!se.markers) continue;
     for (size_t i = 0; i < se.pts.size(); ++i) {
       const auto& [x, y] = se.pts[i];
@@ -263,6 +308,8 @@ std::string bar_plot(const BarPlot& p) {
       xs.push_back((g.start + g.length) * 1.15);  // room for the end text
       if (g.length > 0) ++points;
     }
+  for (const auto& r : p.rows)
+    if (r.err_high > r.err_low) xs.push_back(r.err_high * 1.15);
   const Axis ax = make_axis(xs, false, true);
   const double row_h = 24, x0 = 270, x1 = kW - kLegendW, y0 = kTop;
   const double y1 = y0 + row_h * static_cast<double>(std::max<size_t>(p.rows.size(), 1)) + 6;
@@ -282,6 +329,13 @@ std::string bar_plot(const BarPlot& p) {
       s += "<rect class=\"mark\" x=\"" + px(a) + "\" y=\"" + px(y) + "\" width=\"" + px(std::max(b - a, 0.5)) +
            "\" height=\"" + px(row_h - 6) + "\" fill=\"" + colour(g.category) + "\"><title>" + esc(g.tip) +
            "</title></rect>\n";
+      end = std::max(end, b);
+    }
+    if (r.err_high > r.err_low) {  // the whisker, through the bar's middle
+      const double a = X(r.err_low), b = X(r.err_high), m = y + (row_h - 6) / 2;
+      s += "<path class=\"errbar\" stroke=\"#000\" stroke-width=\"1.5\" fill=\"none\" d=\"M" + px(a) + " " + px(m) +
+           "H" + px(b) + "M" + px(a) + " " + px(m - 5) + "v10M" + px(b) + " " + px(m - 5) +
+           "v10\"><title>80 % interval: " + num(r.err_low, 4) + "-" + num(r.err_high, 4) + "</title></path>\n";
       end = std::max(end, b);
     }
     if (!r.end_text.empty())

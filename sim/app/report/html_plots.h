@@ -25,6 +25,9 @@ struct Series {
   std::string name;                            // legend text
   std::vector<std::pair<double, double>> pts;  // (x, y) in data units
   std::vector<std::string> tips;               // hover text per point (optional)
+  // Error bars: each point's 80 % interval (low, high) in data units, per point (optional; a
+  // point whose pair is not finite or not ordered has none). Drawn as class "errbar".
+  std::vector<std::pair<double, double>> y_err, x_err;
   bool line = true, markers = true, dashed = false;
   bool data = true;  // false: a reference line (roof), not counted
   int colour = 0;
@@ -56,6 +59,9 @@ struct BarRow {
   std::string label;
   std::vector<Segment> segments;
   std::string end_text;  // printed after the bar's end (e.g. the total)
+  // The 80 % interval of the bar's end (e.g. a predicted total), drawn as a whisker of class
+  // "errbar"; err_high <= err_low: none.
+  double err_low = 0, err_high = 0;
 };
 
 struct BarPlot {

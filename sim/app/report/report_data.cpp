@@ -67,6 +67,13 @@ struct Reader {
     }
     return out;
   }
+  // The interval written beside a figure (`KEY_interval`: {low, high, ...}), or {0, 0}.
+  Interval interval(const Json& j, const std::string& path) const {
+    if (!find(j, path)) return {0, 0};
+    const double lo = number(j, path + ".low"), hi = number(j, path + ".high");
+    if (!(lo <= hi)) fail(path, "expected low <= high");
+    return {lo, hi};
+  }
 };
 
 RunPoint read_run(const Reader& r, const Json& j) {
@@ -76,6 +83,9 @@ RunPoint read_run(const Reader& r, const Json& j) {
   p.step_time_s = r.number(j, "steady.step_time_s");
   p.tokens_per_s = r.number(j, "steady.tokens_per_s");
   p.mfu = r.number(j, "steady.mfu");
+  p.step_interval = r.interval(j, "steady.step_time_s_interval");
+  p.tokens_interval = r.interval(j, "steady.tokens_per_s_interval");
+  p.mfu_interval = r.interval(j, "steady.mfu_interval");
   p.breakdown = r.parts(j, "steady.breakdown");
   if (r.find(j, "system")) {
     p.system = r.text(j, "system.name");
@@ -109,6 +119,7 @@ FirstStep read_first(const Reader& r, const Json& j, const std::string& mode) {
   FirstStep f;
   f.parts = r.parts(j, mode + ".first_step.parts");
   f.total_s = r.number(j, mode + ".first_step.total_s");
+  f.total_interval = r.interval(j, mode + ".first_step.total_s_interval");
   f.steady_s = r.number(j, mode + ".steady.step_time_s");
   if (f.steady_s <= 0) r.fail(mode + ".steady.step_time_s", "expected a positive step time");
   return f;

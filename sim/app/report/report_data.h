@@ -9,6 +9,8 @@
 namespace trn::app::report {
 
 using Parts = std::vector<std::pair<std::string, double>>;  // name, seconds (or bytes)
+/// A predicted figure's 80 % interval (low, high); {0, 0} when the result has none.
+using Interval = std::pair<double, double>;
 
 struct RoofOp {
   std::string name, engine;
@@ -20,6 +22,7 @@ struct RunPoint {
   std::string label, scenario, mode, system, chip;
   int chips = 0;  // 0: unknown (a result from a trnsim without the `system` section)
   double step_time_s = 0, tokens_per_s = 0, mfu = 0;
+  Interval step_interval, tokens_interval, mfu_interval;
   Parts breakdown;
   std::string verdict;
   bool has_roofline = false;
@@ -31,6 +34,7 @@ struct RunPoint {
 struct FirstStep {
   Parts parts;  // in order
   double total_s = 0, steady_s = 0;
+  Interval total_interval;
 };
 
 /// One `trnsim startup` result.

@@ -34,23 +34,33 @@ std::string chips_plot(const std::vector<RunPoint>& runs, bool mfu) {
   p.x_label = "chips (count)";
   p.y_label = mfu ? "MFU (% of dense BF16 peak)" : "throughput (tokens/s)";
   std::vector<std::string> keys;
-  std::map<std::string, std::vector<std::pair<std::pair<double, double>, std::string>>> pts;
+  struct Pt {
+    std::pair<double, double> xy;
+    Interval err;
+    std::string tip;
+  };
+  std::map<std::string, std::vector<Pt>> pts;
   for (const auto& r : runs) {
     if (r.chips <= 0) continue;
     std::string key = (r.chip.empty() ? r.system : r.chip) + " " + r.mode;
     if (!pts.count(key)) keys.push_back(key);
-    double y = mfu ? 100 * r.mfu : r.tokens_per_s;
-    pts[key].push_back({{double(r.chips), y},
-                        r.label + ": " + std::to_string(r.chips) + " chips, " +
-                            (mfu ? num(y, 3) + " % MFU" : num(y, 4) + " tokens/s")});
+    const double y = mfu ? 100 * r.mfu : r.tokens_per_s, k = mfu ? 100 : 1;
+    const Interval& iv = mfu ? r.mfu_interval : r.tokens_interval;
+    const Interval err{k * iv.first, k * iv.second};
+    pts[key].push_back(
+        {{double(r.chips), y},
+         err,
+         r.label + ": " + std::to_string(r.chips) + " chips, " +
+             (mfu ? num(y, 3) + " % MFU" : num(y, 4) + " tokens/s") +
+             (err.second > err.first ? " (80 %: " + num(err.first, 3) + "-" + num(err.second, 3) + ")" : "")});
   }
   for (size_t i = 0; i < keys.size(); ++i) {
     auto v = pts[keys[i]];
-    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(v.begin(), v.end(), [](const Pt& a, const Pt& b) { return a.xy < b.xy; });
     Series s;
     s.name = keys[i];
     s.colour = static_cast<int>(i);
-    for (const auto& [xy, tip] : v) s.pts.push_back(xy), s.tips.push_back(tip);
+    for (const Pt& q : v) s.pts.push_back(q.xy), s.y_err.push_back(q.err), s.tips.push_back(q.tip);
     p.series.push_back(s);
   }
   return p.series.empty() ? "" : xy_plot(p);
@@ -135,9 +145,14 @@ std::string waterfall(const StartupPoint& s, size_t index) {
                         num(v, 3) + " s"});
       t += v;
     }
-    p.rows.push_back({name + ": whole first step",
-                      {{-1, 0, f->total_s, name + " first step: " + secs(f->total_s)}},
-                      num(f->total_s, 4) + " s"});
+    const Interval& iv = f->total_interval;
+    BarRow whole{name + ": whole first step",
+                 {{-1, 0, f->total_s, name + " first step: " + secs(f->total_s)}},
+                 num(f->total_s, 4) + " s" +
+                     (iv.second > iv.first ? " (80 %: " + num(iv.first, 3) + "-" + num(iv.second, 3) + ")" : "")};
+    whole.err_low = iv.first;
+    whole.err_high = iv.second;
+    p.rows.push_back(whole);
   }
   const int total = cat("whole first step");
   for (auto& r : p.rows)
@@ -153,6 +168,8 @@ std::string breakdown(const std::vector<RunPoint>& runs) {
   for (size_t i = 0; i < runs.size() && i < kMaxBars; ++i) {
     const RunPoint& r = runs[i];
     BarRow row{r.label, {}, num(r.step_time_s, 4) + " s"};
+    row.err_low = r.step_interval.first;
+    row.err_high = r.step_interval.second;
     double t = 0;
     for (const auto& [name, v] : r.breakdown) {
       auto it = std::find(p.categories.begin(), p.categories.end(), name);
@@ -252,6 +269,7 @@ std::string cumulative(const StartupPoint& s, size_t index) {
     m.colour = c++;
     const double after = T * (1 + (end - f->total_s) / f->steady_s);
     m.pts = {{0, 0}, {f->total_s, 0}, {f->total_s, T}, {end, after}};
+    m.x_err = {{0, 0}, {0, 0}, f->total_interval, {0, 0}};  // when the first step is done
     m.tips = {name + ": launch", name + ": first step running until " + secs(f->total_s),
               name + ": first step done at " + secs(f->total_s),
               name + ": " + si(after) + (tokens ? " tokens" : " steps") + " after " + secs(end) + " (one step per " +
