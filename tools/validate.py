@@ -403,29 +403,41 @@ lines += ["", "### Held-out rows: predicted, not fitted", "",
           "`trn1-training.yaml`), so the error below is a prediction at the shipped parameters. *Consistent* is no "
           "where the published row contradicts itself (its TP x DP x PP does not match its node count): the "
           "scenario follows the node count and the global batch, and the row is left out of the summary.", "",
-          "| row | scenario | framework | SDK | published (seq/s) | simulated (seq/s) | error | consistent | step (s) | MFU | exposed comm. | host |",
-          "|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|"]
-h_errs = []
+          "The *80 % interval* is the one `trnsim run` prints for the row's job (docs/model.md section 12), in the "
+          "row's unit; *inside* says whether the published figure falls in it.", "",
+          "| row | scenario | framework | SDK | published (seq/s) | simulated (seq/s) | 80 % interval | inside | error | consistent | step (s) | MFU | exposed comm. | host |",
+          "|---|---|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|"]
+h_errs, h_inside = [], []
 for row, js, err in holdout:
     name = os.path.basename(row["scenario"]).replace(".yaml", "")
     pub = float(row["value"])
     if js is None:
-        lines.append("| %s | %s | %s | %s | %.2f | failed: %s | | | | | | |" % (row["id"], name, row["framework"], row.get("sdk", ""), pub, err))
+        lines.append("| %s | %s | %s | %s | %.2f | failed: %s | | | | | | | | |" % (row["id"], name, row["framework"], row.get("sdk", ""), pub, err))
         continue
     st = js["steady"]
     sim = simulated_seq_per_s(row, js)
     e = sim / pub - 1
     ok = row.get("consistent", "true") == "true"
+    iv = st.get("tokens_per_s_interval")
+    lo, hi = (sim * iv["low"] / st["tokens_per_s"], sim * iv["high"] / st["tokens_per_s"]) if iv else (None, None)
+    inside = iv is not None and lo <= pub <= hi
     if ok:
         h_errs.append(abs(e))
+        if iv is not None:
+            h_inside.append(inside)
     b = st["breakdown"]
-    lines.append("| %s | %s | %s | %s | %.2f | %.2f | %+.1f%% | %s | %.3f | %.1f%% | %.0f%% | %.0f%% |" %
-                 (row["id"], name, row["framework"], row.get("sdk") or "n/a", pub, sim, 100 * e, "yes" if ok else "no",
+    lines.append("| %s | %s | %s | %s | %.2f | %.2f | %s | %s | %+.1f%% | %s | %.3f | %.1f%% | %.0f%% | %.0f%% |" %
+                 (row["id"], name, row["framework"], row.get("sdk") or "n/a", pub, sim,
+                  "%.2f-%.2f" % (lo, hi) if iv else "n/a", ("yes" if inside else "no") if iv else "n/a",
+                  100 * e, "yes" if ok else "no",
                   st["step_time_s"], 100 * st["mfu"], 100 * b["exposed_communication"] / st["step_time_s"],
                   100 * b["host_dispatch"] / st["step_time_s"]))
 if h_errs:
     lines += ["", "Over the %d consistent held-out rows: median error %.2f %%, maximum %.1f %%." %
               (len(h_errs), 100 * med(h_errs), 100 * max(h_errs))]
+if h_inside:
+    lines += ["", "Coverage of the 80 %% intervals over the same rows: %d of %d inside (%.0f %%)." %
+              (sum(h_inside), len(h_inside), 100 * sum(h_inside) / len(h_inside))]
 lines += release_section()
 if release_failed:
     lines += ["", "**Failed:** the simulations at their own release of %s (%s)." %
