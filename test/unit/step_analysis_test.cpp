@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "sim/app/analysis/step_analysis.h"
 
@@ -20,21 +21,26 @@ TEST_CASE("the breakdown's parts add up to the step", "[analysis]") {
   // compute [0,4], communication [3,6] (exposed 2), the neighbouring stage [6,7], the host
   // [0,8] (exposed only where nothing else explains the wait: [7,8]); step 10 s, 1 s memory bound.
   auto b = step_breakdown({{0, 4}}, {{3, 6}}, {{6, 7}}, {{0, 8}}, 1.0, 10.0);
-  REQUIRE(b.size() == 6);
+  const auto named = b.named();
+  REQUIRE(named.size() == 6);
   double sum = 0;
-  for (const auto& [k, v] : b) sum += v;
+  for (const auto& [k, v] : named) sum += v;
   CHECK(sum == Approx(10.0));
-  CHECK(b[0].first == "compute");
-  CHECK(b[0].second == Approx(3.0));
-  CHECK(b[1].second == Approx(1.0));  // memory_bound
-  CHECK(b[2].second == Approx(2.0));  // exposed_communication
-  CHECK(b[3].second == Approx(1.0));  // host_dispatch
-  CHECK(b[4].second == Approx(1.0));  // pipeline_bubble
-  CHECK(b[5].second == Approx(2.0));  // idle
+  CHECK(named[0].first == "compute");
+  CHECK(named[5].first == "idle");
+  CHECK(b[StepCategory::Compute] == Approx(3.0));
+  CHECK(b[StepCategory::MemoryBound] == Approx(1.0));
+  CHECK(b[StepCategory::ExposedCommunication] == Approx(2.0));
+  CHECK(b[StepCategory::HostDispatch] == Approx(1.0));
+  CHECK(b[StepCategory::PipelineBubble] == Approx(1.0));
+  CHECK(b[StepCategory::Idle] == Approx(2.0));
+  CHECK(b.largest() == StepCategory::Compute);
+  CHECK(StepBreakdown::from_named(named).seconds == b.seconds);
+  CHECK_THROWS_AS(StepBreakdown::from_named({{"bubble", 1.0}}), std::invalid_argument);
   // Shares of the step sum to 1 however the intervals overlap.
   auto c = step_breakdown({{0, 1}, {0.5, 3}}, {{2, 5}, {4, 6}}, {}, {{5.5, 9}}, 5.0, 9.0);
   double share = 0;
-  for (const auto& [k, v] : c) share += v / 9.0;
+  for (double v : c.seconds) share += v / 9.0;
   CHECK(share == Approx(1.0));
 }
 
@@ -74,7 +80,8 @@ TEST_CASE("finish_result: throughput and MFU from the model FLOPs", "[analysis]"
   trn::workloads::ScenarioSpec s = trn::workloads::load_scenario("qwen3-32b-trn2", {});
   StepResult r;
   r.step_time_s = 2.0;
-  r.breakdown = {{"compute", 1.5}, {"idle", 0.5}};
+  r.breakdown[StepCategory::Compute] = 1.5;
+  r.breakdown[StepCategory::Idle] = 0.5;
   finish_result(s, r);
   CHECK(r.tokens_per_s == Approx(double(s.batch.tokens()) / 2.0));
   CHECK(r.model_flops == Approx(model_flops_per_step(s)));
@@ -86,15 +93,15 @@ TEST_CASE("combine_steady extrapolates along the line through two runs", "[analy
   StepResult a, b;
   a.step_time_s = 10;  // 8 micro-batches
   b.step_time_s = 14;  // 12 micro-batches: 1 s per micro-batch
-  a.breakdown = {{"compute", 6}};
-  b.breakdown = {{"compute", 8}};
+  a.breakdown[StepCategory::Compute] = 6;
+  b.breakdown[StepCategory::Compute] = 8;
   a.engine_ops = {{"tensor", 80}};
   b.engine_ops = {{"tensor", 120}};
   a.ops = 800;
   b.ops = 1200;
   StepResult r = combine_steady(a, b, 8, 12, 32);
   CHECK(r.step_time_s == Approx(34.0));
-  CHECK(r.breakdown[0].second == Approx(18.0));
+  CHECK(r.breakdown[StepCategory::Compute] == Approx(18.0));
   CHECK(r.engine_ops[0].second == 320);
   CHECK(r.ops == 3200);
 }
@@ -102,7 +109,8 @@ TEST_CASE("combine_steady extrapolates along the line through two runs", "[analy
 TEST_CASE("a step result survives the text a forked run sends back", "[analysis]") {
   StepResult r;
   r.step_time_s = 1.25;
-  r.breakdown = {{"compute", 1.0}, {"idle", 0.25}};
+  r.breakdown[StepCategory::Compute] = 1.0;
+  r.breakdown[StepCategory::Idle] = 0.25;
   r.engines = {{"tensor", 0.9}};
   r.engine_ops = {{"tensor", 42}};
   r.events = 7;
@@ -112,7 +120,7 @@ TEST_CASE("a step result survives the text a forked run sends back", "[analysis]
   r.roofline_groups.push_back(RooflinePoint{"mlp.up", "tensor", 3, 1e9, 2e6, 0.5, 0, 0});
   StepResult back = step_from_text(step_to_text(r));
   CHECK(back.step_time_s == r.step_time_s);
-  CHECK(back.breakdown == r.breakdown);
+  CHECK(back.breakdown.seconds == r.breakdown.seconds);
   CHECK(back.engine_ops == r.engine_ops);
   CHECK(back.events == 7);
   CHECK(back.world == 16);

@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 #include <nlohmann/json.hpp>
+
+#include "sim/base/config_reader.h"
 
 namespace trn::app {
 
@@ -99,10 +102,9 @@ void finish_result(const workloads::ScenarioSpec& s, StepResult& r) {
   r.model_flops = model_flops_per_step(s);
   r.mfu = r.model_flops / (r.step_time_s * s.system.total_chips() * s.system.chip.peak.bf16.v);
   r.memory = workloads::memory_per_rank(s);
-  auto top = std::max_element(r.breakdown.begin(), r.breakdown.end(),
-                              [](const auto& a, const auto& b) { return a.second < b.second; });
-  r.verdict = "the step is bound by " + top->first + " (" +
-              std::to_string(std::lround(100 * top->second / r.step_time_s)) + "% of the step)";
+  const StepCategory top = r.breakdown.largest();
+  r.verdict = "the step is bound by " + sim::word_of(top) + " (" +
+              std::to_string(std::lround(100 * r.breakdown[top] / r.step_time_s)) + "% of the step)";
   const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
   r.roofline = build_roofline(s, lnc, r.roofline_groups);
 }
@@ -121,11 +123,29 @@ double model_flops_per_step(const workloads::ScenarioSpec& s) {
   return dense + attn * tokens;
 }
 
-std::vector<std::pair<std::string, double>> step_breakdown(std::vector<Interval> compute,
-                                                           const std::vector<Interval>& coll,
-                                                           const std::vector<Interval>& pipe,
-                                                           const std::vector<Interval>& host, double memory_bound,
-                                                           double step_time) {
+std::vector<std::pair<std::string, double>> StepBreakdown::named() const {
+  std::vector<std::pair<std::string, double>> out;
+  for (size_t i = 0; i < kStepCategories; ++i) out.emplace_back(sim::word_of(static_cast<StepCategory>(i)), seconds[i]);
+  return out;
+}
+
+StepBreakdown StepBreakdown::from_named(const std::vector<std::pair<std::string, double>>& named) {
+  StepBreakdown b;
+  for (const auto& [word, v] : named) {
+    const auto c = sim::enum_of_word<StepCategory>(word);
+    if (!c) throw std::invalid_argument("'" + word + "' is not a step category");
+    b[*c] = v;
+  }
+  return b;
+}
+
+StepCategory StepBreakdown::largest() const {
+  return static_cast<StepCategory>(std::max_element(seconds.begin(), seconds.end()) - seconds.begin());
+}
+
+StepBreakdown step_breakdown(std::vector<Interval> compute, const std::vector<Interval>& coll,
+                             const std::vector<Interval>& pipe, const std::vector<Interval>& host, double memory_bound,
+                             double step_time) {
   const double t_compute = union_length(compute);
   const double t_comm = exposed(coll, compute);
   // A host that runs ahead of the device (compiled launches, lazy-tensor tracing) is busy while
@@ -137,12 +157,14 @@ std::vector<std::pair<std::string, double>> step_breakdown(std::vector<Interval>
   dev.insert(dev.end(), pipe.begin(), pipe.end());
   const double t_host = exposed(host, dev);
   const double idle = std::max(0.0, step_time - t_compute - t_comm - t_host - t_pipe);
-  return {{"compute", t_compute - std::min(memory_bound, t_compute)},
-          {"memory_bound", std::min(memory_bound, t_compute)},
-          {"exposed_communication", t_comm},
-          {"host_dispatch", t_host},
-          {"pipeline_bubble", t_pipe},
-          {"idle", idle}};
+  StepBreakdown b;
+  b[StepCategory::Compute] = t_compute - std::min(memory_bound, t_compute);
+  b[StepCategory::MemoryBound] = std::min(memory_bound, t_compute);
+  b[StepCategory::ExposedCommunication] = t_comm;
+  b[StepCategory::HostDispatch] = t_host;
+  b[StepCategory::PipelineBubble] = t_pipe;
+  b[StepCategory::Idle] = idle;
+  return b;
 }
 
 namespace {
@@ -155,7 +177,7 @@ using Pairs = std::vector<std::pair<std::string, double>>;
 std::string step_to_text(const StepResult& r) {
   Json j;
   j["step_time_s"] = r.step_time_s;
-  j["breakdown"] = r.breakdown;
+  j["breakdown"] = r.breakdown.named();
   j["engines"] = r.engines;
   j["engine_ops"] = r.engine_ops;
   j["events"] = r.events;
@@ -174,7 +196,7 @@ StepResult step_from_text(const std::string& text) {
   Json j = Json::parse(text);
   StepResult r;
   r.step_time_s = j["step_time_s"];
-  r.breakdown = j["breakdown"].get<Pairs>();
+  r.breakdown = StepBreakdown::from_named(j["breakdown"].get<Pairs>());
   r.engines = j["engines"].get<Pairs>();
   r.engine_ops = j["engine_ops"].get<Pairs>();
   r.events = j["events"];
@@ -215,7 +237,8 @@ void extrapolate(Pairs& out, const Pairs& a, const Pairs& b, int m2, int m3, int
 StepResult combine_steady(const StepResult& a, const StepResult& b, int m2, int m3, int m) {
   StepResult r = b;
   r.step_time_s = line(a.step_time_s, b.step_time_s, m2, m3, m);
-  extrapolate(r.breakdown, a.breakdown, b.breakdown, m2, m3, m, false);
+  for (size_t i = 0; i < kStepCategories; ++i)
+    r.breakdown.seconds[i] = std::max(0.0, line(a.breakdown.seconds[i], b.breakdown.seconds[i], m2, m3, m));
   extrapolate(r.engines, a.engines, b.engines, m2, m3, m, false);
   extrapolate(r.engine_ops, a.engine_ops, b.engine_ops, m2, m3, m, true);
   r.ops = static_cast<int64_t>(std::llround(line(double(a.ops), double(b.ops), m2, m3, m)));

@@ -5,6 +5,7 @@
 // the simulation that produces the inputs is sim/app/simulation/step_simulation.h.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -45,10 +46,32 @@ struct SteadyState {
   bool extrapolated() const { return microbatches.size() > 1; }
 };
 
+/// Where rank 0's step time goes, in report order (docs/model.md, "Step breakdown").
+enum class StepCategory { Compute, MemoryBound, ExposedCommunication, HostDispatch, PipelineBubble, Idle };
+inline const std::vector<std::string>& enum_words(StepCategory) {
+  static const std::vector<std::string> w{"compute",       "memory_bound",    "exposed_communication",
+                                          "host_dispatch", "pipeline_bubble", "idle"};
+  return w;
+}
+constexpr size_t kStepCategories = 6;
+
+/// Seconds per StepCategory of one step; they add up to the step time.
+struct StepBreakdown {
+  std::array<double, kStepCategories> seconds{};
+  double& operator[](StepCategory c) { return seconds[static_cast<size_t>(c)]; }
+  double operator[](StepCategory c) const { return seconds[static_cast<size_t>(c)]; }
+  /// (word, seconds) in category order: the text and JSON form.
+  std::vector<std::pair<std::string, double>> named() const;
+  /// From the named form; throws std::invalid_argument on a word that is no category.
+  static StepBreakdown from_named(const std::vector<std::pair<std::string, double>>& named);
+  /// The category with the most seconds (the first of equals).
+  StepCategory largest() const;
+};
+
 struct StepResult {
   double step_time_s = 0, tokens_per_s = 0, mfu = 0;
   double model_flops = 0;                                  // per step, whole job
-  std::vector<std::pair<std::string, double>> breakdown;   // seconds per category
+  StepBreakdown breakdown;                                 // seconds per category
   std::vector<std::pair<std::string, double>> engines;     // busy seconds per engine (rank 0)
   std::vector<std::pair<std::string, double>> engine_ops;  // ops per engine (rank 0)
   workloads::MemoryReport memory;
@@ -80,11 +103,9 @@ std::string name_stem(const std::string& name);
 /// exposed_communication, host_dispatch, pipeline_bubble and idle, which add up to the step.
 /// Waits are charged in this order: communication, then the neighbouring stage (`pipe`),
 /// then the host.
-std::vector<std::pair<std::string, double>> step_breakdown(std::vector<Interval> compute,
-                                                           const std::vector<Interval>& coll,
-                                                           const std::vector<Interval>& pipe,
-                                                           const std::vector<Interval>& host, double memory_bound,
-                                                           double step_time);
+StepBreakdown step_breakdown(std::vector<Interval> compute, const std::vector<Interval>& coll,
+                             const std::vector<Interval>& pipe, const std::vector<Interval>& host, double memory_bound,
+                             double step_time);
 
 /// The engines' busy seconds (compute engines) and op counts (every engine) of rank 0, in the
 /// report's order.

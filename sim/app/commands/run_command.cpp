@@ -177,7 +177,7 @@ void write_run_text(const RunResult& res, FILE* out) {
                interval_text(scaled(res.mfu, 100), "%.1f").c_str());
   for (const auto& why : res.step_time.why) std::fprintf(out, "  interval wider: %s\n", why.c_str());
   std::fprintf(out, "  breakdown (rank 0, seconds)\n");
-  for (const auto& [k, v] : r.breakdown)
+  for (const auto& [k, v] : r.breakdown.named())
     std::fprintf(out, "    %-22s %9.4f  %5.1f%%\n", k.c_str(), v, 100 * v / r.step_time_s);
   std::fprintf(out, "  engine busy (rank 0, seconds)\n");
   for (const auto& [k, v] : r.engines) std::fprintf(out, "    %-22s %9.4f\n", k.c_str(), v);
@@ -261,7 +261,7 @@ nlohmann::ordered_json run_json(const RunResult& res) {
   js["steady"]["mfu"] = r.mfu;
   if (res.mfu.valid) js["steady"]["mfu_interval"] = interval_json(res.mfu);
   js["steady"]["model_flops"] = r.model_flops;
-  for (const auto& [k, v] : r.breakdown) js["steady"]["breakdown"][k] = v;
+  for (const auto& [k, v] : r.breakdown.named()) js["steady"]["breakdown"][k] = v;
   for (const auto& [k, v] : r.engines) js["steady"]["engine_busy_s"][k] = v;
   for (const auto& [k, v] : r.engine_ops) js["steady"]["engine_ops"][k] = static_cast<int64_t>(v);
   js["memory"]["per_rank_bytes"] = json_count(r.memory.total);

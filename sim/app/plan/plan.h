@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/app/analysis/intervals.h"
+#include "sim/app/analysis/step_analysis.h"
 #include "workloads/plan/plan_model.h"
 
 namespace trn::app {
@@ -56,9 +57,9 @@ struct PlanCandidate {
   int hosts = 1;
   int64_t tokens_per_step = 0, steps = 0;
   double step_time_s = 0, mfu = 0, tokens_per_s = 0;
-  double flop_bound_s = 0;                                     // rule 5's bound on the step (docs/plan.md section 2)
-  double step_bound_s = -1;                                    // rule 6's schedule bound on the step (-1: not computed)
-  std::vector<std::pair<std::string, double>> step_breakdown;  // seconds per category, rank 0
+  double flop_bound_s = 0;       // rule 5's bound on the step (docs/plan.md section 2)
+  double step_bound_s = -1;      // rule 6's schedule bound on the step (-1: not computed)
+  StepBreakdown step_breakdown;  // seconds per category, rank 0
   double per_rank_bytes = 0, hbm_capacity_bytes = 0;
   double startup_s = 0;          // first start-up (overhead beyond one steady step)
   double restart_startup_s = 0;  // start-up of a restart: warm cache, weights from the checkpoint

@@ -177,7 +177,7 @@ nlohmann::ordered_json candidate_json(const PlanCandidate& c) {
   j["step_bounds_s"] = {{"flops", c.flop_bound_s}, {"schedule", c.step_bound_s >= 0 ? J(c.step_bound_s) : J(nullptr)}};
   j["mfu"] = c.mfu;
   j["tokens_per_s"] = c.tokens_per_s;
-  for (const auto& [k, v] : c.step_breakdown) j["step_breakdown_s"][k] = v;
+  for (const auto& [k, v] : c.step_breakdown.named()) j["step_breakdown_s"][k] = v;
   j["startup_s"] = c.startup_s;
   j["restart_startup_s"] = c.restart_startup_s;
   if (c.step_interval.valid) j["step_time_s_interval"] = interval_json(c.step_interval);

@@ -37,10 +37,8 @@ namespace {
 
 namespace wp = workloads::plan;
 
-double share(const PlanCandidate& c, const std::string& k) {
-  for (const auto& [name, v] : c.step_breakdown)
-    if (name == k) return c.step_time_s > 0 ? v / c.step_time_s : 0;
-  return 0;
+double share(const PlanCandidate& c, StepCategory k) {
+  return c.step_time_s > 0 ? c.step_breakdown[k] / c.step_time_s : 0;
 }
 
 // Why `c` lost to `w`: the step category whose share grew most, or price and start-up.
@@ -51,12 +49,13 @@ std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, RankBy rank
   std::snprintf(buf, sizeof buf, "%+.1f%% %s", 100 * dm, rank_word(rank_by, quantile).c_str());
   head = buf;
   // The step categories that can explain a loss, and how the reason names them.
-  static const std::pair<const char*, const char*> categories[] = {{"pipeline_bubble", "bubble"},
-                                                                   {"exposed_communication", "exposed communication"},
-                                                                   {"host_dispatch", "host_dispatch"},
-                                                                   {"memory_bound", "memory_bound"},
-                                                                   {"idle", "idle"}};
-  const std::pair<const char*, const char*>* best = nullptr;
+  static const std::pair<StepCategory, const char*> categories[] = {
+      {StepCategory::PipelineBubble, "bubble"},
+      {StepCategory::ExposedCommunication, "exposed communication"},
+      {StepCategory::HostDispatch, "host_dispatch"},
+      {StepCategory::MemoryBound, "memory_bound"},
+      {StepCategory::Idle, "idle"}};
+  const std::pair<StepCategory, const char*>* best = nullptr;
   double best_d = 0.02;  // a share must grow by 2 points of the step to be named
   for (const auto& k : categories) {
     const double d = share(c, k.first) - share(w, k.first);

@@ -122,7 +122,7 @@ std::string evaluate(const workloads::ScenarioSpec& s, const std::vector<std::st
   j["step_time_s"] = r.step_time_s;
   j["mfu"] = r.mfu;
   j["tokens_per_s"] = r.tokens_per_s;
-  j["breakdown"] = r.breakdown;
+  j["breakdown"] = r.breakdown.named();
   j["memory"] = {{"per_rank_bytes", r.memory.total}, {"hbm_capacity_bytes", r.memory.capacity}};
   const models::CompileParams params = workloads::load_compile_params();
   for (const char* cache : {"cold", "warm"}) {
@@ -155,7 +155,7 @@ PlanCandidate derive(const Survivor& sv, const json& j, const PlanOptions& o) {
   c.step_bound_s = sv.scheduled ? sv.step_lb : -1;
   c.mfu = j["mfu"];
   c.tokens_per_s = j["tokens_per_s"];
-  c.step_breakdown = j["breakdown"].get<std::vector<std::pair<std::string, double>>>();
+  c.step_breakdown = StepBreakdown::from_named(j["breakdown"].get<std::vector<std::pair<std::string, double>>>());
   c.per_rank_bytes = j["memory"]["per_rank_bytes"];
   c.hbm_capacity_bytes = j["memory"]["hbm_capacity_bytes"];
   const json& first = j["first_step"][workloads::enum_word(o.cache)];
