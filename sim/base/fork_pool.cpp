@@ -20,6 +20,40 @@ namespace trn::sim {
 
 int ChildOutcome::exit_code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
 
+ChildResult ChildResult::of(nlohmann::json v) {
+  ChildResult r;
+  r.value = std::move(v);
+  return r;
+}
+
+ChildResult ChildResult::error(int status, std::string message, std::string detail) {
+  ChildResult r;
+  r.status = status;
+  r.message = std::move(message);
+  r.detail = std::move(detail);
+  return r;
+}
+
+std::string ChildResult::seal() const {
+  if (ok()) return nlohmann::json{{"value", value}}.dump();
+  return nlohmann::json{{"error", {{"status", status}, {"message", message}, {"detail", detail}}}}.dump();
+}
+
+ChildResult ChildResult::open(const ChildOutcome& c) {
+  if (WIFSIGNALED(c.status))
+    return error(3, "the simulation process was killed by signal " + std::to_string(WTERMSIG(c.status)));
+  if (c.exit_code() != 0 || c.output.empty())
+    return error(3, "the simulation process exited with status " + std::to_string(c.exit_code()) + " and no result");
+  const nlohmann::json j = nlohmann::json::parse(c.output, nullptr, false);
+  if (j.is_object() && j.contains("value")) return of(j["value"]);
+  if (j.is_object() && j.contains("error") && j["error"].is_object()) {
+    const nlohmann::json& e = j["error"];
+    return error(e.value("status", 3), e.value("message", std::string("an error without a message")),
+                 e.value("detail", std::string()));
+  }
+  return error(3, "the simulation process sent a result that is not a sealed envelope");
+}
+
 namespace {
 
 struct Running {

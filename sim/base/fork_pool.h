@@ -3,6 +3,8 @@
 // sweep's worker pool (which execs `trnsim run` in each child) and the benchmarks.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -20,6 +22,24 @@ struct ChildOutcome {
   int exit_code() const;
   /// Exited with status 0 and returned some text.
   bool ok() const { return exit_code() == 0 && !output.empty(); }
+};
+
+/// The one envelope of every forked child's result: the child seals its value, or its error
+/// with the exit status the error maps to (2 bad input, 3 internal), into one JSON document
+/// ({"value": V} or {"error": {"status", "message", "detail"}}); the parent opens it. A child
+/// that died or sent nothing opens as an internal error saying how it ended.
+struct ChildResult {
+  int status = 0;        // 0: `value` holds the result
+  nlohmann::json value;  // the result
+  std::string message;   // the error's one line
+  std::string detail;    // further lines of the error (may be empty)
+  bool ok() const { return status == 0; }
+  static ChildResult of(nlohmann::json v);
+  static ChildResult error(int status, std::string message, std::string detail = "");
+  /// The document the child writes to its pipe.
+  std::string seal() const;
+  /// The parent's reading of a child's outcome.
+  static ChildResult open(const ChildOutcome& c);
 };
 
 /// Thrown by run_forked when its `interrupted` check says so; the children are gone by then.

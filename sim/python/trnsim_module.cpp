@@ -92,27 +92,22 @@ CommandError oom_error(const RunResult& r) {
   return CommandError(2, first, nl == std::string::npos ? "" : text.substr(nl + 1));
 }
 
-/// In the child: '0' and the command's JSON, or the CLI's exit status digit, the message, a
-/// NUL and the detail. The statuses are those of run_cli (sim/app/cli/cli.cpp).
+/// In the child: the command's JSON text, or its error with the CLI's exit status (those of
+/// run_cli, sim/app/cli/cli.cpp), sealed in fork_pool's one envelope.
 std::string child_reply(const std::function<std::string()>& command) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   sim::install_signal_cleanup();  // as in main(): SIGINT/SIGTERM remove partial output files
   try {
-    return "0" + command();
+    return sim::ChildResult::of(command()).seal();
   } catch (const CommandError& e) {
-    return std::to_string(e.status) + e.what() + '\0' + e.detail;
+    return sim::ChildResult::error(e.status, e.what(), e.detail).seal();
   } catch (const sim::ConfigError& e) {
-    return std::string("2") + e.what() + '\0';
+    return sim::ChildResult::error(2, e.what()).seal();
   } catch (const MemoryGuardError& e) {
-    return std::string("2") + e.what() + '\0';
+    return sim::ChildResult::error(2, e.what()).seal();
   } catch (const std::exception& e) {
-    return std::string("3") + e.what() + '\0';
+    return sim::ChildResult::error(3, e.what()).seal();
   }
-}
-
-std::string how_it_ended(const sim::ChildOutcome& c) {
-  if (WIFSIGNALED(c.status)) return "the simulation process was killed by signal " + std::to_string(WTERMSIG(c.status));
-  return "the simulation process exited with status " + std::to_string(c.exit_code()) + " and no result";
 }
 
 /// Runs `command` in a forked child, with the GIL released while it runs, and returns
@@ -138,13 +133,9 @@ py::tuple in_child(const std::function<std::string()>& command) {
     return py::make_tuple(3, py::bytes(e.what()), py::bytes(""));
   }
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-  if (out.exit_code() != 0 || out.output.empty()) return py::make_tuple(3, py::bytes(how_it_ended(out)), py::bytes(""));
-  const int status = out.output[0] - '0';
-  const std::string text = out.output.substr(1);
-  if (status == 0) return py::make_tuple(0, py::bytes(text), py::bytes(""));
-  const size_t nul = text.find('\0');
-  return py::make_tuple(status, py::bytes(text.substr(0, nul)),
-                        py::bytes(nul == std::string::npos ? "" : text.substr(nul + 1)));
+  const sim::ChildResult r = sim::ChildResult::open(out);
+  if (r.ok()) return py::make_tuple(0, py::bytes(r.value.get<std::string>()), py::bytes(""));
+  return py::make_tuple(r.status, py::bytes(r.message), py::bytes(r.detail));
 }
 
 // ---- the commands, as their *_cli.cpp run them (without the text on stdout) ----

@@ -106,7 +106,7 @@ TEST_CASE("combine_steady extrapolates along the line through two runs", "[analy
   CHECK(r.ops == 3200);
 }
 
-TEST_CASE("a step result survives the text a forked run sends back", "[analysis]") {
+TEST_CASE("a step result survives the JSON a forked run sends back", "[analysis]") {
   StepResult r;
   r.step_time_s = 1.25;
   r.breakdown[StepCategory::Compute] = 1.0;
@@ -118,7 +118,7 @@ TEST_CASE("a step result survives the text a forked run sends back", "[analysis]
   r.simulated_ranks = 4;
   r.ops = 99;
   r.roofline_groups.push_back(RooflinePoint{"mlp.up", "tensor", 3, 1e9, 2e6, 0.5, 0, 0});
-  StepResult back = step_from_text(step_to_text(r));
+  StepResult back = step_from_json(nlohmann::json::parse(step_to_json(r).dump()));
   CHECK(back.step_time_s == r.step_time_s);
   CHECK(back.breakdown.seconds == r.breakdown.seconds);
   CHECK(back.engine_ops == r.engine_ops);

@@ -174,7 +174,7 @@ using Pairs = std::vector<std::pair<std::string, double>>;
 
 }  // namespace
 
-std::string step_to_text(const StepResult& r) {
+nlohmann::json step_to_json(const StepResult& r) {
   Json j;
   j["step_time_s"] = r.step_time_s;
   j["breakdown"] = r.breakdown.named();
@@ -189,11 +189,10 @@ std::string step_to_text(const StepResult& r) {
   Json g = Json::array();
   for (const auto& p : r.roofline_groups) g.push_back({p.name, p.engine, p.ops, p.flops, p.hbm_bytes, p.busy_s});
   j["roofline_groups"] = g;
-  return j.dump();
+  return j;
 }
 
-StepResult step_from_text(const std::string& text) {
-  Json j = Json::parse(text);
+StepResult step_from_json(const nlohmann::json& j) {
   StepResult r;
   r.step_time_s = j["step_time_s"];
   r.breakdown = StepBreakdown::from_named(j["breakdown"].get<Pairs>());

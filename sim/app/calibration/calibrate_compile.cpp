@@ -196,7 +196,7 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
   }
   // Leave-one-out: refit without each fitted observation (forked children, as many at a time
   // as --jobs), predict it at the rounded refit.
-  std::vector<std::function<std::string()>> bodies;
+  std::vector<std::function<double()>> bodies;
   std::vector<size_t> which;
   for (size_t i = 0; i < set.timed.size(); ++i) {
     if (!use[i]) continue;
@@ -205,12 +205,12 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
       std::vector<char> without = use;
       without[i] = 0;
       const models::MapFit fi = models::map_fit(m, fit.theta, map_options(), rows_of(set, without));
-      return fmt("%.17g", set.timed[i].predict(rounded(set, params_at(set, fi.theta))));
+      return set.timed[i].predict(rounded(set, params_at(set, fi.theta)));
     });
   }
-  const std::vector<std::string> loo = run_in_children(bodies, "leave-one-out refit", std::max(1, opt.jobs));
+  const std::vector<double> loo = run_in_children(bodies, "leave-one-out refit", std::max(1, opt.jobs));
   std::map<size_t, double> loo_of;
-  for (size_t k = 0; k < which.size(); ++k) loo_of[which[k]] = std::stod(loo[k]);
+  for (size_t k = 0; k < which.size(); ++k) loo_of[which[k]] = loo[k];
   for (size_t i = 0; i < set.timed.size(); ++i) {
     const TimedObservation& o = set.timed[i];
     ObservationFit f;

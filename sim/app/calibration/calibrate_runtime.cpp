@@ -171,12 +171,8 @@ struct Param {
 };
 
 // A forked child's work: simulate the scenario with the assignments, send back tokens/s.
-std::function<std::string()> throughput_body(const std::string& scenario, const std::vector<std::string>& sets) {
-  return [scenario, sets]() -> std::string {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.17g", simulate(workloads::load_scenario(scenario, sets), StepOptions{}).tokens_per_s);
-    return b;
-  };
+std::function<double()> throughput_body(const std::string& scenario, const std::vector<std::string>& sets) {
+  return [scenario, sets]() { return simulate(workloads::load_scenario(scenario, sets), StepOptions{}).tokens_per_s; };
 }
 
 struct Problem {
@@ -215,7 +211,7 @@ struct Problem {
   // does not hold, `jobs` children at a time.
   std::vector<double> simulate_rows(const std::vector<std::pair<size_t, std::vector<double>>>& req) {
     std::vector<std::string> keys, order;  // order: uncached keys, first occurrence first
-    std::vector<std::function<std::string()>> bodies;
+    std::vector<std::function<double()>> bodies;
     for (const auto& [i, v] : req) {
       const Row& r = rows[rows[i].sim];
       std::string k = key(r, v);
@@ -226,7 +222,7 @@ struct Problem {
     }
     auto out = run_in_children(bodies, "runtime calibration step", jobs);
     simulations += static_cast<int>(out.size());
-    for (size_t i = 0; i < out.size(); ++i) cache[order[i]] = std::stod(out[i]);
+    for (size_t i = 0; i < out.size(); ++i) cache[order[i]] = out[i];
     std::vector<double> res;
     for (const auto& k : keys) res.push_back(cache.at(k));
     return res;
@@ -653,7 +649,7 @@ RuntimeCheckResult run_calibrate_runtime_check(const CalibrateRuntimeOptions& o,
   } catch (const std::exception& e) {
     throw sim::ConfigError(sim::Location{path, 0, 0}, "--check", std::string("not JSON: ") + e.what());
   }
-  std::vector<std::function<std::string()>> bodies;
+  std::vector<std::function<double()>> bodies;
   std::vector<size_t> slot(pb.rows.size());
   for (size_t i = 0; i < pb.rows.size(); ++i) {
     const Row& r = pb.rows[i];
@@ -672,7 +668,7 @@ RuntimeCheckResult run_calibrate_runtime_check(const CalibrateRuntimeOptions& o,
     row.id = pb.rows[i].id;
     for (const auto& jr : doc.value("rows", nlohmann::json::array()))
       if (jr.value("id", "") == row.id) row.recorded = jr.value("simulated_tokens_per_s", -1.0);
-    row.simulated = std::stod(out[slot[i]]);
+    row.simulated = out[slot[i]];
     row.ok = row.recorded > 0 && std::fabs(row.simulated / row.recorded - 1) < 1e-6;
     res.differing += !row.ok;
     res.rows.push_back(row);

@@ -8,6 +8,7 @@
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
 #include "sim/app/plan/quick_layout.h"
+#include "sim/app/simulation/fork_eval.h"
 #include "sim/base/config_node.h"
 #include "sim/base/fork_pool.h"
 #include "sim/base/units.h"
@@ -131,14 +132,17 @@ RunResult run_run(const RunOptions& o) {
   child.max_memory = sopt.max_memory;
   sim::ForkedBatch batch(
       perturbed.size(),
-      [&](size_t i) { return sim::format_double_exact(simulate(perturbed[i].second, child).step_time_s); },
+      [&](size_t i) {
+        return sealed([&] { return nlohmann::json(simulate(perturbed[i].second, child).step_time_s); });
+      },
       "interval simulation");
   res.step = simulate(res.scenario, sopt);
   std::vector<std::pair<std::string, double>> moved;
   const auto outcomes = batch.collect();
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    if (!outcomes[i].ok()) throw std::runtime_error("interval simulation failed");
-    moved.emplace_back(perturbed[i].first, std::stod(outcomes[i].output));
+    const sim::ChildResult r = sim::ChildResult::open(outcomes[i]);
+    if (!r.ok()) rethrow(r, "interval simulation");
+    moved.emplace_back(perturbed[i].first, r.value.get<double>());
   }
   set_run_intervals(res, model, moved);
   return res;

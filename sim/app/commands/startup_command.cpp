@@ -47,12 +47,9 @@ void host_compile(workloads::FirstStep& f) {
 
 // The steady step of each job, in forked children two at a time.
 std::vector<double> steady_steps(const std::vector<const workloads::ScenarioSpec*>& jobs) {
-  std::vector<std::function<std::string()>> bodies;
-  for (const auto* s : jobs)
-    bodies.push_back([s]() { return sim::format_double_exact(simulate(*s, StepOptions{}).step_time_s); });
-  std::vector<double> out;
-  for (const auto& text : run_in_children(bodies, "steady step", 2)) out.push_back(std::stod(text));
-  return out;
+  std::vector<std::function<double()>> bodies;
+  for (const auto* s : jobs) bodies.push_back([s]() { return simulate(*s, StepOptions{}).step_time_s; });
+  return run_in_children(bodies, "steady step", 2);
 }
 
 // Parameters and their stated log-uncertainty (the `uncertainty:` section of compile.yaml).

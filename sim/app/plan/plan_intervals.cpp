@@ -31,7 +31,7 @@ void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidat
   const std::string base = sim::data_root() + "/workloads/plan/base.yaml";
   std::vector<workloads::ScenarioSpec> specs;
   std::vector<std::vector<std::pair<std::string, workloads::ScenarioSpec>>> moved;
-  std::vector<std::function<std::string()>> bodies;
+  std::vector<std::function<double()>> bodies;
   for (const PlanCandidate* c : cs) {
     std::vector<std::string> sets = c->point.sets();
     sets.insert(sets.end(), o.sets.begin(), o.sets.end());
@@ -44,16 +44,16 @@ void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidat
       bodies.push_back([s]() {
         StepOptions opt;
         opt.max_memory = default_max_memory();
-        return sim::format_double_exact(simulate(*s, opt).step_time_s);
+        return simulate(*s, opt).step_time_s;
       });
     }
-  const std::vector<std::string> out = run_in_children(bodies, "plan interval", std::max(1, o.jobs));
+  const std::vector<double> out = run_in_children(bodies, "plan interval", std::max(1, o.jobs));
   size_t k = 0;
   for (size_t i = 0; i < cs.size(); ++i) {
     PlanCandidate& c = *cs[i];
     c.interval_done = true;
     std::vector<std::pair<std::string, double>> moved_steps;
-    for (const auto& p : moved[i]) moved_steps.emplace_back(p.first, std::stod(out[k++]));
+    for (const auto& p : moved[i]) moved_steps.emplace_back(p.first, out[k++]);
     c.step_interval = steady_step_interval(model, specs[i], c.step_time_s, moved_steps);
     if (!std::isfinite(c.time_to_train_s)) continue;
     c.time_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s, 1.0);

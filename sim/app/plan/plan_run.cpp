@@ -359,37 +359,27 @@ std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const 
     unsimulated.push_back(i);
   }
   if (unsimulated.empty()) return results;
-  std::vector<std::function<std::string()>> bodies;
+  std::vector<std::function<json()>> bodies;
   for (size_t i : unsimulated) {
     const Survivor* s = wave[i];
     const std::string model_arg = o.model;
-    bodies.push_back([s, model_arg]() { return evaluate(s->spec, s->sets, model_arg, s->hash); });
+    bodies.push_back([s, model_arg]() { return json(evaluate(s->spec, s->sets, model_arg, s->hash)); });
   }
-  std::vector<std::string> out;
-  try {
-    out = run_in_children(bodies, "plan point", o.jobs);
-  } catch (const std::runtime_error&) {  // one failed: run them one by one to know which
-    out.clear();
-    for (auto& b : bodies) {
-      try {
-        out.push_back(run_in_children({b}, "plan point", 1)[0]);
-      } catch (const std::runtime_error& e) {
-        out.push_back(std::string("!") + e.what());
-      }
-    }
-  }
+  const std::vector<sim::ChildResult> out = run_children(bodies, "plan point", o.jobs);
   for (size_t k = 0; k < unsimulated.size(); ++k) {
     const size_t i = unsimulated[k];
     ++res.counts.simulated_now;
-    if (!out[k].empty() && out[k][0] == '!') {
+    if (!out[k].ok()) {
+      const std::string why = "plan point failed: " + out[k].message;
+      std::fprintf(stderr, "trnsim: %s\n", why.c_str());
       // The result column holds JSON on every row, so that json_extract works on all of them.
       db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Error,
-             json{{"error", {{"message", out[k].substr(1)}}}}.dump(), out[k].substr(1));
+             json{{"error", {{"message", why}}}}.dump(), why);
       results[i].clear();
       continue;
     }
-    results[i] = out[k];
-    db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Ok, out[k], "");
+    results[i] = out[k].value.get<std::string>();
+    db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Ok, results[i], "");
   }
   return results;
 }

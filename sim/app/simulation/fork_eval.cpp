@@ -1,38 +1,39 @@
-// run_in_child / run_in_children over the one fork helper (sim/base/fork_pool.h).
+// The typed side of the fork helper: sealed bodies, run_children and rethrow
+// (sim/base/fork_pool.h holds the envelope and the forking).
 #include "sim/app/simulation/fork_eval.h"
 
-#include <cstring>
-#include <stdexcept>
-
-#include "sim/base/fork_pool.h"
+#include "sim/app/simulation/step_simulation.h"
 
 namespace trn::app {
 
-std::vector<std::string> run_in_children(const std::vector<std::function<std::string()>>& bodies,
-                                         const std::string& what, int jobs) {
-  std::vector<std::string> out(bodies.size());
-  bool ok = true;
+std::string sealed(const std::function<nlohmann::json()>& body) {
+  try {
+    return sim::ChildResult::of(body()).seal();
+  } catch (const sim::ConfigError& e) {
+    return sim::ChildResult::error(2, e.what()).seal();
+  } catch (const MemoryGuardError& e) {
+    return sim::ChildResult::error(2, e.what()).seal();
+  } catch (const std::exception& e) {
+    return sim::ChildResult::error(3, e.what()).seal();
+  }
+}
+
+std::vector<sim::ChildResult> run_children(const std::vector<std::function<nlohmann::json()>>& bodies,
+                                           const std::string& what, int jobs) {
+  std::vector<sim::ChildResult> out(bodies.size());
   sim::run_forked(
-      bodies.size(), [&](size_t i) { return bodies[i](); }, jobs,
-      [&](size_t i, sim::ChildOutcome&& c) {
-        ok = c.ok() && ok;
-        out[i] = std::move(c.output);
-      },
-      what);
-  if (!ok) throw std::runtime_error(what + " failed");
+      bodies.size(), [&](size_t i) { return sealed(bodies[i]); }, jobs,
+      [&](size_t i, sim::ChildOutcome&& c) { out[i] = sim::ChildResult::open(c); }, what);
   return out;
 }
 
+void rethrow(const sim::ChildResult& r, const std::string& what) {
+  if (r.status == 2) throw sim::ConfigError(r.message);
+  throw std::runtime_error(what + " failed: " + r.message);
+}
+
 std::vector<double> run_in_child(const std::function<std::vector<double>()>& body, const std::string& what) {
-  std::string out =
-      run_in_children({[&body] {
-                        std::vector<double> v = body();
-                        return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
-                      }},
-                      what, 1)[0];
-  std::vector<double> v(out.size() / sizeof(double));
-  std::memcpy(v.data(), out.data(), v.size() * sizeof(double));
-  return v;
+  return run_in_children<std::vector<double>>({body}, what, 1)[0];
 }
 
 }  // namespace trn::app

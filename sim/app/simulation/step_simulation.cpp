@@ -331,7 +331,7 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
     std::vector<size_t> order(pts.size());
     std::iota(order.begin(), order.end(), size_t{0});
     if (order.size() == 3) order = {0, 2, 1};
-    std::vector<std::function<std::string()>> bodies;
+    std::vector<std::function<nlohmann::json()>> bodies;
     for (size_t i : order) {
       TraceOptions t = i + 1 == pts.size() ? opt.trace : TraceOptions{};  // the largest run writes the trace
       const int mi = pts[i];
@@ -339,15 +339,15 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
                               ? s.name + " (" + std::to_string(mi) + " of " + std::to_string(m) + " micro-batches)"
                               : "";
       bodies.push_back([&s, t, mi, &opt, label] {
-        return step_to_text(simulate_step(with_microbatches(s, mi), t, opt.ranks, label));
+        return step_to_json(simulate_step(with_microbatches(s, mi), t, opt.ranks, label));
       });
     }
-    std::vector<std::string> started = run_in_children(bodies, "steady-state run", 2);
-    std::vector<std::string> out(pts.size());
+    std::vector<nlohmann::json> started = run_in_children(bodies, "steady-state run", 2);
+    std::vector<nlohmann::json> out(pts.size());
     for (size_t j = 0; j < order.size(); ++j) out[order[j]] = std::move(started[j]);
     std::vector<StepResult> rs;
-    for (const auto& text : out) {
-      rs.push_back(step_from_text(text));
+    for (const auto& j : out) {
+      rs.push_back(step_from_json(j));
       events += rs.back().events;
       simulated_ops += rs.back().ops;
     }
