@@ -80,6 +80,20 @@ PY
 grep -q "ranked by time to train at the 90 % quantile of its interval" "$D/q90.txt" &&
   pass "the text names the quantile" || fail "the text names the quantile" "$(head -c 300 "$D/q90.txt")"
 
+# The plan JSON records its question (issue 32, item 4): plan.command asks it again and gives
+# the same plan (candidates, question and inputs hash); the HTML names the constraints.
+cmd=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['plan']['command'])" "$D/time.json")
+eval "set -- ${cmd#trnsim }"
+expect_ok "plan.command reruns" -- "$@" -j 2 --json "$D/rerun.json"
+check "the rerun gives the same plan" python3 -c "
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+sys.exit(0 if (a['plan'], a['candidates'], a['inputs_hash']) == (b['plan'], b['candidates'], b['inputs_hash']) else 1)" \
+  "$D/time.json" "$D/rerun.json"
+expect_ok "report of the plan" -- report "$D/time.json" --html "$D/time.html"
+check "the plan page names systems, chips, deadline, cost limit and batch" \
+  grep -q 'Systems: trn2.48xlarge; 1 to 32 chips; deadline: none; cost limit: none; global batch 32' "$D/time.html"
+
 # The plan's HTML report draws the intervals: time and cost error bars on each candidate of the
 # Pareto plot that has them, and a whisker on each of the top eight bars that has one.
 expect_ok "report of the time@0.9 plan" -- report "$D/q90.json" --html "$D/q90.html"

@@ -103,9 +103,16 @@ struct PlanResult {
   std::string inputs_hash;  // of the options, model, systems and calibrations (documents.h)
   double hbm_headroom = 0.05;
   std::string tie;  // the best two candidates' intervals overlap: what the plan says about it (empty: no tie)
+  nlohmann::ordered_json question;  // every input (plan_question), so that the JSON can be rerun
+  std::string command;              // the command line that asks the same question (plan_command_line)
 };
 
 PlanResult run_plan(const PlanOptions& o);
+/// Every input of the plan (model, tokens, systems, chip range, deadline, cost limit, batches,
+/// search space, prices given, --set, restarts), as the plan JSON records it (plan_question.cpp).
+nlohmann::ordered_json plan_question(const PlanOptions& o);
+/// The `trnsim plan` command line that asks `o` again, every option spelled out.
+std::string plan_command_line(const PlanOptions& o);
 /// The 80 % intervals of the best o.interval_candidates candidates (each one's job re-simulated
 /// with every fitted runtime parameter that acts on it moved by its sigma, forked children) and
 /// whether the best two overlap (plan_intervals.cpp). With o.rank_quantile, the candidates are

@@ -218,7 +218,9 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
                 {"rank_by", rank_word(r.rank_by, r.rank_quantile)},
                 {"cache", workloads::enum_word(r.cache)},
                 {"systems", r.systems},
-                {"hbm_headroom", r.hbm_headroom}};
+                {"hbm_headroom", r.hbm_headroom},
+                {"command", r.command},
+                {"question", r.question}};
   for (const auto& [sys, p] : r.prices)
     js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", p.first}, {"source", p.second}};
   js["plan"]["restart"] = {

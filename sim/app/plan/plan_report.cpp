@@ -83,12 +83,41 @@ std::string breakdown_plot(const nlohmann::json& cands, int pi) {
   return h;
 }
 
+// Dollars as a manager reads them: $950, $12.3 k, $1.47 M.
+std::string money(double usd) {
+  if (usd >= 1e6) return "$" + num(usd / 1e6, 3) + " M";
+  if (usd >= 1e4) return "$" + num(usd / 1e3, 3) + " k";
+  return "$" + num(usd, 4);
+}
+
+// The question the plan answers (its JSON's plan.question, when it has one): systems, chips,
+// deadline, cost limit, batch, and the command that asks it again.
+std::string question_text(const nlohmann::json& meta) {
+  if (!meta.contains("question")) return "";
+  const auto& q = meta["question"];
+  std::string systems;
+  for (const auto& s : q["systems"]) systems += (systems.empty() ? "" : ", ") + s.get<std::string>();
+  std::string batch;
+  for (const auto& b : q.contains("global_batches") ? q["global_batches"] : q["tokens_per_step"])
+    batch += (batch.empty() ? "" : ", ") + std::to_string(b.get<long long>());
+  std::string h =
+      "<p class=\"question\">Systems: " + esc(systems) + "; " + std::to_string(q["min_chips"].get<int>()) + " to " +
+      std::to_string(q["max_chips"].get<int>()) + " chips; deadline: " +
+      (q["deadline_s"].is_null() ? std::string("none") : num(q["deadline_s"].get<double>() / 86400, 4) + " days") +
+      "; cost limit: " + (q["max_cost_usd"].is_null() ? std::string("none") : money(q["max_cost_usd"].get<double>())) +
+      "; " + (q.contains("global_batches") ? "global batch " : "tokens per step ") + esc(batch) + " (sequences of " +
+      std::to_string(q["seq_len"].get<long long>()) + " tokens).</p>\n";
+  if (meta.contains("command"))
+    h += "<p class=\"command\"><code>" + esc(meta["command"].get<std::string>()) + "</code></p>\n";
+  return h;
+}
+
 // The table a manager can read: the candidates, best first.
 std::string candidate_table(const nlohmann::json& cands) {
   std::string h;
   h += "<h3>Candidates, best first</h3>\n<table>\n<tr><th>#</th><th class=\"l\">system</th><th>chips</th>"
        "<th class=\"l\">layout</th><th>step (s)</th><th>MFU</th><th>start-up (min)</th><th>time to train (days)</th>"
-       "<th>cost (USD)</th><th>goodput</th><th class=\"l\">why it lost</th></tr>\n";
+       "<th>cost</th><th>goodput</th><th class=\"l\">why it lost</th></tr>\n";
   for (size_t i = 0; i < cands.size(); ++i) {
     const auto& c = cands[i];
     h += std::string("<tr") + (i == 0 ? " class=\"win\"" : "") + "><td>" + std::to_string(i + 1) +
@@ -97,7 +126,7 @@ std::string candidate_table(const nlohmann::json& cands) {
          esc(c["layout"]["text"].get<std::string>()) + "</td><td>" + num(c["step_time_s"].get<double>(), 4) +
          "</td><td>" + num(100 * c["mfu"].get<double>(), 3) + "%</td><td>" + num(c["startup_s"].get<double>() / 60, 3) +
          "</td><td>" + num(c["time_to_train_s"].get<double>() / 86400, 4) + "</td><td>" +
-         num(c["cost_usd"].get<double>(), 4) + "</td><td>" + num(100 * c["goodput"].get<double>(), 3) +
+         money(c["cost_usd"].get<double>()) + "</td><td>" + num(100 * c["goodput"].get<double>(), 3) +
          "%</td><td class=\"l\">" + esc(i == 0 ? std::string("winner") : c["why_lost"].get<std::string>()) +
          "</td></tr>\n";
   }
@@ -119,7 +148,7 @@ std::string render_plan_html(const std::vector<nlohmann::json>& plans) {
     const auto& meta = p["plan"];
     const auto& cands = p["candidates"];
     h += "<h2>" + esc(meta["model"].get<std::string>()) + " on " + num(meta["tokens"].get<double>(), 4) +
-         " tokens, ranked by " + esc(meta["rank_by"].get<std::string>()) + "</h2>\n";
+         " tokens, ranked by " + esc(meta["rank_by"].get<std::string>()) + "</h2>\n" + question_text(meta);
     if (cands.empty()) {
       h += "<p>No feasible candidate.</p>\n";
       continue;

@@ -491,6 +491,8 @@ PlanResult run_plan(const PlanOptions& o) {
   res.tokens = o.tokens;
   res.rank_by = o.rank_by;
   res.rank_quantile = o.rank_quantile;
+  res.question = plan_question(o);
+  res.command = plan_command_line(o);
   res.cache = o.cache;
   res.systems = o.systems;
   res.restart = o.restart;
