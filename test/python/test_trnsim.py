@@ -226,6 +226,14 @@ def test_pandas(blocks, ns):
         return
     run_block("pandas", blocks, ns)
     check("load_sweep() is a DataFrame", isinstance(trnsim.load_sweep("tiny.sqlite"), pandas.DataFrame))
+    # Without pandas (an interpreter that cannot import it): a list, and one line saying why.
+    p = subprocess.run([sys.executable, "-c", "import sys; sys.modules['pandas'] = None; import trnsim; "
+                        "print(type(trnsim.load_sweep('tiny.sqlite')).__name__)"],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(trnsim.__file__)))))
+    check("without pandas: a list and one line on stderr naming the interpreter (%r)" % p.stderr.strip(),
+          p.stdout.strip() == "list" and len(p.stderr.strip().splitlines()) == 1
+          and "pandas cannot be imported by " + sys.executable in p.stderr)
     rows = trnsim.load_sweep("tiny.sqlite", as_frame=False)
     check("load_sweep(as_frame=False) is a list of 4 rows", isinstance(rows, list) and len(rows) == 4)
 

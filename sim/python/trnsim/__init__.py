@@ -15,6 +15,7 @@ Built by `make build` into build/python (use it with PYTHONPATH=build/python) fo
 """
 import json as _json
 import sqlite3 as _sqlite3
+import sys as _sys
 import urllib.parse as _urlparse
 
 from . import _trnsim
@@ -206,8 +207,8 @@ def load_sweep(db, as_frame=None):
     ("steady.tokens_per_s"; lists are kept as lists).
 
     Returns a pandas DataFrame when pandas is importable (as_frame=None) or asked for
-    (as_frame=True), else (or with as_frame=False) a list of dicts. Raises Error for a file that
-    is not a sweep database.
+    (as_frame=True), else (or with as_frame=False) a list of dicts; with as_frame=None and no
+    pandas it says so in one line on stderr. Raises Error for a file that is not a sweep database.
     """
     uri = "file:%s?mode=ro" % _urlparse.quote(str(db))
     try:
@@ -227,5 +228,7 @@ def load_sweep(db, as_frame=None):
     except ImportError:
         if as_frame:
             raise
+        _sys.stderr.write("trnsim.load_sweep: pandas cannot be imported by %s, so the rows come as a list of "
+                          "dicts (Debian's /usr/bin/python3: apt install python3-pandas)\n" % _sys.executable)
         return rows
     return pandas.DataFrame(rows)
