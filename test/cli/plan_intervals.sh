@@ -102,6 +102,26 @@ print(2 * sum('time_to_train_s_interval' in x for x in c) + sum('time_to_train_s
 check "plan report: an error bar for every interval drawn ($want)" \
   test "$(grep -o 'class="errbar"' "$D/q90.html" | wc -l)" -eq "$want"
 
+# Tick labels (issue 32, item 4): costs of 1.111-1.116 M USD would all read "1.11M" at three
+# digits on the Pareto plot's y axis (which does not start at zero); they must be distinct.
+python3 - "$D" <<'PY'
+import json, sys
+d = sys.argv[1]
+j = json.load(open(f"{d}/time.json"))
+for i, c in enumerate(j["candidates"]):
+    c["cost_usd"] = 1.111e6 + 500 * i
+    c.pop("cost_usd_interval", None)
+json.dump(j, open(f"{d}/close.json", "w"))
+PY
+expect_ok "report of a plan with close costs" -- report "$D/close.json" --html "$D/close.html"
+check "close costs: distinct y tick labels" python3 - "$D/close.html" <<'PY'
+import re, sys
+svg = re.search(r'<svg class="plot" id="pareto0".*?</svg>', open(sys.argv[1]).read(), re.S).group(0)
+labels = re.findall(r'<text class="tick"[^>]*text-anchor="end">([^<]*)</text>', svg)
+print(labels)
+sys.exit(0 if len(labels) >= 3 and len(set(labels)) == len(labels) else 1)
+PY
+
 expect_error "--rank-by time@0.4: below the median" "--rank-by" "quantile from 0.5 to 0.99" -- "${P[@]}" --rank-by time@0.4
 expect_error "--rank-by time@x" "--rank-by" "got 'x'" -- "${P[@]}" --rank-by time@x
 expect_error "--rank-by speed" "--rank-by" "expected time, cost, time@Q or cost@Q" -- "${P[@]}" --rank-by speed

@@ -109,6 +109,22 @@ check "run + startup report: every figure has a plot" test "$(nodata "$D/both.ht
 check "run + startup report: an 80 % error bar on each of the 7 predicted figures drawn" \
   test "$(grep -o 'class="errbar"' "$D/both.html" | wc -l)" -eq 7
 check "throughput tip carries its interval" grep -q 'tokens/s (80 %: ' "$D/both.html"
+# Tick labels (issue 32, item 4): no two labels on one axis read the same.
+distinct_ticks() {  # every <svg> of FILE: no two tick labels on one axis read the same
+  python3 - "$1" <<'PY'
+import re, sys
+html = open(sys.argv[1]).read()
+bad = []
+for svg in re.findall(r"<svg class=\"plot\".*?</svg>", html, re.S):
+    for anchor in ("middle", "end"):  # x axis ticks, y axis ticks
+        labels = re.findall(r'<text class="tick"[^>]*text-anchor="%s">([^<]*)</text>' % anchor, svg)
+        if len(labels) != len(set(labels)):
+            bad.append(labels)
+print(bad if bad else "")
+sys.exit(1 if bad else 0)
+PY
+}
+check "tick labels distinct on every axis of the sweep report" distinct_ticks "$D/db.html"
 check "every figure has a caption" test "$(grep -o 'class="caption"' "$D/db.html" | wc -l)" -eq 6
 self_contained() { ! grep -qiE '<link|src=|href=|@import|url\(|https?://[^"]*"' <(sed 's#xmlns="http://www.w3.org/2000/svg"##g' "$1"); }
 check "report is self-contained (no links, sources or URLs)" self_contained "$D/db.html"

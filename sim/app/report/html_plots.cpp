@@ -25,6 +25,7 @@ struct Axis {
   double lo = 0, hi = 1;
   bool log = false;
   std::vector<double> ticks;
+  std::vector<std::string> labels;  // one per tick, all distinct (tick_labels)
   double frac(double v) const {
     if (log) return (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
     return (v - lo) / (hi - lo);
@@ -36,7 +37,7 @@ double nice_step(double span) {
   return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
 }
 
-Axis make_axis(const std::vector<double>& values, bool log, bool zero) {
+Axis make_ticks(const std::vector<double>& values, bool log, bool zero) {
   Axis a;
   a.log = log;
   std::vector<double> v;
@@ -72,6 +73,25 @@ Axis make_axis(const std::vector<double>& values, bool log, bool zero) {
   return a;
 }
 
+// The ticks' labels with an SI prefix, with as many significant digits as it takes (3 to 8) for
+// no two to read the same: 1.115M and 1.12M rather than 1.12M twice.
+std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
+  std::vector<std::string> out;
+  for (int digits = 3; digits <= 8; ++digits) {
+    out.clear();
+    for (double t : ticks) out.push_back(si_digits(t, digits));
+    bool distinct = true;
+    for (size_t i = 1; i < out.size(); ++i) distinct = distinct && out[i] != out[i - 1];
+    if (distinct) break;
+  }
+  return out;
+}
+
+Axis make_axis(const std::vector<double>& values, bool log, bool zero) {
+  Axis a = make_ticks(values, log, zero);
+  a.labels = tick_labels(a.ticks);
+  return a;
+}
 // The opening tag; `points` is the number of data marks the script checks.
 std::string svg_open(const std::string& id, double h, int points) {
   return "<svg class=\"plot\" id=\"" + esc(id) + "\" data-points=\"" + std::to_string(points) + "\" viewBox=\"0 0 " +
@@ -141,12 +161,14 @@ std::string num(double v, int digits) {
   return buf;
 }
 
-std::string si(double v) {
+std::string si(double v) { return si_digits(v, 3); }
+
+std::string si_digits(double v, int digits) {
   static const std::pair<double, const char*> prefixes[] = {
       {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
   for (const auto& [scale, p] : prefixes)
-    if (std::fabs(v) >= scale) return num(v / scale, 3) + p;
-  return num(v, 3);
+    if (std::fabs(v) >= scale) return num(v / scale, digits) + p;
+  return num(v, digits);
 }
 
 std::string si(double v, const std::string& unit) {
@@ -165,11 +187,12 @@ const char* colour(int i) {
 // The y axis of an x-y plot: grid lines and ticks at `ay`'s ticks, the axis line and its label.
 std::string y_axis(const Axis& ay, const std::string& label, double x0, double x1, double y0, double y1) {
   std::string s;
-  for (double t : ay.ticks) {
+  for (size_t i = 0; i < ay.ticks.size(); ++i) {
+    const double t = ay.ticks[i];
     double y = y1 - ay.frac(t) * (y1 - y0);
     s += "<line class=\"grid\" x1=\"" + px(x0) + "\" y1=\"" + px(y) + "\" x2=\"" + px(x1) + "\" y2=\"" + px(y) + "\"/>";
-    s += "<text class=\"tick\" x=\"" + px(x0 - 6) + "\" y=\"" + px(y + 4) + "\" text-anchor=\"end\">" + esc(si(t)) +
-         "</text>\n";
+    s += "<text class=\"tick\" x=\"" + px(x0 - 6) + "\" y=\"" + px(y + 4) + "\" text-anchor=\"end\">" +
+         esc(ay.labels[i]) + "</text>\n";
   }
   s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) + "\"/>";
   s += "<text class=\"axislabel\" transform=\"translate(16 " + px((y0 + y1) / 2) +

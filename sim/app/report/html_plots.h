@@ -16,6 +16,8 @@ std::string esc(const std::string& s);
 std::string num(double v, int digits = 4);
 /// A number with an SI prefix and up to three significant digits: 1.5e12 -> "1.5 T".
 std::string si(double v);
+/// The same with up to `digits` significant digits.
+std::string si_digits(double v, int digits);
 /// The same with a space and a unit: (1.5e12, "FLOP/s") -> "1.5 TFLOP/s".
 std::string si(double v, const std::string& unit);
 /// The colour of series or category `i` (a colour-blind-safe palette, cycled).
