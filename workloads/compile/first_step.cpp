@@ -20,7 +20,7 @@ FirstStepInputs first_step_inputs(const ScenarioSpec& s, ExecMode mode, double s
   // Host-bound parts use one host server: its vCPUs and memory (compile workers, contention,
   // host-oom), its compile cache (shared by the ranks on that host) and its weight-loading
   // bandwidth. An UltraServer has several hosts (`system.hosts`), each serving its own chips.
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   const int ranks_per_host = s.system.chips_per_host() * (s.system.chip.cores.physical / lnc);
   in.host.vcpus = s.system.host.vcpus;
   in.host.memory = s.system.host.memory.v;

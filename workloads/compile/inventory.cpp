@@ -290,7 +290,7 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
 // the common ones.
 std::vector<HostSet> host_sets(const ScenarioSpec& s, const std::vector<std::vector<size_t>>& stage_jobs,
                                const std::vector<size_t>& common) {
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   const int per_host = std::max(1, s.system.chips_per_host() * (s.system.chip.cores.physical / lnc));
   const Layout layout(s.parallel);
   const int world = layout.world(), per_stage = layout.per_stage();

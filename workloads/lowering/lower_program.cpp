@@ -521,7 +521,7 @@ std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m) {
 
 namespace {
 Ctx make_ctx(const ScenarioSpec& s, const Layout& layout, int rank, const std::vector<char>& simulated) {
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   Ctx c{{s, s.system.chip, lnc, s.mode == ExecMode::Eager},
         layout,
         rank,

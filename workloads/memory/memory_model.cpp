@@ -8,7 +8,7 @@ namespace trn::workloads {
 MemoryReport memory_per_rank(const ScenarioSpec& s) {
   const auto& m = s.model;
   const auto& p = s.parallel;
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   const int ranks = s.system.chip.cores.physical / lnc;  // lnc divides the physical cores
   const double ranks_per_chip = ranks;
   MemoryReport r;

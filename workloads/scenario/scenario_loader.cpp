@@ -111,7 +111,7 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
   chk(p.microbatches >= p.pp || p.pp == 1, "parallel.microbatches",
       "1F1B needs at least as many micro-batches (" + std::to_string(p.microbatches) + ") as stages (" +
           std::to_string(p.pp) + ")");
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   const auto& modes = s.system.chip.cores.lnc_modes;
   chk(std::find(modes.begin(), modes.end(), lnc) != modes.end(), "lnc",
       "LNC " + std::to_string(lnc) + " is not supported by " + s.system.chip.name);

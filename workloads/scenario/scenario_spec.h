@@ -214,7 +214,10 @@ struct ScenarioSpec {
   std::string name;
   models::SystemSpec system;
   ModelSpec model;
-  int lnc = 0;  // 0 = chip default
+  int lnc = 0;  // as configured; 0 = chip default (effective_lnc() is the one that applies)
+  /// The logical-core size that applies: `lnc`, or the chip's default when it is 0. The one
+  /// place this is decided (the configured 0 stays in resolved output and input hashes).
+  int effective_lnc() const { return lnc > 0 ? lnc : system.chip.cores.default_lnc; }
   ExecMode mode = ExecMode::Compiled;
   ParallelSpec parallel;
   BatchSpec batch;

@@ -105,7 +105,7 @@ void finish_result(const workloads::ScenarioSpec& s, StepResult& r) {
   const StepCategory top = r.breakdown.largest();
   r.verdict = "the step is bound by " + sim::word_of(top) + " (" +
               std::to_string(std::lround(100 * r.breakdown[top] / r.step_time_s)) + "% of the step)";
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   r.roofline = build_roofline(s, lnc, r.roofline_groups);
 }
 

@@ -166,10 +166,10 @@ void write_run_text(const RunResult& res, FILE* out) {
   std::fputs(res.note.c_str(), out);
   if (workloads::is_imported(s.model))
     std::fprintf(out, "  model        %s\n", workloads::parameter_summary(s.model).c_str());
-  std::fprintf(
-      out, "  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
-      s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches, s.parallel.dp,
-      s.parallel.fsdp, s.parallel.ep, s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc, r.world, r.simulated_ranks);
+  std::fprintf(out,
+               "  layout       tp=%d%s pp=%d (microbatches %d) dp=%d fsdp=%d ep=%d, LNC=%d, %d ranks (%d simulated)\n",
+               s.parallel.tp, s.parallel.sequence_parallel ? "+sp" : "", s.parallel.pp, s.parallel.microbatches,
+               s.parallel.dp, s.parallel.fsdp, s.parallel.ep, s.effective_lnc(), r.world, r.simulated_ranks);
   std::fprintf(out, "  batch        %lld sequences x %lld tokens = %lld tokens per step, checkpointing %s\n",
                static_cast<long long>(s.batch.sequences()), static_cast<long long>(s.batch.seq_len),
                static_cast<long long>(s.batch.tokens()), sim::word_of(s.checkpointing).c_str());

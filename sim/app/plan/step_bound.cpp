@@ -236,7 +236,7 @@ StepBounder::StepBounder() = default;
 StepBounder::~StepBounder() = default;
 
 StepBounder::SystemCache& StepBounder::system(const workloads::ScenarioSpec& s) {
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   const std::string key = "lnc " + std::to_string(lnc) + "\n" + models::resolved_yaml(s.system, "");
   auto it = systems_.find(key);
   if (it == systems_.end()) {
@@ -249,7 +249,7 @@ StepBounder::SystemCache& StepBounder::system(const workloads::ScenarioSpec& s) 
 
 double StepBounder::step_lower_bound(const workloads::ScenarioSpec& s) {
   const workloads::Layout layout(s.parallel);
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   SystemCache& sc = system(s);
   std::vector<RankProgram> progs;
   {

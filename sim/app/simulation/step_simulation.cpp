@@ -176,7 +176,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   StepResult r;
   workloads::Layout layout(s.parallel);
   r.world = layout.world();
-  const int lnc = s.lnc > 0 ? s.lnc : s.system.chip.cores.default_lnc;
+  const int lnc = s.effective_lnc();
   static std::unique_ptr<hw::System> sys;  // one elaboration per process
   static std::unique_ptr<hw::ProgramRunner> runner;
   sys = std::make_unique<hw::System>("system", s.system, lnc);
