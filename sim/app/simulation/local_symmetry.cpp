@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "hw/collectives/collective_planner.h"
@@ -14,9 +15,8 @@ namespace {
 using Perm = std::vector<int>;  // local rank (inside an instance) -> its image
 constexpr size_t kMaxElements = 256;
 
-// Message sizes that reach every algorithm band (mesh, rdh, the large-message ring) and the
-// pipelined hierarchical plans.
-const double kBytes[] = {256.0 * 1024, 16.0 * 1048576, 256.0 * 1048576, 4096.0 * 1048576};
+// Message sizes that reach every algorithm band (mesh, rdh, the large-message ring).
+const double kBytes[] = {256.0 * 1024, 16.0 * 1048576, 256.0 * 1048576};
 
 struct Job {
   const hw::System& sys;
@@ -25,6 +25,14 @@ struct Job {
   std::vector<workloads::GroupKind> kinds;
   std::vector<std::vector<int>> gid;  // per kind, per rank: the least rank of its group
   std::map<Perm, std::vector<int32_t>> links;
+  std::map<std::tuple<int, double, std::vector<int>>, hw::PlannedCollective> plans;  // (op, bytes, ranks)
+
+  const hw::PlannedCollective& plan(models::CollectiveOp op, double bytes, const std::vector<int>& x) {
+    auto key = std::make_tuple(static_cast<int>(op), bytes, x);
+    auto it = plans.find(key);
+    if (it == plans.end()) it = plans.emplace(std::move(key), hw::plan_collective(sys, op, bytes, x)).first;
+    return it->second;
+  }
 
   int apply(const Perm& p, int r) const { return r - r % per + p[static_cast<size_t>(r % per)]; }
   std::vector<int> image(const Perm& p, const std::vector<int>& g) const {
@@ -113,8 +121,9 @@ bool plan_maps(const Job& j, const hw::PlannedCollective& a, const hw::PlannedCo
 }
 
 // Every collective the job may run on a group of each kind, at every size band, goes to the
-// same collective on the image group under every element (one group per orbit suffices).
-bool plans_ok(const Job& j, const std::vector<Perm>& group) {
+// same collective on the image group under every element of `fresh` (the elements of `group`
+// not checked before: one group per orbit of `group` suffices, by composition).
+bool plans_ok(Job& j, const std::vector<Perm>& group, const std::vector<Perm>& fresh) {
   for (size_t k = 0; k < j.kinds.size(); ++k) {
     const bool ep = j.kinds[k] == workloads::GroupKind::Ep;
     std::set<std::vector<int>> orbits;
@@ -127,11 +136,9 @@ bool plans_ok(const Job& j, const std::vector<Perm>& group) {
       for (auto op : {models::CollectiveOp::AllGather, models::CollectiveOp::ReduceScatter,
                       models::CollectiveOp::AllReduce, models::CollectiveOp::AllToAll}) {
         if ((op == models::CollectiveOp::AllToAll) != ep) continue;
-        for (double bytes : kBytes) {
-          const hw::PlannedCollective a = hw::plan_collective(j.sys, op, bytes, x);
-          for (size_t g = 1; g < group.size(); ++g)
-            if (!plan_maps(j, a, hw::plan_collective(j.sys, op, bytes, j.image(group[g], x)), group[g])) return false;
-        }
+        for (double bytes : kBytes)
+          for (const Perm& g : fresh)
+            if (!plan_maps(j, j.plan(op, bytes, x), j.plan(op, bytes, j.image(g, x)), g)) return false;
       }
     }
   }
@@ -178,7 +185,7 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
                                      const workloads::ParallelSpec& par) {
   hw::LocalSymmetry none;
   if (sys.spec().topology.impl != "switched" || par.pp != 1 || layout.world() != sys.total_ranks()) return none;
-  Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}};
+  Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}, {}};
   for (auto k :
        {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp, workloads::GroupKind::Ep}) {
     if (layout.group(k, 0).size() < 2) continue;
@@ -198,10 +205,14 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
     std::vector<Perm> next = closure(gens, c);
     if (next.empty()) continue;
     bool ok = true;
+    std::vector<Perm> fresh;
     for (const Perm& p : next)
-      if (p != id && std::find(group.begin(), group.end(), p) == group.end()) ok = ok && element_ok(j, p);
+      if (ok && p != id && std::find(group.begin(), group.end(), p) == group.end()) {
+        ok = element_ok(j, p);
+        fresh.push_back(p);
+      }
     std::sort(next.begin(), next.end(), [&](const Perm& a, const Perm& b) { return (a == id) > (b == id); });
-    if (!ok || !plans_ok(j, next)) continue;
+    if (!ok || !plans_ok(j, next, fresh)) continue;
     group = std::move(next);
     gens.push_back(c);
   }
