@@ -58,6 +58,11 @@ for row_ in "64 1" "256 4" "1024 16" "4096 64"; do
   row "Qwen3-32B, $chips trn2 chips ($us UltraServers)" chips $chips run qwen3-32b-trn2 --set system=trn2-ultraserver \
     --set system.instances=$us --set parallel.dp=$((chips / 16)) --set batch.global_batch=$chips
 done
+# Trn3 Gen2 (switched; the local symmetry folds the ranks of a chip): one UltraServer, and the
+# Llama-3.1-70B job of issue 31 on four (TP4 x FSDP16 x DP36, 1,152 sequences).
+row "Qwen3-32B, 144 Trn3 Gen2 chips (qwen3-32b-trn3-gen2)" - - run qwen3-32b-trn3-gen2
+row "Llama-3.1-70B, 576 Trn3 Gen2 chips (4 UltraServers), TP4 FSDP16 DP36" - - run llama3.1-70b-trn2-ultraserver \
+  --set system=trn3-gen2-ultraserver --set system.instances=4 --set parallel.dp=36 --set batch.global_batch=1152
 # Micro-batches: GPT3-175B on 512 trn1 chips with 64 to 1,024 micro-batches.
 for m in 64 128 512 1024; do
   row "GPT3-175B, 512 trn1 chips, $m micro-batches" mb $m run "$S/gpt3-175b-trn1-512.yaml" \

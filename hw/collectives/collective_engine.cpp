@@ -53,7 +53,10 @@ std::shared_ptr<const PreparedPlan> CollectiveEngine::prepare(models::Collective
     const int src = p->ranks[static_cast<size_t>(x.src)], dst = p->ranks[static_cast<size_t>(x.dst)];
     const RankPlacement ps = sys_.placement(src), pd = sys_.placement(dst);
     PreparedPlan::Hop& h = p->hops[i];
-    h.src = src;
+    // Under the local symmetry a kept transfer may start outside its orbit's representative
+    // rank; it issues on, and loads the DMA engines of, that representative (which in the
+    // full system issues the transfer's image at the same moment).
+    h.src = sys_.rep_rank(src);
     h.route = route(ps.chip, pd.chip);
     h.issue = chip.dma.fixed_latency.v + chip.dma.descriptor_latency.v + 2.0 * routes_[h.route].latency;
   }
@@ -100,8 +103,11 @@ uint32_t CollectiveEngine::route(int src_chip, int dst_chip) {
   const auto& topo = sys_.topology();
   Route rt;
   // Under the instance symmetry transfers start in a representative instance; the links of
-  // other instances on the route fold onto their images there (System::rep_link).
-  for (int32_t l : topo.route(src_chip, dst_chip)) rt.links.push_back({sys_.link_resource(sys_.rep_link(l)), 1.0});
+  // other instances on the route fold onto their images there, and under the local symmetry
+  // onto their orbit's representative, loaded once per element that fixes the link
+  // (System::rep_link, System::link_weight).
+  for (int32_t l : topo.route(src_chip, dst_chip))
+    rt.links.push_back({sys_.link_resource(sys_.rep_link(l)), sys_.link_weight(l)});
   rt.latency = topo.route_latency(src_chip, dst_chip);
   routes_.push_back(std::move(rt));
   const uint32_t i = static_cast<uint32_t>(routes_.size() - 1);

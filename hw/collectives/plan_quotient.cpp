@@ -144,25 +144,58 @@ struct InstanceMap {
   }
 };
 
+// The local symmetry restricted to a plan: the elements that map its ranks onto themselves
+// (its stabiliser) and, per plan rank, the one of them that takes it to the least rank of its
+// orbit (h[q]; 0, the identity, for a representative). A transfer is kept when its source is
+// such a representative; the others are images of kept ones under the stabiliser.
+struct LocalMap {
+  std::vector<int> elements, h;
+  std::vector<std::vector<int32_t>> image;  // [k][q]: plan rank of elements[k]'s image of q
+
+  LocalMap(const System& sys, const std::vector<int>& ranks, const InstanceMap& im) : h(ranks.size(), 0) {
+    const size_t g_count = std::max<size_t>(1, sys.symmetry().local.rank_perms.size());
+    for (size_t g = 0; g < g_count; ++g) {
+      std::vector<int32_t> img(ranks.size());
+      bool stable = true;
+      for (size_t q = 0; q < ranks.size() && stable; ++q) {
+        const int r = g == 0 ? ranks[q] : sys.local_image(static_cast<int>(g), ranks[q]);
+        img[q] = r <= im.max_rank ? im.plan_index[static_cast<size_t>(r)] : -1;
+        stable = img[q] >= 0;
+      }
+      if (!stable) continue;
+      elements.push_back(static_cast<int>(g));
+      image.push_back(std::move(img));
+    }
+    for (size_t q = 0; q < ranks.size(); ++q)
+      for (size_t k = 1; k < image.size(); ++k)
+        if (ranks[static_cast<size_t>(image[k][q])] < ranks[static_cast<size_t>(image[static_cast<size_t>(h[q])][q])])
+          h[q] = static_cast<int>(k);
+  }
+  bool rep(size_t q) const { return h[q] == 0; }
+};
+
 // Maps every dropped transfer onto a transfer of the same size, kind and dependency count in
-// the representative instance (rep[i]; kept transfers map onto themselves). False when the
-// symmetry (shift or XOR) does not hold.
+// the representative instance, from a representative of the local symmetry (rep[i]; kept
+// transfers map onto themselves). False when the symmetry (shift or XOR) does not hold.
 bool map_dropped(const std::vector<models::Transfer>& xs, const std::vector<char>& keep, const PairIndex& pi,
-                 const InstanceMap& im, bool use_xor, std::vector<int32_t>& rep) {
+                 const InstanceMap& im, const LocalMap& lm, bool use_xor, std::vector<int32_t>& rep) {
   if (use_xor && (im.ni & (im.ni - 1)) != 0) return false;
   for (size_t i = 0; i < xs.size(); ++i) {
     rep[i] = static_cast<int32_t>(i);
     if (keep[i]) continue;
-    const size_t s = static_cast<size_t>(xs[i].src), d = static_cast<size_t>(xs[i].dst);
+    size_t s = static_cast<size_t>(xs[i].src), d = static_cast<size_t>(xs[i].dst);
+    const auto& img = lm.image[static_cast<size_t>(lm.h[s])];  // the local part first
+    s = static_cast<size_t>(img[s]);
+    d = static_cast<size_t>(img[d]);
     const int from = im.pos_q[s], to = im.to_q[s];
     if (to >= im.ni) return false;
     const int32_t is = im.image(s, from, to, use_xor), id = im.image(d, from, to, use_xor);
     if (is < 0 || id < 0) return false;
     const int32_t j = pi.kth(is, id, static_cast<size_t>(pi.occurrence[i]));
     if (j < 0) return false;
-    const auto& img = xs[static_cast<size_t>(j)];
-    if (img.bytes != xs[i].bytes || img.reduce != xs[i].reduce || img.barrier != xs[i].barrier ||
-        img.deps.size() != xs[i].deps.size())
+    const auto& x = xs[static_cast<size_t>(j)];
+    if (x.bytes != xs[i].bytes || x.reduce != xs[i].reduce || x.barrier != xs[i].barrier ||
+        x.deps.size() != xs[i].deps.size())
       return false;
     rep[i] = j;
   }
@@ -205,12 +238,20 @@ size_t quotient_plan(const System& sys, models::CollectivePlan& plan, const std:
       keep[i] = 0;
       ++dropped;
     }
+  const bool local = sys.symmetry().local.active();
+  if (dropped == 0 && !local) return 0;
+  const InstanceMap im(sys, ranks);
+  const LocalMap lm(sys, ranks, im);  // the identity only without a local symmetry
+  for (size_t i = 0; i < n && local; ++i)
+    if (keep[i] && !lm.rep(static_cast<size_t>(xs[i].src))) {
+      keep[i] = 0;
+      ++dropped;
+    }
   if (dropped == 0) return 0;
   const PairIndex pi(xs);
-  const InstanceMap im(sys, ranks);
   // The first of the two symmetries that maps every dropped transfer is used.
   std::vector<int32_t> rep(n);
-  if (!map_dropped(xs, keep, pi, im, false, rep) && !map_dropped(xs, keep, pi, im, true, rep))
+  if (!map_dropped(xs, keep, pi, im, lm, false, rep) && !map_dropped(xs, keep, pi, im, lm, true, rep))
     throw std::logic_error("symmetry: collective " + plan.algorithm + " is not invariant under the instance symmetry");
   keep_renumbered(xs, keep, rep, dropped);
   return dropped;

@@ -71,13 +71,21 @@ const std::vector<std::vector<int>>& ProgramRunner::siblings_of(int rank, int32_
   std::vector<std::vector<int>> keep;
   if (static_cast<size_t>(group) < prog.siblings.size()) {
     // A group's image in the representative instances (the symmetry element that moves its
-    // first member there): siblings with the image of a group already started are skipped.
+    // first member there) and, under the local symmetry, the least of that image's images:
+    // siblings with the image of a group already started are skipped.
     auto canon = [this](const std::vector<int>& m) {
-      const int g =
-          sys_.symmetry().active() ? sys_.symmetry().to_rep[static_cast<size_t>(sys_.instance_of_rank(m[0]))] : 0;
+      const int g = sys_.instance_to_rep(m[0]);
       std::vector<int> out;
       for (int r : m) out.push_back(sys_.rank_image(g, r));
       std::sort(out.begin(), out.end());
+      const std::vector<int> base = out;
+      std::vector<int> img;
+      for (size_t e = 1; e < sys_.symmetry().local.rank_perms.size(); ++e) {
+        img.clear();
+        for (int r : base) img.push_back(sys_.local_image(static_cast<int>(e), r));
+        std::sort(img.begin(), img.end());
+        if (img < out) out.swap(img);
+      }
       return out;
     };
     std::set<std::vector<int>> seen = {canon(prog.groups.at(static_cast<size_t>(group)))};

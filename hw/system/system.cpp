@@ -61,11 +61,21 @@ void System::set_symmetry(InstanceSymmetry k) {
     const int back = k.perms[static_cast<size_t>(k.to_rep[static_cast<size_t>(rep)])][static_cast<size_t>(rep)];
     if (back != rep) throw std::logic_error("symmetry: a representative is not its own representative");
   }
+  const LocalSymmetry& loc = k.local;
+  const size_t per = static_cast<size_t>(ranks_per_instance()), g = loc.rank_perms.size();
+  if (g > 1) {
+    bool ok = loc.link_perms.size() == g && loc.to_rep.size() == per && loc.link_rep.size() == loc.link_weight.size();
+    for (size_t e = 0; ok && e < g; ++e) ok = loc.rank_perms[e].size() == per;
+    for (size_t r = 0; ok && r < per; ++r)
+      ok = loc.to_rep[r] >= 0 && static_cast<size_t>(loc.to_rep[r]) < g &&
+           loc.rank_perms[static_cast<size_t>(loc.to_rep[r])][r] <= static_cast<int>(r);
+    if (!ok) throw std::logic_error("symmetry: a malformed local symmetry");
+  }
   sym_ = std::move(k);
 }
 
 int System::rank_image(int g, int rank) const {
-  if (!sym_.active()) return rank;
+  if (sym_.perms.size() <= 1) return rank;
   const int i = instance_of_rank(rank);
   return sym_.perms[static_cast<size_t>(g)][static_cast<size_t>(i)] * ranks_per_instance() +
          rank % ranks_per_instance();
@@ -73,15 +83,27 @@ int System::rank_image(int g, int rank) const {
 
 int System::rep_rank(int rank) const {
   if (!sym_.active()) return rank;
-  return rank_image(sym_.to_rep[static_cast<size_t>(instance_of_rank(rank))], rank);
+  const int r = rank_image(instance_to_rep(rank), rank);
+  if (!sym_.local.active()) return r;
+  return local_image(sym_.local.to_rep[static_cast<size_t>(r % ranks_per_instance())], r);
 }
 
 int32_t System::rep_link(int32_t l) const {
   if (!sym_.active()) return l;
   const int i = topo_.links()[static_cast<size_t>(l)].instance;
   if (i < 0) return l;
-  const int rep = sym_.perms[static_cast<size_t>(sym_.to_rep[static_cast<size_t>(i)])][static_cast<size_t>(i)];
+  int rep = i;
+  if (sym_.perms.size() > 1)
+    rep = sym_.perms[static_cast<size_t>(sym_.to_rep[static_cast<size_t>(i)])][static_cast<size_t>(i)];
+  if (sym_.local.active())
+    return topo_.instance_link(rep, sym_.local.link_rep[static_cast<size_t>(topo_.link_ordinal(l))]);
   return rep == i ? l : topo_.link_in_instance(l, rep);
+}
+
+double System::link_weight(int32_t l) const {
+  if (!sym_.local.active()) return 1.0;
+  const int32_t k = topo_.link_ordinal(l);
+  return k < 0 ? static_cast<double>(sym_.local.rank_perms.size()) : sym_.local.link_weight[static_cast<size_t>(k)];
 }
 
 int32_t System::hbm_resource(int chip, int stack) const {

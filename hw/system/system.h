@@ -34,10 +34,27 @@ struct RankPlacement {
 /// that are images of a simulated group are not started. Exact for a symmetric job: max-min
 /// fair sharing of a symmetric network has a symmetric solution, so each folded resource
 /// carries exactly the load of its image in the full system.
+///
+/// The local part (docs/workloads.md 1.6.1): permutations of the ranks of an instance, applied
+/// alike in every instance, that the topology maps onto itself (Topology::local_automorphism)
+/// and under which the job is invariant: on a switched fabric, ranks of a chip and blocks of
+/// chips. The group acts freely on ranks; representatives are the least rank of each orbit.
+/// A folded link carries the load of its orbit's flows: a kept flow weighs on it as many times
+/// as elements of the group fix the link (the ranks of a chip share its links).
+struct LocalSymmetry {
+  std::vector<std::vector<int>> rank_perms;      // [g][local rank]: its image (rank_perms[0]: identity)
+  std::vector<std::vector<int32_t>> link_perms;  // [g][link position in an instance]: its image
+  std::vector<int> to_rep;                       // per local rank: the g that maps it to its representative
+  std::vector<int32_t> link_rep;                 // per link position: its orbit's representative
+  std::vector<double> link_weight;               // per link position: elements that fix it
+  bool active() const { return rank_perms.size() > 1; }
+};
+
 struct InstanceSymmetry {
   std::vector<std::vector<int>> perms;  // perms[g][i]: image of instance i under element g (perms[0]: identity)
   std::vector<int> to_rep;              // per instance: the g that maps it to its orbit's representative
-  bool active() const { return perms.size() > 1; }
+  LocalSymmetry local;                  // inside the instances (none: identity only)
+  bool active() const { return perms.size() > 1 || local.active(); }
 };
 
 class System : public sc_core::sc_module {
@@ -62,13 +79,25 @@ class System : public sc_core::sc_module {
   /// representatives map to themselves; the caller guarantees that the job is invariant).
   void set_symmetry(InstanceSymmetry k);
   const InstanceSymmetry& symmetry() const { return sym_; }
-  /// The image of `rank` under symmetry element g.
+  /// The image of `rank` under instance-symmetry element g (the instance part).
   int rank_image(int g, int rank) const;
-  /// The rank that stands for `rank` (its image in the representative instance).
+  /// The image of `rank` under local-symmetry element g (inside its instance).
+  int local_image(int g, int rank) const {
+    const int per = ranks_per_instance();
+    return rank - rank % per + sym_.local.rank_perms[static_cast<size_t>(g)][static_cast<size_t>(rank % per)];
+  }
+  /// The rank that stands for `rank` (its image in the representative instance, and under the
+  /// local symmetry its orbit's representative there).
   int rep_rank(int rank) const;
-  bool in_rep_instance(int rank) const { return rep_rank(rank) == rank; }
-  /// The link that stands for topology link `l` (its image in the representative instance).
+  bool in_rep_instance(int rank) const { return rank_image(instance_to_rep(rank), rank) == rank; }
+  int instance_to_rep(int rank) const {
+    return sym_.perms.size() > 1 ? sym_.to_rep[static_cast<size_t>(instance_of_rank(rank))] : 0;
+  }
+  /// The link that stands for topology link `l` (its image in the representative instance, and
+  /// under the local symmetry its orbit's representative there).
   int32_t rep_link(int32_t l) const;
+  /// How many times a kept flow loads folded link `l` (LocalSymmetry::link_weight; 1 without).
+  double link_weight(int32_t l) const;
   int32_t link_resource(int32_t link) const { return link_res_[static_cast<size_t>(link)]; }
   int32_t hbm_resource(int chip, int stack) const;
   int32_t core_dma_resource(int chip, int core) const;

@@ -54,6 +54,20 @@ class Topology {
   /// the k-th link added for one instance corresponds to the k-th of another); `l` itself for
   /// a link shared by the cluster.
   int32_t link_in_instance(int32_t l, int to) const;
+  /// Link `l`'s position among its instance's links (-1 for a link shared by the cluster), and
+  /// the link at position `k` of instance `i`.
+  int32_t link_ordinal(int32_t l) const { return link_ordinal_.at(static_cast<size_t>(l)); }
+  int32_t instance_link(int i, int32_t k) const {
+    return instance_links_.at(static_cast<size_t>(i)).at(static_cast<size_t>(k));
+  }
+  int instances() const { return static_cast<int>(instance_links_.size()); }
+  /// Whether the permutation `chip_perm` of one instance's chips, applied alike in every
+  /// instance, maps the topology onto itself: switches and NICs follow their chips, every link
+  /// goes to a link of the same kind, bandwidth and latency, and every route between two chips
+  /// (inside an instance and from one instance to another) to the route between their images.
+  /// Returns the image of each link position of an instance (link_ordinal), or an empty vector
+  /// when the permutation is not such a symmetry.
+  std::vector<int32_t> local_automorphism(const std::vector<int>& chip_perm) const;
 
   // Construction (used by builders).
   /// Links added from now on belong to instance `i` (-1: the cluster).

@@ -2,7 +2,8 @@
 # The reductions of `trnsim run` (docs/workloads.md 1.6-1.7) against the exact simulation
 # (`--exact`: every rank, every micro-batch) on cut-down versions of the scale rows:
 #   - symmetry: one simulated rank per stage, the sibling groups' collectives on the fabric,
-#     and the instance-symmetry quotient (flows and plans of one representative instance);
+#     and the instance-symmetry quotient (flows and plans of one representative instance) with,
+#     on switched fabrics, its local part (the ranks of a chip);
 #   - steady state: micro-batches extrapolated from three shorter runs.
 # Each case: step time within 0.5 % and identical op counts per engine on rank 0 (the simulated
 # ranks are printed). The runs pass --no-intervals: the interval's re-simulations are the same
@@ -70,6 +71,8 @@ compare "trn2 UltraServer, TP4 PP2 FSDP8 DP4, 64 micro-batches" qwen3-32b-trn2 -
 compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2
 compare "2 x Trn3 Gen1 UltraServer, TP4 FSDP32 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2 \
   --set system.instances=2 --set parallel.fsdp=32 --set batch.global_batch=128
+# Trn3 Gen2 UltraServer (switched): the local symmetry exchanges the 4 ranks of every chip.
+compare "Trn3 Gen2 UltraServer, TP4 FSDP16 DP9 (local symmetry)" qwen3-32b-trn3-gen2 --set model.num_layers=2
 
 # A lone collective on whole instances: only instance 0's transfers (instance symmetry) against
 # every transfer (--exact); the times must be identical.

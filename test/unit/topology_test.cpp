@@ -2,6 +2,7 @@
 // the UltraServer's Z rings, switched Trn3 fabrics and EFA between instances.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "models/collectives/collective_bound.h"
@@ -160,4 +161,28 @@ TEST_CASE("an older release's all-reduce: the ring at the legacy DMA share, othe
   CHECK(h.algorithm.find("(sdk 2.6)") != std::string::npos);
   CHECK(h.dma_share == 0.25);
   CHECK(plan("2.11", CollectiveOp::AllReduce, ranks(0, 64)).dma_share == 1.0);
+}
+
+TEST_CASE("local automorphisms of the switched Trn3 Gen2 fabric", "[topology][symmetry]") {
+  // 2 racks of 18 servers x 4 chips; chip x of one rack has a direct link to chip x of the other.
+  // One UltraServer: with two, the check rejects these permutations too (not every route maps).
+  Topology t = build_topology(load_system("trn3-gen2-ultraserver", {}, 0));
+  const int n = t.chips_per_instance();
+  std::vector<int> id(static_cast<size_t>(n)), xor7(id.size()), rev(id.size()), xor8(id.size()), shift4(id.size());
+  for (int c = 0; c < n; ++c) {
+    id[static_cast<size_t>(c)] = c;
+    xor7[static_cast<size_t>(c)] = c ^ 7;          // inside blocks of two servers
+    rev[static_cast<size_t>(c)] = n - 1 - c;       // the racks swapped, each reversed
+    xor8[static_cast<size_t>(c)] = c ^ 8;          // chips 64-71 (rack 0) <-> 72-79 (rack 1)
+    shift4[static_cast<size_t>(c)] = (c + 4) % n;  // crosses the racks' boundary
+  }
+  std::vector<int32_t> same = t.local_automorphism(id);
+  REQUIRE(same.size() == static_cast<size_t>(std::count_if(t.links().begin(), t.links().end(),
+                                                           [](const Link& l) { return l.instance == 0; })));
+  for (size_t k = 0; k < same.size(); ++k) CHECK(same[k] == static_cast<int32_t>(k));
+  CHECK_FALSE(t.local_automorphism(xor7).empty());
+  CHECK_FALSE(t.local_automorphism(rev).empty());
+  CHECK(t.local_automorphism(xor8).empty());
+  CHECK(t.local_automorphism(shift4).empty());
+  CHECK(t.local_automorphism({0, 1}).empty());  // not a permutation of an instance's chips
 }

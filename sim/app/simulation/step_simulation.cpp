@@ -17,6 +17,7 @@
 
 #include "hw/system/program_runner.h"
 #include "sim/app/simulation/fork_eval.h"
+#include "sim/app/simulation/local_symmetry.h"
 #include "sim/kernel/event_queue.h"
 #include "workloads/graph/training_graph.h"
 #include "workloads/lowering/lower_program.h"
@@ -181,7 +182,11 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   static std::unique_ptr<hw::ProgramRunner> runner;
   sys = std::make_unique<hw::System>("system", s.system, lnc);
   runner = std::make_unique<hw::ProgramRunner>("runner", *sys);
-  if (ranks == RankSelection::Stages) sys->set_symmetry(job_symmetry(*sys, layout, s.parallel));
+  if (ranks == RankSelection::Stages) {
+    hw::InstanceSymmetry k = job_symmetry(*sys, layout, s.parallel);
+    k.local = local_job_symmetry(*sys, layout, s.parallel);
+    sys->set_symmetry(std::move(k));
+  }
   std::map<int, workloads::TrainingGraph> graphs;
   const std::vector<int> simulated = ranks == RankSelection::All ? layout.all_ranks() : layout.stage_representatives();
   std::vector<char> mask;  // per rank: simulated (only with the stage reduction: sibling groups)

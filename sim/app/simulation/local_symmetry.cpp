@@ -1,0 +1,250 @@
+// The local symmetry of a job on a switched fabric (local_symmetry.h).
+#include "sim/app/simulation/local_symmetry.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "hw/collectives/collective_planner.h"
+
+namespace trn::app {
+namespace {
+
+using Perm = std::vector<int>;  // local rank (inside an instance) -> its image
+constexpr size_t kMaxElements = 256;
+
+// Message sizes that reach every algorithm band (mesh, rdh, the large-message ring).
+const double kBytes[] = {256.0 * 1024, 16.0 * 1048576, 256.0 * 1048576};
+
+struct Job {
+  const hw::System& sys;
+  const workloads::Layout& layout;
+  int per = 0, rpc = 0;
+  std::vector<workloads::GroupKind> kinds;
+  std::vector<std::vector<int>> gid;  // per kind, per rank: the least rank of its group
+  std::map<Perm, std::vector<int32_t>> links;
+  std::map<std::tuple<int, double, std::vector<int>>, hw::PlannedCollective> plans;  // (op, bytes, ranks)
+
+  const hw::PlannedCollective& plan(models::CollectiveOp op, double bytes, const std::vector<int>& x) {
+    auto key = std::make_tuple(static_cast<int>(op), bytes, x);
+    auto it = plans.find(key);
+    if (it == plans.end()) it = plans.emplace(std::move(key), hw::plan_collective(sys, op, bytes, x)).first;
+    return it->second;
+  }
+
+  int apply(const Perm& p, int r) const { return r - r % per + p[static_cast<size_t>(r % per)]; }
+  std::vector<int> image(const Perm& p, const std::vector<int>& g) const {
+    std::vector<int> out;
+    for (int r : g) out.push_back(apply(p, r));
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+Perm compose(const Perm& a, const Perm& b) {  // a after b
+  Perm c(b.size());
+  for (size_t i = 0; i < b.size(); ++i) c[i] = a[static_cast<size_t>(b[i])];
+  return c;
+}
+
+// Per chip of an instance: the chip its ranks go to.
+std::vector<int> chip_perm(const Job& j, const Perm& p) {
+  std::vector<int> c(p.size() / static_cast<size_t>(j.rpc));
+  for (size_t i = 0; i < c.size(); ++i) c[i] = p[i * static_cast<size_t>(j.rpc)] / j.rpc;
+  return c;
+}
+
+// An element other than the identity: fixes no rank, maps the topology onto itself and every
+// group of every kind onto a group of its kind.
+bool element_ok(Job& j, const Perm& p) {
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] == static_cast<int>(i)) return false;
+  std::vector<int32_t> links = j.sys.topology().local_automorphism(chip_perm(j, p));
+  if (links.empty()) return false;
+  j.links[p] = std::move(links);
+  const int world = j.layout.world();
+  for (const auto& gid : j.gid) {
+    std::map<int, int> to;  // group (least rank) -> the group its ranks go to
+    for (int r = 0; r < world; ++r) {
+      const int img = gid[static_cast<size_t>(j.apply(p, r))];
+      auto it = to.emplace(gid[static_cast<size_t>(r)], img).first;
+      if (it->second != img) return false;
+    }
+  }
+  return true;
+}
+
+// Whether plan `b` is the image of plan `a` under p: transfer for transfer (the k-th between
+// two ranks to the k-th between their images), with the same size, kind and dependencies, and
+// a rank's transfers between chips in the order of its image's. A rank issues its ready
+// transfers one after another in plan order (CollectiveEngine::ready), so a permutation that
+// reorders them, such as a ring's reflection (its two directions trade places), changes when
+// they start: it is not a symmetry of the timing.
+bool plan_maps(const Job& j, const hw::PlannedCollective& a, const hw::PlannedCollective& b, const Perm& p) {
+  const auto &xa = a.plan.transfers, &xb = b.plan.transfers;
+  if (xa.size() != xb.size() || a.ranks.size() != b.ranks.size()) return false;
+  std::map<int, int> index_b;
+  for (size_t q = 0; q < b.ranks.size(); ++q) index_b[b.ranks[q]] = static_cast<int>(q);
+  std::map<std::pair<int, int>, std::vector<int32_t>> by_pair;
+  for (size_t i = 0; i < xb.size(); ++i) by_pair[{xb[i].src, xb[i].dst}].push_back(static_cast<int32_t>(i));
+  std::map<std::pair<int, int>, size_t> seen;
+  std::vector<int32_t> img(xa.size());
+  for (size_t i = 0; i < xa.size(); ++i) {
+    auto s = index_b.find(j.apply(p, a.ranks[static_cast<size_t>(xa[i].src)]));
+    auto d = index_b.find(j.apply(p, a.ranks[static_cast<size_t>(xa[i].dst)]));
+    if (s == index_b.end() || d == index_b.end()) return false;
+    auto it = by_pair.find({s->second, d->second});
+    const size_t k = seen[{xa[i].src, xa[i].dst}]++;
+    if (it == by_pair.end() || k >= it->second.size()) return false;
+    const auto& x = xb[static_cast<size_t>(img[i] = it->second[k])];
+    if (x.bytes != xa[i].bytes || x.reduce != xa[i].reduce || x.barrier != xa[i].barrier) return false;
+  }
+  std::map<int, int32_t> last;  // per source rank: the image of its last transfer between chips
+  for (size_t i = 0; i < xa.size(); ++i) {
+    const int src = a.ranks[static_cast<size_t>(xa[i].src)], dst = a.ranks[static_cast<size_t>(xa[i].dst)];
+    if (src / j.rpc == dst / j.rpc) continue;
+    auto it = last.emplace(src, -1).first;
+    if (img[i] < it->second) return false;
+    it->second = img[i];
+  }
+  for (size_t i = 0; i < xa.size(); ++i) {
+    std::vector<int32_t> da,
+        db(xb[static_cast<size_t>(img[i])].deps.begin(), xb[static_cast<size_t>(img[i])].deps.end());
+    for (int32_t d : xa[i].deps) da.push_back(img[static_cast<size_t>(d)]);
+    std::sort(da.begin(), da.end());
+    std::sort(db.begin(), db.end());
+    if (da != db) return false;
+  }
+  return true;
+}
+
+// Every collective the job may run on a group of each kind, at every size band, goes to the
+// same collective on the image group under every element of `fresh` (the elements of `group`
+// not checked before: one group per orbit of `group` suffices, by composition).
+bool plans_ok(Job& j, const std::vector<Perm>& group, const std::vector<Perm>& fresh) {
+  for (size_t k = 0; k < j.kinds.size(); ++k) {
+    const bool ep = j.kinds[k] == workloads::GroupKind::Ep;
+    std::set<std::vector<int>> orbits;
+    for (int r = 0; r < j.layout.world(); ++r) {
+      if (j.gid[k][static_cast<size_t>(r)] != r) continue;
+      const std::vector<int> x = j.image(group[0], j.layout.group(j.kinds[k], r));
+      std::vector<int> canon = x;
+      for (const Perm& p : group) canon = std::min(canon, j.image(p, x));
+      if (!orbits.insert(canon).second) continue;
+      for (auto op : {models::CollectiveOp::AllGather, models::CollectiveOp::ReduceScatter,
+                      models::CollectiveOp::AllReduce, models::CollectiveOp::AllToAll}) {
+        if ((op == models::CollectiveOp::AllToAll) != ep) continue;
+        for (double bytes : kBytes)
+          for (const Perm& g : fresh)
+            if (!plan_maps(j, j.plan(op, bytes, x), j.plan(op, bytes, j.image(g, x)), g)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+// The group generated by `group` and `g` (closed under composition), or empty when larger
+// than kMaxElements.
+std::vector<Perm> closure(std::vector<Perm> gens, const Perm& g) {
+  gens.push_back(g);
+  std::set<Perm> seen(gens.begin(), gens.end());
+  std::vector<Perm> out(seen.begin(), seen.end());
+  for (size_t i = 0; i < out.size(); ++i)
+    for (const Perm& h : gens) {
+      Perm c = compose(h, out[i]);
+      if (seen.insert(c).second) out.push_back(std::move(c));
+      if (out.size() > kMaxElements) return {};
+    }
+  return out;
+}
+
+// The candidate elements: XOR of the rank index inside a chip, XOR of the chip index, the
+// reversal of the chips, and the reversal after each XOR.
+std::vector<Perm> candidates(const Job& j) {
+  const int chips = j.per / j.rpc;
+  std::vector<Perm> out;
+  auto add = [&](auto chip_of, int in_chip) {
+    Perm p(static_cast<size_t>(j.per));
+    for (int r = 0; r < j.per; ++r) p[static_cast<size_t>(r)] = chip_of(r / j.rpc) * j.rpc + ((r % j.rpc) ^ in_chip);
+    out.push_back(std::move(p));
+  };
+  if ((j.rpc & (j.rpc - 1)) == 0)
+    for (int m = 1; m < j.rpc; ++m) add([](int c) { return c; }, m);
+  int top = 1;  // XOR masks that keep every chip index below `chips`
+  while (top * 2 <= chips && chips % (top * 2) == 0) top *= 2;
+  for (int m = 1; m < top; ++m) add([m](int c) { return c ^ m; }, 0);
+  for (int m = 0; m < top; ++m) add([m, chips](int c) { return chips - 1 - (c ^ m); }, 0);
+  return out;
+}
+
+}  // namespace
+
+hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
+                                     const workloads::ParallelSpec& par) {
+  hw::LocalSymmetry none;
+  if (sys.spec().topology.impl != "switched" || par.pp != 1 || layout.world() != sys.total_ranks()) return none;
+  Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}, {}};
+  for (auto k :
+       {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp, workloads::GroupKind::Ep}) {
+    if (layout.group(k, 0).size() < 2) continue;
+    std::vector<int> gid(static_cast<size_t>(layout.world()));
+    for (int r = 0; r < layout.world(); ++r) {
+      const std::vector<int> g = layout.group(k, r);
+      gid[static_cast<size_t>(r)] = *std::min_element(g.begin(), g.end());
+    }
+    j.kinds.push_back(k);
+    j.gid.push_back(std::move(gid));
+  }
+  Perm id(static_cast<size_t>(j.per));
+  for (int r = 0; r < j.per; ++r) id[static_cast<size_t>(r)] = r;
+  std::vector<Perm> group = {id}, gens;
+  for (const Perm& c : candidates(j)) {
+    if (std::find(group.begin(), group.end(), c) != group.end()) continue;
+    std::vector<Perm> next = closure(gens, c);
+    if (next.empty()) continue;
+    bool ok = true;
+    std::vector<Perm> fresh;
+    for (const Perm& p : next)
+      if (ok && p != id && std::find(group.begin(), group.end(), p) == group.end()) {
+        ok = element_ok(j, p);
+        fresh.push_back(p);
+      }
+    std::sort(next.begin(), next.end(), [&](const Perm& a, const Perm& b) { return (a == id) > (b == id); });
+    if (!ok || !plans_ok(j, next, fresh)) continue;
+    group = std::move(next);
+    gens.push_back(c);
+  }
+  if (group.size() < 2) return none;
+  hw::LocalSymmetry k;
+  k.rank_perms = group;
+  const size_t nl = j.links.at(group[1]).size();
+  for (const Perm& p : group) {
+    if (p == id) {
+      std::vector<int32_t> idl(nl);
+      for (size_t l = 0; l < nl; ++l) idl[l] = static_cast<int32_t>(l);
+      k.link_perms.push_back(std::move(idl));
+    } else {
+      k.link_perms.push_back(j.links.at(p));
+    }
+  }
+  k.to_rep.assign(static_cast<size_t>(j.per), 0);
+  for (int r = 0; r < j.per; ++r)
+    for (size_t g = 1; g < group.size(); ++g)
+      if (group[g][static_cast<size_t>(r)] <
+          group[static_cast<size_t>(k.to_rep[static_cast<size_t>(r)])][static_cast<size_t>(r)])
+        k.to_rep[static_cast<size_t>(r)] = static_cast<int>(g);
+  k.link_rep.assign(nl, 0);
+  k.link_weight.assign(nl, 0);
+  for (size_t l = 0; l < nl; ++l) {
+    k.link_rep[l] = static_cast<int32_t>(l);
+    for (const auto& lp : k.link_perms) {
+      k.link_rep[l] = std::min(k.link_rep[l], lp[l]);
+      k.link_weight[l] += lp[l] == static_cast<int32_t>(l) ? 1 : 0;
+    }
+  }
+  return k;
+}
+
+}  // namespace trn::app
