@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 60
 # them (its own key, socket, ports and slurm.conf under a temporary directory).
 SLURM_PKGS := munge slurmctld slurmd slurm-client
 
-.PHONY: deps build demo test bench validate test-sanitize clean install
+.PHONY: deps build demo test bench validate tidy-record test-sanitize clean install
 .PHONY: fuzz fuzz-deps test-sanitize-quick test-sanitize-loaders slurm-deps test-slurm
 
 # $(call install_missing,PACKAGES): apt-get installs those of PACKAGES that are missing.
@@ -70,6 +70,12 @@ validate: build
 	python3 tools/validate_compile.py $(BUILD)
 	./$(BUILD)/trnsim calibrate-intervals --out workloads/calibration/intervals.yaml
 	python3 tools/validate.py $(BUILD) -j $(JOBS)
+
+# Runs clang-tidy as the test `tidy` does and records the inputs of every file that passed in
+# test/tidy_clean.txt, so that CI checks again only the files whose inputs changed (commit it
+# with the change; test/check_tidy.sh).
+tidy-record: build
+	TIDY_UPDATE=1 bash test/check_tidy.sh . $(BUILD)
 
 test-sanitize: deps
 	@cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRNSIM_SANITIZE=ON -DTRNSIM_BENCH=OFF > build-sanitize.cmake.log 2>&1 || { cat build-sanitize.cmake.log; exit 1; }

@@ -21,6 +21,7 @@
 #include "sim/app/commands/run.h"
 #include "sim/app/commands/startup.h"
 #include "sim/app/commands/sweep.h"
+#include "sim/app/simulation/fork_eval.h"
 #include "sim/base/config_node.h"
 #include "sim/base/fork_pool.h"
 #include "sim/base/output_file.h"
@@ -101,12 +102,8 @@ std::string child_reply(const std::function<std::string()>& command) {
     return sim::ChildResult::of(command()).seal();
   } catch (const CommandError& e) {
     return sim::ChildResult::error(e.status, e.what(), e.detail).seal();
-  } catch (const sim::ConfigError& e) {
-    return sim::ChildResult::error(2, e.what()).seal();
-  } catch (const MemoryGuardError& e) {
-    return sim::ChildResult::error(2, e.what()).seal();
   } catch (const std::exception& e) {
-    return sim::ChildResult::error(3, e.what()).seal();
+    return error_result(e).seal();
   }
 }
 

@@ -6,15 +6,16 @@
 
 namespace trn::app {
 
+sim::ChildResult error_result(const std::exception& e) {
+  const bool bad_input = dynamic_cast<const sim::ConfigError*>(&e) || dynamic_cast<const MemoryGuardError*>(&e);
+  return sim::ChildResult::error(bad_input ? 2 : 3, e.what());
+}
+
 std::string sealed(const std::function<nlohmann::json()>& body) {
   try {
     return sim::ChildResult::of(body()).seal();
-  } catch (const sim::ConfigError& e) {
-    return sim::ChildResult::error(2, e.what()).seal();
-  } catch (const MemoryGuardError& e) {
-    return sim::ChildResult::error(2, e.what()).seal();
   } catch (const std::exception& e) {
-    return sim::ChildResult::error(3, e.what()).seal();
+    return error_result(e).seal();
   }
 }
 

@@ -15,8 +15,12 @@
 
 namespace trn::app {
 
-/// The envelope of what `body` returns, or of the error it throws: 2 for sim::ConfigError and
-/// the memory guard, 3 for anything else (the child's side of run_children and ForkedBatch).
+/// A child's error as its envelope: status 2 for bad input (sim::ConfigError, the memory
+/// guard), 3 for anything else.
+sim::ChildResult error_result(const std::exception& e);
+
+/// The envelope of what `body` returns, or of the error it throws (error_result): the child's
+/// side of run_children and ForkedBatch.
 std::string sealed(const std::function<nlohmann::json()>& body);
 
 /// Runs each body in its own forked child, at most `jobs` at a time, and returns each child's
