@@ -18,6 +18,7 @@
 
 #include "sim/app/cli/commands.h"
 #include "sim/app/commands/bench_collective.h"
+#include "sim/app/commands/bench_core.h"
 #include "sim/app/commands/run.h"
 #include "sim/app/commands/startup.h"
 #include "sim/app/commands/sweep.h"
@@ -168,6 +169,24 @@ std::string bench_collective_command(const BenchCollectiveOptions& o, const Comm
   return json;
 }
 
+std::string matmul_command(const MatmulOptions& o, const CommonOptions& c) {
+  parse_matmul(o);  // bad options first, then unwritable outputs
+  check_outputs(c);
+  MatmulResult r = run_matmul(o);
+  std::string json = matmul_json(r).dump(2) + "\n";
+  write_outputs(c, json, models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
+  return json;
+}
+
+std::string hbm_command(const HbmOptions& o, const CommonOptions& c) {
+  parse_hbm(o);  // bad options first, then unwritable outputs
+  check_outputs(c);
+  HbmResult r = run_hbm(o);
+  std::string json = hbm_json(r).dump(2) + "\n";
+  write_outputs(c, json, models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
+  return json;
+}
+
 py::tuple py_run(py::dict d) {
   RunOptions o;
   CommonOptions c;
@@ -206,6 +225,26 @@ py::tuple py_bench_collective(py::dict d) {
   return in_child([o, c] { return bench_collective_command(o, c); });
 }
 
+py::tuple py_bench_matmul(py::dict d) {
+  MatmulOptions o;
+  CommonOptions c;
+  Args(std::move(d))("chip", o.chip)("m", o.m)("n", o.n)("k", o.k)("dtype", o.dtype)("set", o.sets)("json", c.json)(
+      "resolved", c.resolved)
+      .finish();
+  c.sets = o.sets;
+  return in_child([o, c] { return matmul_command(o, c); });
+}
+
+py::tuple py_bench_hbm(py::dict d) {
+  HbmOptions o;
+  CommonOptions c;
+  Args(std::move(d))("chip", o.chip)("cores", o.cores)("bytes", o.bytes)("set", o.sets)("json", c.json)("resolved",
+                                                                                                        c.resolved)
+      .finish();
+  c.sets = o.sets;
+  return in_child([o, c] { return hbm_command(o, c); });
+}
+
 py::tuple py_sweep(py::dict d) {
   SweepOptions o;
   o.exe = sim::executable_near_self(TRNSIM_EXE);
@@ -239,5 +278,7 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("startup", &trn::app::py_startup, "trnsim startup: (status, JSON or message, detail)");
   m.def("bench_collective", &trn::app::py_bench_collective,
         "trnsim bench collective: (status, JSON or message, detail)");
+  m.def("bench_matmul", &trn::app::py_bench_matmul, "trnsim bench matmul: (status, JSON or message, detail)");
+  m.def("bench_hbm", &trn::app::py_bench_hbm, "trnsim bench hbm: (status, JSON or message, detail)");
   m.def("sweep", &trn::app::py_sweep, "trnsim sweep: (status, JSON or message, detail)");
 }

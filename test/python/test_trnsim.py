@@ -132,6 +132,13 @@ def test_commands(work):
                                              "--dtype", "bf16", "--set", "chip.hbm.bandwidth=3 TB/s"])
     check("bench_collective() rows have size_bytes, time_s, busbw_GBps",
           len(b["rows"]) == 2 and all({"size_bytes", "time_s", "busbw_GBps"} <= set(row) for row in b["rows"]), b)
+    mm = trnsim.bench_matmul(chip="trn2", m=512, n=1024, k=256, dtype="fp8")
+    same_as_cli("bench_matmul(...)", mm, ["bench", "matmul", "--chip", "trn2", "--m", "512", "--n", "1024", "--k", "256",
+                                          "--dtype", "fp8"])
+    check("bench_matmul() is the shape asked for", (mm["m"], mm["n"], mm["k"], mm["dtype"]) == (512, 1024, 256, "fp8"), mm)
+    hb = trnsim.bench_hbm(chip="trn2", cores=8, bytes="64MiB")
+    same_as_cli("bench_hbm(...)", hb, ["bench", "hbm", "--chip", "trn2", "--cores", "8", "--bytes", "64MiB"])
+    check("bench_hbm() streams 64 MiB on 8 cores", (hb["cores"], hb["bytes_per_core"]) == (8, 64 << 20), hb)
 
 
 def expect_cli_error(desc, call, cli_args, strip_hint=False):
@@ -159,6 +166,7 @@ def test_errors(work):
                      ["run", "qwen3-32b-trn2", "--set", "parallel.fsdp=1", "--set", "parallel.dp=16"])
     expect_cli_error("bad --mode", lambda: trnsim.run("qwen3-32b-trn2", mode="fast"),
                      ["run", "qwen3-32b-trn2", "--mode", "fast"], strip_hint=True)
+    expect_cli_error("bad --bytes", lambda: trnsim.bench_hbm(bytes="lots"), ["bench", "hbm", "--bytes", "lots"])
     expect_cli_error("bad --sizes", lambda: trnsim.bench_collective(sizes="1MB,2"),
                      ["bench", "collective", "--sizes", "1MB,2"])
     try:

@@ -162,6 +162,29 @@ def bench_collective(system=None, instances=None, ranks=None, sizes=None, op=Non
                  set=_sets(set), json=_text(json), resolved=_text(resolved))
 
 
+def bench_matmul(chip=None, m=None, n=None, k=None, dtype=None, set=None, json=None, resolved=None):
+    """`trnsim bench matmul`: one matmul (M x K by K x N) on one NeuronCore of the SystemC
+    model, against the closed-form cost model. Returns the --json document: a dict
+    (schema_version, trnsim_version, inputs_hash, chip, m, n, k, dtype, time_s, tflops,
+    utilization, peak_tflops, cost_model_time_s, tensor_cycles, matmul_instructions, dma_bytes).
+
+    Defaults as the CLI's: chip "trn2", m = n = k = 4096, dtype "bf16". Raises Error.
+    """
+    return _call(_trnsim.bench_matmul, chip=_text(chip), m=_int(m), n=_int(n), k=_int(k), dtype=_text(dtype),
+                 set=_sets(set), json=_text(json), resolved=_text(resolved))
+
+
+def bench_hbm(chip=None, cores=None, bytes=None, set=None, json=None, resolved=None):
+    """`trnsim bench hbm`: each of `cores` NeuronCores streams `bytes` from HBM into SBUF at
+    once. Returns the --json document: a dict (schema_version, trnsim_version, inputs_hash,
+    chip, time_s, bandwidth_Bps, cores, bytes_per_core).
+
+    Defaults as the CLI's: chip "trn2", cores 1, bytes "1GiB" (text with a unit). Raises Error.
+    """
+    return _call(_trnsim.bench_hbm, chip=_text(chip), cores=_int(cores), bytes=_text(bytes), set=_sets(set),
+                 json=_text(json), resolved=_text(resolved))
+
+
 def sweep(sweep, db, jobs=1, shard=None):
     """`trnsim sweep SWEEP --db DB -j JOBS [--shard K/N]`: runs the points of the sweep file not
     yet in the database (each as a `trnsim run` or `startup` process of `trnsim.executable`).
