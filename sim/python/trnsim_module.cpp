@@ -172,19 +172,15 @@ std::string bench_collective_command(const BenchCollectiveOptions& o, const Comm
 std::string matmul_command(const MatmulOptions& o, const CommonOptions& c) {
   parse_matmul(o);  // bad options first, then unwritable outputs
   check_outputs(c);
-  MatmulResult r = run_matmul(o);
-  std::string json = matmul_json(r).dump(2) + "\n";
-  write_outputs(c, json, models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
-  return json;
+  const MatmulResult r = run_matmul(o);
+  return write_chip_outputs(c, matmul_json(r), r.chip);
 }
 
 std::string hbm_command(const HbmOptions& o, const CommonOptions& c) {
   parse_hbm(o);  // bad options first, then unwritable outputs
   check_outputs(c);
-  HbmResult r = run_hbm(o);
-  std::string json = hbm_json(r).dump(2) + "\n";
-  write_outputs(c, json, models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
-  return json;
+  const HbmResult r = run_hbm(o);
+  return write_chip_outputs(c, hbm_json(r), r.chip);
 }
 
 py::tuple py_run(py::dict d) {

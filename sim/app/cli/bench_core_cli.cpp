@@ -8,6 +8,13 @@
 
 namespace trn::app {
 
+std::string write_chip_outputs(const CommonOptions& c, const nlohmann::ordered_json& doc,
+                               const models::ChipSpec& chip) {
+  std::string json = doc.dump(2) + "\n";
+  write_outputs(c, json, models::resolved_yaml(chip, "# trnsim resolved configuration (chip " + chip.name + ")\n"));
+  return json;
+}
+
 namespace {
 struct MatmulCli {
   CommonOptions common;
@@ -39,8 +46,7 @@ Runner add_bench_matmul(CLI::App* bench) {
     check_outputs(o->common);
     MatmulResult r = run_matmul(opt);
     write_matmul_text(r, summary_stream(o->common));
-    write_outputs(o->common, matmul_json(r).dump(2) + "\n",
-                  models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
+    write_chip_outputs(o->common, matmul_json(r), r.chip);
     return 0;
   };
 }
@@ -59,8 +65,7 @@ Runner add_bench_hbm(CLI::App* bench) {
     check_outputs(o->common);
     HbmResult r = run_hbm(opt);
     write_hbm_text(r, summary_stream(o->common));
-    write_outputs(o->common, hbm_json(r).dump(2) + "\n",
-                  models::resolved_yaml(r.chip, "# trnsim resolved configuration (chip " + r.chip.name + ")\n"));
+    write_chip_outputs(o->common, hbm_json(r), r.chip);
     return 0;
   };
 }

@@ -5,12 +5,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "models/spec/chip_spec.h"
 #include "sim/app/commands/common.h"
 
 namespace trn::app {
@@ -88,6 +90,9 @@ void check_outputs(const CommonOptions& c);
 /// Writes the --json and --resolved files that were asked for, all or nothing; then the one
 /// that is "-" to standard output.
 void write_outputs(const CommonOptions& c, const std::string& json, const std::string& resolved);
+/// write_outputs for a one-chip benchmark (bench matmul, bench hbm): the document and the
+/// chip's resolved configuration. Returns the document's text (bench_core_cli.cpp).
+std::string write_chip_outputs(const CommonOptions& c, const nlohmann::ordered_json& doc, const models::ChipSpec& chip);
 
 int run_cli(int argc, char** argv);
 

@@ -69,11 +69,11 @@ void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
   // its quantile (quantile >= 0.5), so once the best n all have intervals no other can pass them.
   for (;;) {
     if (o.rank_quantile > 0) rerank_plan_candidates(o, res);
-    std::vector<PlanCandidate*> todo;
+    std::vector<PlanCandidate*> without_interval;
     for (size_t i = 0; i < n; ++i)
-      if (!res.candidates[i].interval_done) todo.push_back(&res.candidates[i]);
-    if (todo.empty()) break;
-    compute_plan_intervals(o, todo);
+      if (!res.candidates[i].interval_done) without_interval.push_back(&res.candidates[i]);
+    if (without_interval.empty()) break;
+    compute_plan_intervals(o, without_interval);
   }
   if (n < 2) return;
   const bool cost = o.rank_by == RankBy::Cost;

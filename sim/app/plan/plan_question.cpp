@@ -1,6 +1,8 @@
 // The question a plan answers, recorded in its JSON (plan.h): every input, and the command
 // that asks it again.
+#include <cctype>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sim/app/plan/plan.h"
