@@ -26,9 +26,10 @@ ChildResult ChildResult::of(nlohmann::json v) {
   return r;
 }
 
-ChildResult ChildResult::error(int status, std::string message, std::string detail) {
+ChildResult ChildResult::error(int status, std::string message, std::string detail, std::string kind) {
   ChildResult r;
   r.status = status;
+  r.kind = std::move(kind);
   r.message = std::move(message);
   r.detail = std::move(detail);
   return r;
@@ -36,21 +37,45 @@ ChildResult ChildResult::error(int status, std::string message, std::string deta
 
 std::string ChildResult::seal() const {
   if (ok()) return nlohmann::json{{"value", value}}.dump();
-  return nlohmann::json{{"error", {{"status", status}, {"message", message}, {"detail", detail}}}}.dump();
+  nlohmann::json e = {{"status", status}, {"message", message}, {"detail", detail}};
+  if (!kind.empty()) e["kind"] = kind;
+  return nlohmann::json{{"error", e}}.dump();
 }
+
+namespace {
+int g_result_fd = -1;  // child_result_fd()
+
+bool write_all(int fd, const std::string& text) {
+  size_t sent = 0;
+  while (sent < text.size()) {
+    const ssize_t w = write(fd, text.data() + sent, text.size() - sent);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    sent += static_cast<size_t>(w);
+  }
+  return true;
+}
+}  // namespace
+
+int child_result_fd() { return g_result_fd; }
+
+bool ChildResult::send(int fd) const { return fd >= 0 && write_all(fd, seal()); }
 
 ChildResult ChildResult::open(const ChildOutcome& c) {
   if (WIFSIGNALED(c.status))
     return error(3, "the simulation process was killed by signal " + std::to_string(WTERMSIG(c.status)));
-  if (c.exit_code() != 0 || c.output.empty())
+  const auto no_result = [&c] {
     return error(3, "the simulation process exited with status " + std::to_string(c.exit_code()) + " and no result");
+  };
+  if (c.output.empty()) return no_result();
   const nlohmann::json j = nlohmann::json::parse(c.output, nullptr, false);
-  if (j.is_object() && j.contains("value")) return of(j["value"]);
+  if (j.is_object() && j.contains("value")) return c.exit_code() == 0 ? of(j["value"]) : no_result();
   if (j.is_object() && j.contains("error") && j["error"].is_object()) {
     const nlohmann::json& e = j["error"];
     return error(e.value("status", 3), e.value("message", std::string("an error without a message")),
-                 e.value("detail", std::string()));
+                 e.value("detail", std::string()), e.value("kind", std::string()));
   }
+  if (c.exit_code() != 0) return no_result();
   return error(3, "the simulation process sent a result that is not a sealed envelope");
 }
 
@@ -66,18 +91,14 @@ struct Running {
 [[noreturn]] void child_main(int fd, const std::function<std::string(size_t)>& body, size_t i,
                              const std::string& what) {
   std::string out;
+  g_result_fd = fd;
   try {
     out = body(i);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "trnsim: %s failed: %s\n", what.c_str(), e.what());
     _exit(1);
   }
-  size_t sent = 0;
-  while (sent < out.size()) {
-    ssize_t w = write(fd, out.data() + sent, out.size() - sent);
-    if (w <= 0) _exit(1);
-    sent += static_cast<size_t>(w);
-  }
+  if (!write_all(fd, out)) _exit(1);
   close(fd);
   _exit(0);
 }

@@ -26,21 +26,31 @@ struct ChildOutcome {
 
 /// The one envelope of every forked child's result: the child seals its value, or its error
 /// with the exit status the error maps to (2 bad input, 3 internal), into one JSON document
-/// ({"value": V} or {"error": {"status", "message", "detail"}}); the parent opens it. A child
-/// that died or sent nothing opens as an internal error saying how it ended.
+/// ({"value": V} or {"error": {"status", "kind", "message", "detail"}}); the parent opens it. A
+/// child that died or sent nothing opens as an internal error saying how it ended. A child that
+/// execs another trnsim (the sweep's workers) hands it child_result_fd() so that the new program
+/// writes its envelope to the same pipe (hidden option --result-fd).
 struct ChildResult {
   int status = 0;        // 0: `value` holds the result
   nlohmann::json value;  // the result
+  std::string kind;      // a bad input's kind (ConfigError::kind: invalid-config, oom, ...); may be empty
   std::string message;   // the error's one line
   std::string detail;    // further lines of the error (may be empty)
   bool ok() const { return status == 0; }
   static ChildResult of(nlohmann::json v);
-  static ChildResult error(int status, std::string message, std::string detail = "");
+  static ChildResult error(int status, std::string message, std::string detail = "", std::string kind = "");
   /// The document the child writes to its pipe.
   std::string seal() const;
-  /// The parent's reading of a child's outcome.
+  /// The parent's reading of a child's outcome: the envelope it sent, whatever its exit
+  /// status (an exec'd worker exits with its CLI status after sending an error).
   static ChildResult open(const ChildOutcome& c);
+  /// Writes seal() to file descriptor `fd` (a forked child's pipe); false when it could not.
+  bool send(int fd) const;
 };
+
+/// In a child of run_forked: the write end of its pipe (inherited by a program it execs);
+/// -1 in a process that run_forked did not start.
+int child_result_fd();
 
 /// Thrown by run_forked when its `interrupted` check says so; the children are gone by then.
 struct Interrupted : std::runtime_error {

@@ -13,6 +13,7 @@
 #include "sim/app/cli/commands.h"
 #include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
+#include "sim/base/fork_pool.h"
 #include "sim/base/output_file.h"
 #include "sim/base/provenance.h"
 #include "sim/base/units.h"
@@ -129,27 +130,25 @@ void StdoutSpool::emit() {
   std::fflush(stdout);
 }
 
-void write_reason(const std::string& file, const std::string& kind, const std::string& message) {
-  if (file.empty()) return;
-  try {
-    sim::write_file_atomic(file, nlohmann::ordered_json{{"kind", kind}, {"message", message}}.dump() + "\n");
-  } catch (const std::exception&) {
-    // Best effort: the sweep then classifies the point from its error line.
-  }
+void ResultChannel::result(const std::string& document) const { sim::ChildResult::of(document).send(fd); }
+
+void ResultChannel::infeasible(const std::string& kind, const std::string& message) const {
+  sim::ChildResult::error(2, message, "", kind).send(fd);  // best effort: the sweep falls back to the error line
 }
 
-int reporting_reason(const std::string& file, const std::function<int()>& body) {
+int reporting_to(const ResultChannel& channel, const std::function<int()>& body) {
   try {
     return body();
   } catch (const sim::ConfigError& e) {
-    write_reason(file, e.kind(), e.what());
+    channel.infeasible(e.kind(), e.what());
     throw;
   }
 }
 
-void add_reason_option(CLI::App* cmd, std::string& file) {
-  cmd->add_option("--reason-json", file,
-                  "For trnsim sweep's workers: write why the point could not run as JSON to FILE")
+void add_result_option(CLI::App* cmd, ResultChannel& channel) {
+  cmd->add_option("--result-fd", channel.fd,
+                  "For trnsim sweep's workers: send the result, or why the point could not run, sealed "
+                  "(sim::ChildResult) to file descriptor FD")
       ->group("");  // hidden from --help
 }
 

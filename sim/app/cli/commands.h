@@ -53,14 +53,20 @@ class StdoutSpool {
   std::string tmp_;
 };
 
-/// A sweep worker's `--reason-json FILE` (hidden): why the point could not run, as
-/// {"kind": KIND, "message": MESSAGE}; best effort (the sweep falls back to the error line).
-void write_reason(const std::string& file, const std::string& kind, const std::string& message);
-/// Runs `body`; when it throws ConfigError and `file` is set, writes the error's kind and
-/// message there first.
-int reporting_reason(const std::string& file, const std::function<int()>& body);
-/// Registers the hidden --reason-json option on `cmd`.
-void add_reason_option(CLI::App* cmd, std::string& file);
+/// A sweep worker's outcome channel (hidden `--result-fd FD`): the point's result document,
+/// or why it could not run, sealed in fork_pool's one envelope (sim::ChildResult) and written
+/// to the pipe its sweep reads. Without the option (fd -1) nothing is sent.
+struct ResultChannel {
+  int fd = -1;
+  /// Sends the result document's text.
+  void result(const std::string& document) const;
+  /// Sends a bad input's kind and message (exit status 2).
+  void infeasible(const std::string& kind, const std::string& message) const;
+};
+/// Runs `body`; when it throws ConfigError, sends the error's kind and message first.
+int reporting_to(const ResultChannel& channel, const std::function<int()>& body);
+/// Registers the hidden --result-fd option on `cmd`.
+void add_result_option(CLI::App* cmd, ResultChannel& channel);
 
 Runner add_bench_collective(CLI::App* bench);
 Runner add_bench_matmul(CLI::App* bench);

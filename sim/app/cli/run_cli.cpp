@@ -14,7 +14,7 @@ struct RunCli {
   CommonOptions common;
   RunOptions run;
   bool quiet = false, no_intervals = false;
-  std::string reason;  // --reason-json (sweep workers)
+  ResultChannel channel;  // --result-fd (sweep workers)
 };
 
 int run_command(const RunCli& o) {
@@ -31,20 +31,21 @@ int run_command(const RunCli& o) {
     r = run_run(opt);
   } catch (const MemoryGuardError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
-    write_reason(o.reason, "host-memory", e.what());
+    o.channel.infeasible("host-memory", e.what());
     return 2;
   }
   if (!r.fits) {
     write_run_oom(r, stderr);
-    write_reason(o.reason, "oom", run_oom_message(r));
+    o.channel.infeasible("oom", run_oom_message(r));
     return 2;
   }
   write_run_text(r, text);
   write_run_sim_line(r, stderr);
   const auto& s = r.scenario;
-  write_outputs(o.common, run_json(r).dump(2) + "\n",
-                workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
+  const std::string json = run_json(r).dump(2) + "\n";
+  write_outputs(o.common, json, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
   trace.emit();
+  o.channel.result(json);
   return 0;
 }
 
@@ -87,8 +88,8 @@ Runner add_run(CLI::App* app) {
   c->add_flag("--exact", r.exact,
               "No reductions: every rank and every micro-batch (--all-ranks --all-microbatches; default: off)");
   add_common(c, o->common);
-  add_reason_option(c, o->reason);
-  return [o]() -> int { return reporting_reason(o->reason, [&o]() { return run_command(*o); }); };
+  add_result_option(c, o->channel);
+  return [o]() -> int { return reporting_to(o->channel, [&o]() { return run_command(*o); }); };
 }
 
 }  // namespace trn::app

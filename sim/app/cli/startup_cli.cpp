@@ -13,7 +13,7 @@ namespace {
 struct StartupCli {
   CommonOptions common;
   StartupOptions startup;
-  std::string reason;  // --reason-json (sweep workers)
+  ResultChannel channel;  // --result-fd (sweep workers)
   bool no_intervals = false;
 };
 
@@ -28,9 +28,10 @@ int startup_command(const StartupCli& o) {
   StartupResult r = run_startup(opt);
   write_startup_text(r, text);
   const auto& s = r.scenario();
-  write_outputs(o.common, startup_json(r).dump(2) + "\n",
-                workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
+  const std::string json = startup_json(r).dump(2) + "\n";
+  write_outputs(o.common, json, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
   trace.emit();
+  o.channel.result(json);
   return 0;
 }
 
@@ -64,8 +65,8 @@ Runner add_startup(CLI::App* app) {
   c->add_flag("--sensitivity", s.sensitivity, "Show how the first step moves with each parameter's uncertainty");
   c->add_flag("--allow-oom", s.allow_oom, "Estimate the start-up even when a rank does not fit in HBM (default: off)");
   add_common(c, o->common);
-  add_reason_option(c, o->reason);
-  return [o]() -> int { return reporting_reason(o->reason, [&o]() { return startup_command(*o); }); };
+  add_result_option(c, o->channel);
+  return [o]() -> int { return reporting_to(o->channel, [&o]() { return startup_command(*o); }); };
 }
 
 }  // namespace trn::app

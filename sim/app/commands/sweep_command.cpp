@@ -234,14 +234,15 @@ std::string make_workdir() {
   return dir_tpl;
 }
 
-// In the forked worker: runs `trnsim COMMAND SCENARIO --json BASE.json --reason-json BASE.reason
-// --set ...` with its stderr in BASE.err. Never returns. The worker dies with the sweep
+// In the forked worker: runs `trnsim COMMAND SCENARIO --result-fd FD --set ...` with its stderr
+// in BASE.err; the new program sends its result, or why the point could not run, sealed
+// (sim::ChildResult) to the worker's pipe (FD, sim::child_result_fd). Never returns. The worker dies with the sweep
 // (sim/base/fork_pool: PR_SET_PDEATHSIG survives the exec; its SIGTERM handler removes its
 // partial output).
 [[noreturn]] void exec_point(const std::string& self, const Sweep& s, const std::vector<std::string>& sets,
                              const std::string& base) {
-  std::vector<std::string> args = {self,           sim::word_of(s.command), s.scenario,      "--json",
-                                   base + ".json", "--reason-json",         base + ".reason"};
+  std::vector<std::string> args = {self, sim::word_of(s.command), s.scenario, "--result-fd",
+                                   std::to_string(sim::child_result_fd())};
   for (const auto& a : sets) {
     args.push_back("--set");
     args.push_back(a);
@@ -304,23 +305,18 @@ std::string reason_doc(const std::string& hash, const char* key, const Json& wha
   return stamped(Document::SweepRow, hash, Json{{key, what}}).dump(2) + "\n";
 }
 
-// Why an infeasible point could not run: the worker's --reason-json, else its error line.
-Json infeasible_reason(const std::string& base, const std::string& line) {
-  try {
-    const Json r = Json::parse(slurp(base + ".reason"));
-    if (r.at("kind").is_string() && r.at("message").is_string())
-      return {{"kind", r["kind"]}, {"message", r["message"]}};
-  } catch (const std::exception&) {
-    // no reason file (a worker that failed before its command ran): the error line
-  }
+// Why an infeasible point could not run: the kind and message the worker sent, else (a worker
+// that failed before its command ran) its error line.
+Json infeasible_reason(const sim::ChildResult& sent, const std::string& line) {
+  if (!sent.kind.empty()) return {{"kind", sent.kind}, {"message", sent.message}};
   const std::string prefix = "trnsim: error: ";
   return {{"kind", "invalid-config"}, {"message", line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line}};
 }
 
 // The row of a finished point: its status from the worker's exit code (0 ok, 2 infeasible, else
-// error) and JSON in the result column on every row.
-storage::SweepRow point_row(const Sweep& s, const Point& p, size_t i, int rc, const std::string& base,
-                            const std::string& hash) {
+// error), JSON in the result column on every row: the document the worker sent, or the reason.
+storage::SweepRow point_row(const Sweep& s, const Point& p, size_t i, const sim::ChildOutcome& c,
+                            const std::string& base, const std::string& hash) {
   const std::vector<std::string> sets = sets_of(p);
   storage::SweepRow row;
   row.id = point_id(s, p);
@@ -328,20 +324,22 @@ storage::SweepRow point_row(const Sweep& s, const Point& p, size_t i, int rc, co
   row.sweep = s.name;
   row.sets = join(sets, ";");
   const std::vector<std::string> values = column_values(s, p);
-  for (size_t c = 0; c < s.columns.size(); ++c)
-    if (!values[c].empty()) row.axes.emplace_back(s.columns[c], values[c]);
+  for (size_t col = 0; col < s.columns.size(); ++col)
+    if (!values[col].empty()) row.axes.emplace_back(s.columns[col], values[col]);
+  const sim::ChildResult sent = sim::ChildResult::open(c);
+  const int rc = c.exit_code();
   if (rc == 0) {
-    row.result = slurp(base + ".json");
-    if (Json::accept(row.result)) {
+    if (sent.ok() && sent.value.is_string() && Json::accept(sent.value.get<std::string>())) {
+      row.result = sent.value.get<std::string>();
       row.status = storage::PointStatus::Ok;
       return row;
     }
-    row.reason = "the worker exited 0 but wrote no valid result JSON";
+    row.reason = "the worker exited 0 but sent no valid result JSON";
   } else {
     row.reason = first_line(base + ".err");
   }
   row.status = rc == 2 ? storage::PointStatus::Infeasible : storage::PointStatus::Error;
-  row.result = rc == 2 ? reason_doc(hash, "infeasible", infeasible_reason(base, row.reason))
+  row.result = rc == 2 ? reason_doc(hash, "infeasible", infeasible_reason(sent, row.reason))
                        : reason_doc(hash, "error", {{"exit_code", rc}, {"message", row.reason}});
   return row;
 }
@@ -422,9 +420,9 @@ SweepResult run_sweep(const SweepOptions& o, const std::function<void(const Swee
   auto body = [&](size_t j) -> std::string { exec_point(self, s, sets_of(pts[to_run[j]]), base_of(to_run[j])); };
   auto finish = [&](size_t j, sim::ChildOutcome&& c) {
     const size_t i = to_run[j];
-    storage::SweepRow row = point_row(s, pts[i], i, c.exit_code(), base_of(i), hashes[i]);
+    storage::SweepRow row = point_row(s, pts[i], i, c, base_of(i), hashes[i]);
     db.put(row);
-    for (const char* ext : {".json", ".err", ".reason"}) std::remove((base_of(i) + ext).c_str());
+    std::remove((base_of(i) + ".err").c_str());
     ++done;
     double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double eta = done ? el / done * (to_run.size() - done) : 0;

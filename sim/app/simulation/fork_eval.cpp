@@ -7,8 +7,10 @@
 namespace trn::app {
 
 sim::ChildResult error_result(const std::exception& e) {
-  const bool bad_input = dynamic_cast<const sim::ConfigError*>(&e) || dynamic_cast<const MemoryGuardError*>(&e);
-  return sim::ChildResult::error(bad_input ? 2 : 3, e.what());
+  if (const auto* c = dynamic_cast<const sim::ConfigError*>(&e))
+    return sim::ChildResult::error(2, e.what(), "", c->kind());
+  if (dynamic_cast<const MemoryGuardError*>(&e)) return sim::ChildResult::error(2, e.what(), "", "host-memory");
+  return sim::ChildResult::error(3, e.what());
 }
 
 std::string sealed(const std::function<nlohmann::json()>& body) {
