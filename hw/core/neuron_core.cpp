@@ -267,4 +267,17 @@ void NeuronCore::retire() {
   }
 }
 
+void NeuronCore::add_stats(sim::StatGroup& g) const {
+  g.add("ops", "ops", "ops executed (every engine and queue)", [this] { return static_cast<double>(executed_); });
+  g.add("finish", "s", "simulated time at which the core finished its program", [this] { return finish_s_; });
+  g.add("dma_bytes", "B", "bytes moved by DMA ops and streamed to and from HBM by compute ops",
+        [this] { return dma_bytes_; });
+  for (size_t e = 0; e < stats_.size(); ++e) {
+    const std::string name = models::engine_name(static_cast<models::Engine>(e));
+    sim::StatGroup& eg = g.group(name, "the " + name + " queue of this core");
+    eg.add("busy", "s", "summed durations of the ops that ran on it", [this, e] { return stats_[e].busy_s; });
+    eg.add("ops", "ops", "ops that ran on it", [this, e] { return static_cast<double>(stats_[e].ops); });
+  }
+}
+
 }  // namespace trn::hw

@@ -20,6 +20,7 @@
 #include "hw/fabric/flow_network.h"
 #include "models/ir/program.h"
 #include "models/spec/chip_spec.h"
+#include "sim/base/stats.h"
 #include "sim/base/trace_sink.h"
 #include "sim/kernel/event_queue.h"
 
@@ -69,6 +70,9 @@ class NeuronCore : public sc_core::sc_module {
   bool done() const;
   size_t executed() const { return executed_; }
   const EngineStats& engine(models::Engine e) const { return stats_[static_cast<size_t>(e)]; }
+  /// Registers the core's counters into `g`: per engine its busy time and ops, the ops
+  /// executed, the DMA bytes and the finish time (sim/base/stats.h).
+  void add_stats(sim::StatGroup& g) const;
   double dma_bytes() const { return dma_bytes_; }
   /// Start and end time of each op (for tests; a whole program loaded at once only).
   const std::vector<std::pair<double, double>>& op_times() const { return times_; }

@@ -380,4 +380,24 @@ void FlowNetwork::start_pending(double now, double res) {
   }
 }
 
+void FlowNetwork::add_stats(sim::StatGroup& g) const {
+  g.add("events", "events", "flow starts and ends and rate re-solves of the shared-bandwidth network",
+        [this] { return static_cast<double>(events_); });
+  g.add("flows", "flows", "flows completed (transfers over links, switch ports, NICs, DMA engines, HBM)",
+        [this] { return static_cast<double>(completed_); });
+  g.add("resources", "resources", "resources with a bandwidth (links, ports, NICs, DMA engines, HBM stacks)",
+        [this] { return static_cast<double>(capacity_.size()); });
+  auto per_resource = [this](double (FlowNetwork::*f)(int32_t) const) {
+    return [this, f] {
+      sim::StatGroup::Entries out;
+      for (size_t r = 0; r < capacity_.size(); ++r) out.emplace_back(names_[r], (this->*f)(static_cast<int32_t>(r)));
+      return out;
+    };
+  };
+  g.add_vector("carried", "B", "bytes that crossed the resource (each flow once per resource it uses)",
+               per_resource(&FlowNetwork::carried));
+  g.add_vector("busy", "s", "time with at least one flow active on the resource",
+               per_resource(&FlowNetwork::busy_time));
+}
+
 }  // namespace trn::hw

@@ -15,6 +15,7 @@
 
 #include "hw/fabric/slot_heap.h"
 #include "models/fabric/max_min.h"
+#include "sim/base/stats.h"
 #include "sim/base/trace_sink.h"
 
 namespace trn::hw {
@@ -49,6 +50,9 @@ class FlowNetwork : public sc_core::sc_module {
     const size_t i = static_cast<size_t>(r);
     return active_count_[i] > 0 ? busy_[i] + (last_ - busy_since_[i]) : busy_[i];
   }
+  /// Registers the network's counters into `g`: events, flows, and per resource the bytes
+  /// carried and the busy time (sim/base/stats.h).
+  void add_stats(sim::StatGroup& g) const;
   /// Current rate of flows on a resource (bytes/s, weighted), for counters.
   double load(int32_t r) const;
   /// Streams a utilisation counter per resource (category "counters") to `sink` as process

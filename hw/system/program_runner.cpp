@@ -144,4 +144,15 @@ void ProgramRunner::arrive(int rank, const models::Op& op, std::function<void()>
   });
 }
 
+void ProgramRunner::add_stats(sim::StatGroup& g) const {
+  sim::StatGroup& c = g.group("collectives", "collectives run by the simulated ranks' groups");
+  c.add("count", "collectives", "collectives of the simulated ranks' groups", [this] { return double(stats_.count); });
+  c.add("siblings", "collectives", "collectives of sibling groups started alongside (nobody waits for them)",
+        [this] { return double(stats_.siblings); });
+  c.add("busy", "s", "summed collective durations, launch to end", [this] { return stats_.busy_s; });
+  c.add("bytes", "B", "summed collective payloads", [this] { return stats_.bytes; });
+  for (const auto& [rank, core] : cores_)
+    core->add_stats(g.group("rank" + std::to_string(rank), "the NeuronCore of simulated rank " + std::to_string(rank)));
+}
+
 }  // namespace trn::hw

@@ -37,6 +37,9 @@ class ProgramRunner : public sc_core::sc_module {
   NeuronCore& add_rank(int rank, std::unique_ptr<models::ProgramSource> source, const std::vector<int>& mirrors = {});
   const std::map<int, NeuronCore*>& ranks() const { return cores_; }
   const CollectiveStats& collective_stats() const { return stats_; }
+  /// Registers the runner's collective counters into `g` and each simulated rank's core into
+  /// the group "rank<N>" (sim/base/stats.h). After the ranks are added.
+  void add_stats(sim::StatGroup& g) const;
   /// Latest finish time over the simulated ranks.
   double finish_time() const;
   /// After the run: throws std::logic_error naming the first rank that did not finish

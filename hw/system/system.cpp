@@ -149,4 +149,10 @@ NeuronCore& System::add_core(int chip, int core, models::Program program, int ln
   return *cores_.back();
 }
 
+void System::add_stats(sim::StatGroup& g) const {
+  net_.add_stats(g.group("fabric", "the shared-bandwidth network: NeuronLink, switches, EFA, DMA engines, HBM"));
+  g.add("queue_events", "events", "timed callbacks of the event queue (op ends, host ops, collective starts)",
+        [this] { return static_cast<double>(events_.events()); });
+}
+
 }  // namespace trn::hw

@@ -66,6 +66,9 @@ class System : public sc_core::sc_module {
   const models::Topology& topology() const { return topo_; }
   FlowNetwork& net() { return net_; }
   sim::EventQueue& events() { return events_; }
+  /// Registers the system's counters into `g`: the fabric (group "fabric", FlowNetwork) and
+  /// the event queue's events (sim/base/stats.h).
+  void add_stats(sim::StatGroup& g) const;
   int lnc() const { return lnc_; }
   int ranks_per_chip() const { return spec_.chip.cores.physical / lnc_; }
   int total_ranks() const { return ranks_per_chip() * topo_.num_chips(); }

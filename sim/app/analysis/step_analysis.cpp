@@ -189,6 +189,7 @@ nlohmann::json step_to_json(const StepResult& r) {
   Json g = Json::array();
   for (const auto& p : r.roofline_groups) g.push_back({p.name, p.engine, p.ops, p.flops, p.hbm_bytes, p.busy_s});
   j["roofline_groups"] = g;
+  if (!r.stats.empty()) j["stats"] = r.stats;
   return j;
 }
 
@@ -215,6 +216,7 @@ StepResult step_from_json(const nlohmann::json& j) {
     p.busy_s = g[5];
     r.roofline_groups.push_back(p);
   }
+  if (j.contains("stats")) r.stats = j["stats"];
   return r;
 }
 

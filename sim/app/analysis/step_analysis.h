@@ -87,6 +87,9 @@ struct StepResult {
   Roofline roofline;
   std::vector<RooflinePoint> roofline_groups;  // every group, before the top-N cut
   SteadyState steady;
+  /// With TraceOptions::stats: one entry per simulation the step ran, {"microbatches": M,
+  /// "tree": snapshot of its statistics tree (sim/base/stats.h)}; empty otherwise.
+  nlohmann::json stats = nlohmann::json::array();
 };
 
 using Interval = std::pair<double, double>;  // [start, end) in seconds

@@ -20,6 +20,10 @@ struct RunCli {
 int run_command(const RunCli& o) {
   check_outputs(o.common);
   check_other_output(o.common, o.run.trace, "--trace");
+  if (is_stdout(o.run.stats))
+    throw sim::ConfigError(sim::Location{"--stats -", 0, 0}, "",
+                           "expected a file path (statistics are not written to standard output)");
+  if (!o.run.stats.empty()) sim::check_writable(o.run.stats, "--stats");
   FILE* text = summary_stream(o.common, o.run.trace);
   RunOptions opt = o.run;
   opt.sets = o.common.sets;
@@ -42,6 +46,7 @@ int run_command(const RunCli& o) {
   write_run_text(r, text);
   write_run_sim_line(r, stderr);
   const auto& s = r.scenario;
+  if (!opt.stats.empty()) sim::write_file_atomic(opt.stats, run_stats_text(r));
   const std::string json = run_json(r).dump(2) + "\n";
   write_outputs(o.common, json, workloads::resolved_yaml(s, "# trnsim resolved scenario " + s.name + "\n"));
   trace.emit();
@@ -73,6 +78,9 @@ Runner add_run(CLI::App* app) {
                 "Comma-separated categories to keep: tensor, vector, scalar, gpsimd, dma, collective, host, counters, "
                 "links (default: all)");
   c->add_option("--trace-window", r.window, "Simulated-time window START,END with units, e.g. 0s,500ms (default: all)");
+  c->add_option("--stats", r.stats,
+                "Write the statistics tree of every simulation of the step to FILE (text: path, value, unit, "
+                "description; default: none)");
   c->add_flag("--allow-oom", r.allow_oom, "Simulate even when a rank does not fit in HBM (default: off)");
   c->add_flag("--all-ranks", r.all_ranks,
               "Simulate every rank instead of one per pipeline stage (the symmetry reduction); slow, for checking "

@@ -25,6 +25,7 @@ struct RunOptions {
   std::string trace;              // Chrome/Perfetto JSON output, empty: none
   std::string categories;         // comma-separated trace categories, empty: all
   std::string window;             // "START,END" simulated-time window of the trace, empty: all
+  std::string stats;              // statistics text output (run --stats), empty: none
   std::string max_memory;         // size with unit, empty: default_max_memory()
   bool allow_oom = false, all_ranks = false, all_microbatches = false, exact = false;
   bool progress = true;   // progress line on stderr when it is a terminal
@@ -42,6 +43,9 @@ struct RunResult {
   PredictionInterval step_time, tokens_per_s, mfu;  // valid when intervals were asked for
 };
 
+/// The statistics of every simulation of the step (StepResult::stats) as text: a header line
+/// per simulation, then its tree (sim::stats_text) under "sim<K>." for the K-th.
+std::string run_stats_text(const RunResult& r);
 /// Loads the scenario (or, without one, chooses the layout of --model on --system:
 /// sim/app/plan/quick_layout.h) and simulates its step (unless it does not fit and !allow_oom). Throws
 /// ConfigError for bad input and MemoryGuardError when the run is estimated above --max-memory.

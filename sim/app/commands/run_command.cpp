@@ -11,6 +11,8 @@
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/base/config_node.h"
 #include "sim/base/fork_pool.h"
+#include "sim/base/provenance.h"
+#include "sim/base/stats.h"
 #include "sim/base/units.h"
 
 namespace trn::app {
@@ -114,6 +116,7 @@ RunResult run_run(const RunOptions& o) {
   sopt.trace.path = o.trace;
   sopt.trace.categories = parse_categories(o.categories);
   parse_window(o.window, sopt.trace);
+  sopt.trace.stats = !o.stats.empty();
   sopt.progress = o.progress;
   sopt.max_memory = o.max_memory.empty() ? default_max_memory() : parse_size(o.max_memory, "--max-memory");
   res.ranks = sopt.ranks;
@@ -146,6 +149,20 @@ RunResult run_run(const RunOptions& o) {
   }
   set_run_intervals(res, model, moved);
   return res;
+}
+
+std::string run_stats_text(const RunResult& r) {
+  const auto& sims = r.step.stats;
+  std::string out = "# trnsim " + sim::trnsim_version() + " statistics of " + r.scenario.name + ": " +
+                    std::to_string(sims.size()) + (sims.size() == 1 ? " simulation" : " simulations") +
+                    " (docs/architecture.md, Statistics)\n";
+  for (size_t k = 0; k < sims.size(); ++k) {
+    const int m = sims[k].at("microbatches").get<int>();
+    out += "\n# sim" + std::to_string(k + 1) + ": " + std::to_string(m) + " micro-batch" + (m == 1 ? "" : "es") +
+           (m == r.scenario.parallel.microbatches ? " (the step)" : " (steady-state extrapolation)") + "\n";
+    out += sim::stats_text(sims[k].at("tree"), "sim" + std::to_string(k + 1) + ".");
+  }
+  return out;
 }
 
 std::string run_oom_message(const RunResult& r) {

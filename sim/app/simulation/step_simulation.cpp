@@ -171,6 +171,30 @@ class Progress {
 
 }  // namespace
 
+namespace {
+
+// The timeline of a simulation (--trace): every simulated core's ops and SBUF counter, the
+// fabric's utilisation counters and a busy-span track per link.
+std::unique_ptr<sim::TraceSink> attach_trace(const TraceOptions& trace, const workloads::ScenarioSpec& s,
+                                             hw::System* sys, const hw::ProgramRunner* runner) {
+  auto sink = std::make_unique<sim::TraceSink>(trace.path, trace.categories, trace.t0, trace.t1);
+  std::set<int> chips;
+  for (const auto& [rank, core] : runner->ranks()) {
+    const hw::RankPlacement p = sys->placement(rank);
+    if (chips.insert(p.chip).second) sink->process_name(p.chip, "chip " + std::to_string(p.chip));
+    core->set_trace(sink.get(), p.chip, rank * 100, "rank " + std::to_string(rank), p.lnc);
+  }
+  const int fabric_pid = s.system.total_chips() + 1;
+  sink->process_name(fabric_pid, "fabric (links, EFA, DMA, HBM utilisation)");
+  sys->net().set_trace(sink.get(), fabric_pid);
+  if (sink->wants("links"))  // a busy-span track per NeuronLink, switch port and EFA NIC link
+    for (size_t l = 0; l < sys->topology().links().size(); ++l)
+      sys->net().trace_busy_spans(sys->link_resource(static_cast<int32_t>(l)));
+  return sink;
+}
+
+}  // namespace
+
 StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace, RankSelection ranks,
                          const std::string& progress) {
   auto wall0 = std::chrono::steady_clock::now();
@@ -203,25 +227,13 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
     r.ops += ops;
   }
   r.simulated_ranks = static_cast<int>(runner->ranks().size());
+  sim::StatGroup stats("one simulation of " + s.name);
+  sys->add_stats(stats.group("system", "the hardware: fabric and event queue"));
+  runner->add_stats(stats.group("runner", "the program runner: collectives and the simulated ranks' cores"));
   StepAnalysis analysis;
   runner->ranks().begin()->second->set_retire_hook(
       [&analysis](const models::Op& op, double a, double b) { analysis.add(op, a, b); });
-  std::unique_ptr<sim::TraceSink> sink;
-  if (!trace.path.empty()) {
-    sink = std::make_unique<sim::TraceSink>(trace.path, trace.categories, trace.t0, trace.t1);
-    std::set<int> chips;
-    for (const auto& [rank, core] : runner->ranks()) {
-      const hw::RankPlacement p = sys->placement(rank);
-      if (chips.insert(p.chip).second) sink->process_name(p.chip, "chip " + std::to_string(p.chip));
-      core->set_trace(sink.get(), p.chip, rank * 100, "rank " + std::to_string(rank), p.lnc);
-    }
-    const int fabric_pid = s.system.total_chips() + 1;
-    sink->process_name(fabric_pid, "fabric (links, EFA, DMA, HBM utilisation)");
-    sys->net().set_trace(sink.get(), fabric_pid);
-    if (sink->wants("links"))  // a busy-span track per NeuronLink, switch port and EFA NIC link
-      for (size_t l = 0; l < sys->topology().links().size(); ++l)
-        sys->net().trace_busy_spans(sys->link_resource(static_cast<int32_t>(l)));
-  }
+  std::unique_ptr<sim::TraceSink> sink = trace.path.empty() ? nullptr : attach_trace(trace, s, sys.get(), runner.get());
   std::unique_ptr<Progress> meter;
   if (!progress.empty() && isatty(2)) {
     meter = std::make_unique<Progress>(progress, r.ops, wall0);
@@ -231,9 +243,10 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   if (meter) meter->clear();
   runner->check_finished();
   r.step_time_s = runner->finish_time();
-  r.events = sys->net().events() + sys->events().events();
+  r.events = static_cast<uint64_t>(stats.value("system.fabric.events") + stats.value("system.queue_events"));
   r.simulated_ops = r.ops;
-  r.sibling_collectives = runner->collective_stats().siblings;
+  r.sibling_collectives = static_cast<uint64_t>(stats.value("runner.collectives.siblings"));
+  if (trace.stats) r.stats.push_back({{"microbatches", s.parallel.microbatches}, {"tree", stats.snapshot()}});
   r.steady.microbatches = {s.parallel.microbatches};
   r.steady.target = s.parallel.microbatches;
 
@@ -322,12 +335,15 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
   check_memory_guard(s, opt);
   uint64_t events = 0;
   int64_t simulated_ops = 0;
+  nlohmann::json stats = nlohmann::json::array();  // every simulation's, in the order run
   for (int k = 0;;) {
     std::vector<int> pts = opt.all_microbatches ? std::vector<int>{m} : steady_state_points(m, s.parallel.pp, k);
     if (pts.size() == 1) {
       StepResult r = simulate_step(s, opt.trace, opt.ranks, opt.progress ? s.name : "");
       r.events += events;
       r.simulated_ops += simulated_ops;
+      for (auto& e : r.stats) stats.push_back(std::move(e));
+      r.stats = std::move(stats);
       r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
       return r;
     }
@@ -339,6 +355,7 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
     std::vector<std::function<nlohmann::json()>> bodies;
     for (size_t i : order) {
       TraceOptions t = i + 1 == pts.size() ? opt.trace : TraceOptions{};  // the largest run writes the trace
+      t.stats = opt.trace.stats;
       const int mi = pts[i];
       std::string label = opt.progress && i + 1 == pts.size()
                               ? s.name + " (" + std::to_string(mi) + " of " + std::to_string(m) + " micro-batches)"
@@ -355,6 +372,7 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
       rs.push_back(step_from_json(j));
       events += rs.back().events;
       simulated_ops += rs.back().ops;
+      for (auto& e : rs.back().stats) stats.push_back(std::move(e));
     }
     // The period over each half and over the whole span; the halves' disagreement, carried
     // over the micro-batches not simulated, bounds the error of the extrapolated step (the steady state repeats in the
@@ -372,6 +390,7 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
     StepResult r = combine_steady(rs[0], rs[2], pts[0], pts[2], m);
     r.events = events;
     r.simulated_ops = simulated_ops;
+    r.stats = std::move(stats);
     r.steady.microbatches = pts;
     r.steady.target = m;
     r.steady.period_s = period;

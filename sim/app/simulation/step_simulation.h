@@ -21,6 +21,7 @@ struct TraceOptions {
   std::set<std::string>
       categories;             // empty: all (tensor, vector, scalar, gpsimd, dma, collective, host, counters, links)
   double t0 = 0, t1 = 1e300;  // simulated-time window, seconds
+  bool stats = false;         // keep each simulation's statistics (StepResult::stats, run --stats)
 };
 
 /// Which ranks get a simulated NeuronCore (docs/workloads.md 1.6):
