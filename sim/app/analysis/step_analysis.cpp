@@ -174,8 +174,8 @@ using Pairs = std::vector<std::pair<std::string, double>>;
 
 }  // namespace
 
-nlohmann::json step_to_json(const StepResult& r) {
-  Json j;
+void to_json(nlohmann::json& j, const StepResult& r) {
+  j = Json::object();
   j["step_time_s"] = r.step_time_s;
   j["breakdown"] = r.breakdown.named();
   j["engines"] = r.engines;
@@ -190,11 +190,10 @@ nlohmann::json step_to_json(const StepResult& r) {
   for (const auto& p : r.roofline_groups) g.push_back({p.name, p.engine, p.ops, p.flops, p.hbm_bytes, p.busy_s});
   j["roofline_groups"] = g;
   if (!r.stats.empty()) j["stats"] = r.stats;
-  return j;
 }
 
-StepResult step_from_json(const nlohmann::json& j) {
-  StepResult r;
+void from_json(const nlohmann::json& j, StepResult& r) {
+  r.roofline_groups.clear();
   r.step_time_s = j["step_time_s"];
   r.breakdown = StepBreakdown::from_named(j["breakdown"].get<Pairs>());
   r.engines = j["engines"].get<Pairs>();
@@ -217,7 +216,6 @@ StepResult step_from_json(const nlohmann::json& j) {
     r.roofline_groups.push_back(p);
   }
   if (j.contains("stats")) r.stats = j["stats"];
-  return r;
 }
 
 namespace {

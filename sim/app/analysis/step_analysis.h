@@ -127,10 +127,11 @@ double model_flops_per_step(const workloads::ScenarioSpec& s);
 /// Throughput, MFU, memory, verdict and roofline of `r` from its simulated quantities.
 void finish_result(const workloads::ScenarioSpec& s, StepResult& r);
 
-/// What a forked run sends back to its parent (in fork_pool's envelope): the simulated
-/// quantities of `r` (the rest is derived in the parent), and back.
-nlohmann::json step_to_json(const StepResult& r);
-StepResult step_from_json(const nlohmann::json& j);
+/// The step's one serializer (nlohmann's ADL hooks: `nlohmann::json(r)`, `j.get<StepResult>()`),
+/// what a forked run sends back to its parent in fork_pool's envelope: the simulated quantities
+/// of `r` (the rest is derived in the parent) and its statistics, and back.
+void to_json(nlohmann::json& j, const StepResult& r);
+void from_json(const nlohmann::json& j, StepResult& r);
 
 /// The step of `m` micro-batches from runs `a` at m2 and `b` at m3 micro-batches (m2 < m3):
 /// every additive quantity is linear in the micro-batches once the pipeline is in its steady state.

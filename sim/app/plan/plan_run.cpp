@@ -14,6 +14,7 @@
 #include "sim/app/commands/documents.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/plan/plan.h"
+#include "sim/app/plan/plan_point.h"
 #include "sim/app/plan/step_bound.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/app/storage/sweep_store.h"
@@ -42,17 +43,22 @@ class PointsDb {
     if (!path.empty()) store_.emplace(path, "--db " + path);
   }
   /// The stored result of `id` when it was computed from the same inputs (`hash`) by this trnsim;
-  /// `stale` is set when a result is stored but its inputs or version differ.
-  bool get(const std::string& id, const std::string& hash, std::string& result, bool& stale) {
+  /// `stale` is set when a result is stored but its inputs or version differ, or it does not read
+  /// as a point's result.
+  std::optional<PlanPointResult> get(const std::string& id, const std::string& hash, bool& stale) {
     storage::SweepRow row;
     stale = false;
-    if (!store_ || !store_->get(id, row) || row.status != storage::PointStatus::Ok) return false;
+    if (!store_ || !store_->get(id, row) || row.status != storage::PointStatus::Ok) return std::nullopt;
     const json j = json::parse(row.result, nullptr, false);
     stale =
         !j.is_object() || j.value("inputs_hash", "") != hash || j.value("trnsim_version", "") != sim::trnsim_version();
-    if (stale) return false;
-    result = row.result;
-    return !result.empty();
+    if (stale) return std::nullopt;
+    try {
+      return j.get<PlanPointResult>();
+    } catch (const json::exception&) {
+      stale = true;  // a row of another shape: simulate the point again
+      return std::nullopt;
+    }
   }
   void put(const std::string& id, int idx, const std::string& sets, storage::PointStatus status,
            const std::string& result, const std::string& reason) {
@@ -109,62 +115,58 @@ std::string point_inputs(const workloads::ScenarioSpec& s, const std::string& co
 }
 
 // Simulates one point (in a forked child): the steady step and the first step with a cold
-// and with a warm compile cache. Returns the JSON stored in the database, stamped with the
-// point's inputs hash and this trnsim's version (a later plan reuses it only when both match).
-std::string evaluate(const workloads::ScenarioSpec& s, const std::vector<std::string>& sets, const std::string& model,
-                     const std::string& hash) {
+// and with a warm compile cache, stamped with the point's inputs hash and this trnsim's
+// version (a later plan reuses it only when both match).
+PlanPointResult evaluate(const workloads::ScenarioSpec& s, const std::vector<std::string>& sets,
+                         const std::string& model, const std::string& hash) {
   StepOptions opt;
   opt.max_memory = default_max_memory();
   StepResult r = simulate(s, opt);
-  json j;
-  j["inputs_hash"] = hash;
-  j["trnsim_version"] = sim::trnsim_version();
-  j["step_time_s"] = r.step_time_s;
-  j["mfu"] = r.mfu;
-  j["tokens_per_s"] = r.tokens_per_s;
-  j["breakdown"] = r.breakdown.named();
-  j["memory"] = {{"per_rank_bytes", r.memory.total}, {"hbm_capacity_bytes", r.memory.capacity}};
+  PlanPointResult p;
+  p.inputs_hash = hash;
+  p.trnsim_version = sim::trnsim_version();
+  p.step_time_s = r.step_time_s;
+  p.mfu = r.mfu;
+  p.tokens_per_s = r.tokens_per_s;
+  p.breakdown = r.breakdown;
+  p.per_rank_bytes = r.memory.total;
+  p.hbm_capacity_bytes = r.memory.capacity;
   const models::CompileParams params = workloads::load_compile_params();
-  for (const char* cache : {"cold", "warm"}) {
+  for (const bool warm : {false, true}) {
     std::vector<std::string> cs = sets;
-    cs.push_back(std::string("compile.cache=") + cache);
+    cs.push_back(std::string("compile.cache=") + (warm ? "warm" : "cold"));
     workloads::ScenarioSpec sc = workloads::load_scenario(base_scenario(), cs, model);
     workloads::FirstStep f = workloads::first_step(sc, params, workloads::ExecMode::Compiled, r.step_time_s);
-    j["first_step"][cache]["total_s"] = f.total;
-    j["first_step"][cache]["parts"] = f.parts;
+    PlanPointResult::FirstStep& out = warm ? p.warm : p.cold;
+    out.total_s = f.total;
+    out.parts = f.parts;
   }
-  return j.dump();
-}
-
-double part(const json& parts, const std::string& name) {
-  for (const auto& p : parts)
-    if (p[0] == name) return p[1].get<double>();
-  return 0;
+  return p;
 }
 
 // Fills a candidate from a point's stored result.
-PlanCandidate derive(const Survivor& sv, const json& j, const PlanOptions& o) {
+PlanCandidate derive(const Survivor& sv, const PlanPointResult& j, const PlanOptions& o) {
   PlanCandidate c;
   c.point = sv.point;
   c.price = sv.price;
   c.hosts = sv.hosts;
   c.tokens_per_step = sv.spec.batch.tokens();
   c.steps = sv.steps;
-  c.step_time_s = j["step_time_s"];
+  c.step_time_s = j.step_time_s;
   c.flop_bound_s = sv.flop_lb;
   c.step_bound_s = sv.scheduled ? sv.step_lb : -1;
-  c.mfu = j["mfu"];
-  c.tokens_per_s = j["tokens_per_s"];
-  c.step_breakdown = StepBreakdown::from_named(j["breakdown"].get<std::vector<std::pair<std::string, double>>>());
-  c.per_rank_bytes = j["memory"]["per_rank_bytes"];
-  c.hbm_capacity_bytes = j["memory"]["hbm_capacity_bytes"];
-  const json& first = j["first_step"][workloads::enum_word(o.cache)];
-  c.startup_s = std::max(0.0, first["total_s"].get<double>() - c.step_time_s);
-  const json& warm = j["first_step"]["warm"];
+  c.mfu = j.mfu;
+  c.tokens_per_s = j.tokens_per_s;
+  c.step_breakdown = j.breakdown;
+  c.per_rank_bytes = j.per_rank_bytes;
+  c.hbm_capacity_bytes = j.hbm_capacity_bytes;
+  const PlanPointResult::FirstStep& first = j.first_step(o.cache == workloads::CompileCache::Warm);
+  c.startup_s = std::max(0.0, first.total_s - c.step_time_s);
+  const PlanPointResult::FirstStep& warm = j.warm;
   // A restart: warm compile cache; the weights come from the checkpoint (its read is part of
   // the restart model), so the start-up's own weight initialisation is left out.
-  const double weight_init = part(warm["parts"], workloads::enum_word(workloads::StartupPart::WeightInit));
-  c.restart_startup_s = std::max(0.0, warm["total_s"].get<double>() - c.step_time_s - weight_init);
+  const double weight_init = warm.part(workloads::enum_word(workloads::StartupPart::WeightInit));
+  c.restart_startup_s = std::max(0.0, warm.total_s - c.step_time_s - weight_init);
   c.steady_s = double(c.steps) * c.step_time_s;
   c.checkpoint_bytes = wp::checkpoint_bytes(sv.spec);
   wp::RestartInput in;
@@ -344,14 +346,14 @@ std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads:
 }
 
 // Simulates the points of one wave not yet in the database (forked, -j at a time) and stores
-// them; returns each point's result JSON (empty when its simulation failed).
-std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const Survivor*>& wave, PointsDb& db,
-                                  PlanResult& res, int& idx) {
-  std::vector<std::string> results(wave.size());
+// them; returns each point's result (none when its simulation failed).
+std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const std::vector<const Survivor*>& wave,
+                                                     PointsDb& db, PlanResult& res, int& idx) {
+  std::vector<std::optional<PlanPointResult>> results(wave.size());
   std::vector<size_t> unsimulated;  // indices into wave of the points the database does not hold
   for (size_t i = 0; i < wave.size(); ++i) {
     bool stale = false;
-    if (db.get(wave[i]->id, wave[i]->hash, results[i], stale)) {
+    if ((results[i] = db.get(wave[i]->id, wave[i]->hash, stale))) {
       ++res.counts.reused;
       continue;
     }
@@ -375,11 +377,10 @@ std::vector<std::string> run_wave(const PlanOptions& o, const std::vector<const 
       // The result column holds JSON on every row, so that json_extract works on all of them.
       db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Error,
              json{{"error", {{"message", why}}}}.dump(), why);
-      results[i].clear();
       continue;
     }
-    results[i] = out[k].value.get<std::string>();
-    db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Ok, results[i], "");
+    results[i] = out[k].value.get<PlanPointResult>();
+    db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Ok, json(*results[i]).dump(), "");
   }
   return results;
 }
@@ -467,14 +468,14 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
   for (;;) {
     const std::vector<const Survivor*> wave = next_wave(heap, survivors, best, bounder, o, res);
     if (wave.empty()) break;
-    const std::vector<std::string> results = run_wave(o, wave, db, res, idx);
+    const std::vector<std::optional<PlanPointResult>> results = run_wave(o, wave, db, res, idx);
     for (size_t i = 0; i < wave.size(); ++i) {
-      if (results[i].empty()) {
+      if (!results[i]) {
         ++res.counts.failed;
         continue;
       }
       ++res.counts.evaluated;
-      PlanCandidate c = derive(*wave[i], json::parse(results[i]), o);
+      PlanCandidate c = derive(*wave[i], *results[i], o);
       progress(c, *wave[i]);
       if (c.meets_constraints) best = std::min(best, plan_metric(c, o.rank_by));
       evaluated.push_back(std::move(c));

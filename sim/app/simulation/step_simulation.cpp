@@ -352,7 +352,7 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
     std::vector<size_t> order(pts.size());
     std::iota(order.begin(), order.end(), size_t{0});
     if (order.size() == 3) order = {0, 2, 1};
-    std::vector<std::function<nlohmann::json()>> bodies;
+    std::vector<std::function<StepResult()>> bodies;
     for (size_t i : order) {
       TraceOptions t = i + 1 == pts.size() ? opt.trace : TraceOptions{};  // the largest run writes the trace
       t.stats = opt.trace.stats;
@@ -360,19 +360,16 @@ StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
       std::string label = opt.progress && i + 1 == pts.size()
                               ? s.name + " (" + std::to_string(mi) + " of " + std::to_string(m) + " micro-batches)"
                               : "";
-      bodies.push_back([&s, t, mi, &opt, label] {
-        return step_to_json(simulate_step(with_microbatches(s, mi), t, opt.ranks, label));
-      });
+      bodies.push_back(
+          [&s, t, mi, &opt, label] { return simulate_step(with_microbatches(s, mi), t, opt.ranks, label); });
     }
-    std::vector<nlohmann::json> started = run_in_children(bodies, "steady-state run", 2);
-    std::vector<nlohmann::json> out(pts.size());
-    for (size_t j = 0; j < order.size(); ++j) out[order[j]] = std::move(started[j]);
-    std::vector<StepResult> rs;
-    for (const auto& j : out) {
-      rs.push_back(step_from_json(j));
-      events += rs.back().events;
-      simulated_ops += rs.back().ops;
-      for (auto& e : rs.back().stats) stats.push_back(std::move(e));
+    std::vector<StepResult> started = run_in_children(bodies, "steady-state run", 2);
+    std::vector<StepResult> rs(pts.size());
+    for (size_t j = 0; j < order.size(); ++j) rs[order[j]] = std::move(started[j]);
+    for (StepResult& x : rs) {
+      events += x.events;
+      simulated_ops += x.ops;
+      for (auto& e : x.stats) stats.push_back(std::move(e));
     }
     // The period over each half and over the whole span; the halves' disagreement, carried
     // over the micro-batches not simulated, bounds the error of the extrapolated step (the steady state repeats in the
