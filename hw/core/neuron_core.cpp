@@ -10,41 +10,10 @@
 namespace trn::hw {
 
 using models::Engine;
-namespace {
-constexpr double kMiB = 1024.0 * 1024.0;
-}  // namespace
 
 NeuronCore::NeuronCore(sc_core::sc_module_name name, const models::ChipSpec& chip, FlowNetwork& net,
                        sim::EventQueue& events, std::vector<ResourceUse> dma_path)
     : sc_core::sc_module(name), chip_(chip), net_(net), events_(events), dma_path_(std::move(dma_path)) {}
-
-void NeuronCore::set_trace(sim::TraceSink* sink, int pid, int tid_base, const std::string& label, int lnc) {
-  trace_ = sink;
-  trace_pid_ = pid;
-  trace_tid_ = tid_base;
-  trace_label_ = label;
-  trace_sbuf_ = sink && sink->wants("counters");
-  sbuf_capacity_ = chip_.sbuf.total_bytes() * std::max(1, lnc);
-  char cap[32];  // in MiB, printed like the samples (6 significant digits)
-  std::snprintf(cap, sizeof cap, "%.6g", sbuf_capacity_ / kMiB);
-  sbuf_counter_ = label + " SBUF occupancy (MiB, capacity " + cap + " MiB)";
-}
-
-void NeuronCore::sbuf_change(double now, double delta) {
-  sbuf_live_ = std::max(0.0, sbuf_live_ + delta);
-  if (sbuf_pending_t_ >= 0 && sbuf_pending_t_ != now) sbuf_flush();
-  sbuf_pending_t_ = now;
-  sbuf_pending_v_ = std::min(sbuf_live_, sbuf_capacity_);
-}
-
-void NeuronCore::sbuf_flush() {
-  if (sbuf_pending_t_ < 0) return;
-  if (sbuf_pending_v_ != sbuf_written_) {
-    trace_->counter(trace_pid_, sbuf_counter_, "counters", sbuf_pending_t_, sbuf_pending_v_ / kMiB);
-    sbuf_written_ = sbuf_pending_v_;
-  }
-  sbuf_pending_t_ = -1;
-}
 
 size_t NeuronCore::lane_of(Engine e, int queue) const {
   if (e == Engine::Dma) return models::kComputeEngines + static_cast<size_t>(queue % kDmaQueues);
@@ -177,7 +146,7 @@ void NeuronCore::begin(size_t i) {
   const models::Op& op = sl.op;
   const double now = sim::now_s();
   sl.start = now;
-  if (trace_sbuf_ && op.sbuf_bytes > 0) sbuf_change(now, op.sbuf_bytes);
+  for (CoreObserver* o : observers_) o->op_started(op, now);
   if (op.engine == Engine::Dma) {
     double latency = chip_.dma.fixed_latency.v + chip_.dma.descriptor_latency.v;
     dma_bytes_ += op.bytes;
@@ -219,29 +188,14 @@ void NeuronCore::complete(size_t i) {
   st.busy_s += now - sl.start;
   ++st.ops;
   if (op.engine == Engine::Tensor) tensor_idle_since_ = now;
-  if (trace_sbuf_ && op.sbuf_bytes > 0) sbuf_change(now, -op.sbuf_bytes);
-  if (trace_) {
+  if (!observers_.empty()) {
     const size_t lane_id = lane_of(op);
-    if (trace_named_.size() <= lane_id) trace_named_.resize(lane_id + 1, 0);
-    const int tid = trace_tid_ + static_cast<int>(lane_id);
-    std::string cat = models::engine_name(op.engine);
-    if (!trace_named_[lane_id]) {
-      trace_named_[lane_id] = 1;
-      std::string track = trace_label_ + " " + cat;
-      if (op.engine == Engine::Dma || op.engine == Engine::Collective) track += " q" + std::to_string(op.queue);
-      trace_->thread_name(trace_pid_, tid, track);
-    }
-    std::string args;
-    if (op.flops > 0 || op.bytes > 0) {
-      char buf[128];
-      std::snprintf(buf, sizeof buf, "{\"flops\":%.17g,\"bytes\":%.17g}", op.flops, op.bytes);
-      args = buf;
-    }
-    trace_->span(trace_pid_, tid, op.name.empty() ? cat : op.name, cat, sl.start, now, args);
+    for (CoreObserver* o : observers_) o->op_finished(op, lane_id, sl.start, now);
   }
   ++executed_;
   finish_s_ = now;
-  if (trace_sbuf_ && done()) sbuf_flush();
+  if (!observers_.empty() && done())
+    for (CoreObserver* o : observers_) o->program_done(now);
   size_t lane = lane_of(op);
   lane_busy_[lane] = 0;
   for (size_t dep : sl.dependents) --slot(dep).waiting;

@@ -21,10 +21,23 @@
 #include "models/ir/program.h"
 #include "models/spec/chip_spec.h"
 #include "sim/base/stats.h"
-#include "sim/base/trace_sink.h"
 #include "sim/kernel/event_queue.h"
 
 namespace trn::hw {
+
+/// What a NeuronCore reports as it runs, for observers outside the model (the trace writer,
+/// hw/trace/core_trace.h). Without observers the core pays one test per op.
+class CoreObserver {
+ public:
+  virtual ~CoreObserver() = default;
+  /// Op `op` started at `now` (its dependencies done and its queue free).
+  virtual void op_started(const models::Op& op, double now) {}
+  /// Op `op` finished: it ran on `lane` (the core's queue: compute engines, DMA queues,
+  /// collective and host queues) from `start` to `end`.
+  virtual void op_finished(const models::Op& op, size_t lane, double start, double end) {}
+  /// The core finished its program at `now`.
+  virtual void program_done(double now) {}
+};
 
 struct EngineStats {
   double busy_s = 0;
@@ -52,10 +65,8 @@ class NeuronCore : public sc_core::sc_module {
   /// as they retire. Every op is there before it could start, so the run is the one of the
   /// whole program loaded at once. op_times() stays empty.
   void load(std::unique_ptr<models::ProgramSource> source);
-  /// Streams a span per finished op to `sink` as process `pid`, tracks from `tid_base`, and
-  /// (category "counters") the counter "<label> SBUF occupancy (MiB, capacity N MiB)": the
-  /// summed Op::sbuf_bytes of the ops running, capped at the SBUF of the `lnc` physical cores.
-  void set_trace(sim::TraceSink* sink, int pid, int tid_base, const std::string& label, int lnc = 1);
+  /// Reports op starts and ends to `o` (which outlives the run).
+  void add_observer(CoreObserver* o) { observers_.push_back(o); }
   /// Adds the DMA path of an identical rank that is not simulated (the symmetry reduction):
   /// every flow this core starts on its own path is also started, unobserved, on `path`, so
   /// that the ranks it stands for load the HBM stacks and DMA engines they share.
@@ -120,17 +131,7 @@ class NeuronCore : public sc_core::sc_module {
   RetireHook retire_hook_;
   int completing_ = 0;
   void retire();
-  sim::TraceSink* trace_ = nullptr;
-  int trace_pid_ = 0, trace_tid_ = 0;
-  std::string trace_label_;
-  std::vector<char> trace_named_;
-  // SBUF occupancy counter: bytes live now; the sample not yet written (coalesces changes
-  // at one instant); the last value written.
-  bool trace_sbuf_ = false;
-  std::string sbuf_counter_;
-  double sbuf_capacity_ = 0, sbuf_live_ = 0, sbuf_pending_t_ = -1, sbuf_pending_v_ = 0, sbuf_written_ = -1;
-  void sbuf_change(double now, double delta);
-  void sbuf_flush();
+  std::vector<CoreObserver*> observers_;
   double tensor_idle_since_ = -1e9;
   double finish_s_ = 0, dma_bytes_ = 0;
   size_t executed_ = 0;

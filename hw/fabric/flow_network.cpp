@@ -36,10 +36,25 @@ int32_t FlowNetwork::add_resource(const std::string& name, double capacity) {
 
 double FlowNetwork::load(int32_t r) const {
   double l = 0;
-  for (uint32_t s = active_head_; s != kNil; s = slots_[s].next)
-    for (const auto& u : slots_[s].uses)
-      if (u.resource == r) l += slots_[s].rate * u.weight;
+  for (const ResEntry& e : res_flows_[static_cast<size_t>(r)])
+    l += slots_[e.slot].rate * slots_[e.slot].uses[e.use].weight;
   return l;
+}
+
+std::vector<double> FlowNetwork::loads_full_scan() const {
+  std::vector<double> load(capacity_.size(), 0.0);
+  for (uint32_t s = active_head_; s != kNil; s = slots_[s].next)
+    for (const auto& u : slots_[s].uses) load[static_cast<size_t>(u.resource)] += slots_[s].rate * u.weight;
+  return load;
+}
+
+double FlowNetwork::in_flight_bytes(int32_t r, double now) const {
+  double partial = 0;
+  for (const ResEntry& e : res_flows_[static_cast<size_t>(r)]) {
+    const Flow& f = slots_[e.slot];
+    partial += f.bytes - std::max(0.0, f.remaining - f.rate * std::max(0.0, now - f.t_upd));
+  }
+  return partial;
 }
 
 size_t FlowNetwork::alloc() {
@@ -154,103 +169,6 @@ void FlowNetwork::recompute(double now) {
   dirty_ = false;
 }
 
-void FlowNetwork::trace_counters_full_scan(double now) {
-  std::vector<double> load(capacity_.size(), 0.0);
-  for (uint32_t s = active_head_; s != kNil; s = slots_[s].next)
-    for (const auto& u : slots_[s].uses) load[static_cast<size_t>(u.resource)] += slots_[s].rate * u.weight;
-  for (size_t r = 0; r < capacity_.size(); ++r) {
-    const double util = capacity_[r] > 0 ? load[r] / capacity_[r] : 0.0;
-    if (std::fabs(util - traced_util_[r]) <= 0.05) continue;
-    if (util > 0 && now - traced_at_[r] < 100e-6) continue;
-    traced_util_[r] = util;
-    traced_at_[r] = now;
-    trace_->counter(trace_pid_, names_[r] + " utilisation", "counters", now, util);
-  }
-}
-
-void FlowNetwork::trace_counters(double now) {
-  if (!trace_->wants("counters")) return;
-  const size_t n = capacity_.size();
-  traced_util_.resize(n, 0.0);
-  traced_at_.resize(n, -1.0);
-  if (counters_full_scan_) return trace_counters_full_scan(now);
-  // Only the resources of the component just re-solved (frontier_) can have a new load;
-  // resources held back by the 100 us limit (deferred_) are looked at again on every call,
-  // so the samples are those of a full scan at a cost that does not grow with the network.
-  traced_load_.resize(n, 0.0);
-  deferred_mark_.resize(n, 0);
-  for (int32_t ri : frontier_) {
-    const size_t r = static_cast<size_t>(ri);
-    double l = 0;
-    for (const ResEntry& e : res_flows_[r]) l += slots_[e.slot].rate * slots_[e.slot].uses[e.use].weight;
-    traced_load_[r] = l;
-    if (!deferred_mark_[r]) {
-      deferred_mark_[r] = 1;
-      deferred_.push_back(ri);
-    }
-  }
-  std::sort(deferred_.begin(), deferred_.end());  // resource order, as a full scan writes them
-  size_t kept = 0;
-  for (int32_t ri : deferred_) {
-    const size_t r = static_cast<size_t>(ri);
-    const double util = capacity_[r] > 0 ? traced_load_[r] / capacity_[r] : 0.0;
-    // Sample on changes of more than 5% of capacity, at most every 100 us per resource
-    // (a drop to idle is always recorded), to keep traces of long steps small.
-    if (std::fabs(util - traced_util_[r]) <= 0.05) {
-      deferred_mark_[r] = 0;
-      continue;
-    }
-    if (util > 0 && now - traced_at_[r] < 100e-6) {
-      deferred_[kept++] = ri;  // still pending: look again on the next call
-      continue;
-    }
-    deferred_mark_[r] = 0;
-    traced_util_[r] = util;
-    traced_at_[r] = now;
-    trace_->counter(trace_pid_, names_[r] + " utilisation", "counters", now, util);
-  }
-  deferred_.resize(kept);
-}
-
-void FlowNetwork::trace_busy_spans(int32_t r) {
-  const size_t n = capacity_.size();
-  span_on_.resize(n, 0);
-  span_named_.resize(n, 0);
-  span_start_.resize(n, 0.0);
-  span_bytes0_.resize(n, 0.0);
-  span_flows_.resize(n, 0);
-  span_on_[static_cast<size_t>(r)] = 1;
-}
-
-void FlowNetwork::span_end(size_t r, double end, double extra_bytes) {
-  if (!trace_->wants("links")) return;
-  const int tid = kSpanTidBase + static_cast<int>(r);
-  if (!span_named_[r]) {
-    span_named_[r] = 1;
-    trace_->thread_name(trace_pid_, tid, names_[r]);
-  }
-  char args[96];
-  std::snprintf(args, sizeof args, "{\"flows\":%d,\"bytes\":%.17g}", span_flows_[r],
-                carried_[r] - span_bytes0_[r] + extra_bytes);
-  trace_->span(trace_pid_, tid, "busy", "links", span_start_[r], end, args);
-}
-
-void FlowNetwork::flush_trace(double now) {
-  if (!trace_) return;
-  for (size_t r = 0; r < span_on_.size(); ++r) {
-    if (!span_on_[r] || active_count_[r] == 0) continue;
-    double partial = 0;  // bytes of the still-active flows that have crossed r by `now`
-    for (const ResEntry& e : res_flows_[r]) {
-      const Flow& f = slots_[e.slot];
-      partial += f.bytes - std::max(0.0, f.remaining - f.rate * std::max(0.0, now - f.t_upd));
-    }
-    span_end(r, now, partial);
-    span_start_[r] = now;
-    span_bytes0_[r] = carried_[r] + partial;
-    span_flows_[r] = active_count_[r];
-  }
-}
-
 void FlowNetwork::schedule(double now) {
   double next = std::numeric_limits<double>::infinity();
   if (!pending_.empty()) next = pending_.top().time;
@@ -266,12 +184,10 @@ void FlowNetwork::wake() {
   const double res = sc_core::sc_get_time_resolution().to_seconds();
   finish_flows(now, res);
   start_pending(now, res);
-  for (int32_t r : span_closing_)
-    if (active_count_[static_cast<size_t>(r)] == 0) span_end(static_cast<size_t>(r), now, 0.0);
-  span_closing_.clear();
+  for (FabricObserver* o : observers_) o->settled(now);
   if (dirty_) {
     recompute(now);
-    if (trace_) trace_counters(now);
+    for (FabricObserver* o : observers_) o->rates_changed(now, frontier_);
   }
   schedule(now);
   // Callbacks may start flows (not re-enter wake), so the member list is safe to walk.
@@ -307,10 +223,8 @@ void FlowNetwork::retire(uint32_t slot, double now) {
   for (size_t k = 0; k < f.uses.size(); ++k) {
     const size_t r = static_cast<size_t>(f.uses[k].resource);
     carried_[r] += f.bytes;
-    if (--active_count_[r] == 0) {
-      busy_[r] += now - busy_since_[r];
-      if (r < span_on_.size() && span_on_[r]) span_closing_.push_back(f.uses[k].resource);
-    }
+    if (--active_count_[r] == 0) busy_[r] += now - busy_since_[r];
+    for (FabricObserver* o : observers_) o->flow_finished(f.uses[k].resource, now, active_count_[r]);
     auto& list = res_flows_[r];
     const uint32_t p = f.pos[k];
     list[p] = list.back();
@@ -362,15 +276,7 @@ void FlowNetwork::start_pending(double now, double res) {
       const int32_t ri = f.uses[k].resource;
       const size_t r = static_cast<size_t>(ri);
       if (++active_count_[r] == 1) busy_since_[r] = now;
-      if (r < span_on_.size() && span_on_[r]) {
-        // A new span, unless the resource went idle at this very instant (then it continues).
-        if (active_count_[r] == 1 && std::find(span_closing_.begin(), span_closing_.end(), ri) == span_closing_.end()) {
-          span_start_[r] = now;
-          span_bytes0_[r] = carried_[r];
-          span_flows_[r] = 0;
-        }
-        span_flows_[r] = std::max(span_flows_[r], active_count_[r]);
-      }
+      for (FabricObserver* o : observers_) o->flow_started(ri, now, active_count_[r]);
       auto& list = res_flows_[r];
       f.pos[k] = static_cast<uint32_t>(list.size());
       list.push_back(ResEntry{static_cast<uint32_t>(slot), static_cast<uint32_t>(k)});

@@ -16,11 +16,26 @@
 #include "hw/fabric/slot_heap.h"
 #include "models/fabric/max_min.h"
 #include "sim/base/stats.h"
-#include "sim/base/trace_sink.h"
 
 namespace trn::hw {
 
 using models::ResourceUse;
+
+/// What a FlowNetwork reports as it runs, for observers outside the model (the trace writer,
+/// hw/trace/fabric_trace.h). Without observers the network pays one test per flow event.
+class FabricObserver {
+ public:
+  virtual ~FabricObserver() = default;
+  /// A flow became active on resource `r` at `now`; `active` flows are active on it now.
+  virtual void flow_started(int32_t r, double now, int active) {}
+  /// A flow on `r` finished at `now`; `active` flows are left on it.
+  virtual void flow_finished(int32_t r, double now, int active) {}
+  /// The flows due at `now` have finished and the flows due have started (a resource that
+  /// went idle and got a new flow at this instant was never idle).
+  virtual void settled(double now) {}
+  /// Rates were re-solved at `now`; `changed` holds the resources whose load may have changed.
+  virtual void rates_changed(double now, const std::vector<int32_t>& changed) {}
+};
 
 class FlowNetwork : public sc_core::sc_module {
  public:
@@ -53,25 +68,17 @@ class FlowNetwork : public sc_core::sc_module {
   /// Registers the network's counters into `g`: events, flows, and per resource the bytes
   /// carried and the busy time (sim/base/stats.h).
   void add_stats(sim::StatGroup& g) const;
-  /// Current rate of flows on a resource (bytes/s, weighted), for counters.
+  /// Reports flow starts and ends and rate re-solves to `o` (which outlives the run).
+  void add_observer(FabricObserver* o) { observers_.push_back(o); }
+  /// Current weighted rate of the flows on resource r (bytes/s), summed over r's flows.
   double load(int32_t r) const;
-  /// Streams a utilisation counter per resource (category "counters") to `sink` as process
-  /// `pid` when a resource's utilisation changes by more than 5% (at most every 100 us).
-  void set_trace(sim::TraceSink* sink, int pid) {
-    trace_ = sink;
-    trace_pid_ = pid;
-  }
-  /// With a trace set: also streams a "busy" span (category "links") for every interval in
-  /// which at least one flow is active on resource r, on its own track (tid kSpanTidBase + r,
-  /// named after the resource when its first span is written), with args {flows: most
-  /// concurrent flows, bytes: bytes of the flows that crossed r during the span}.
-  void trace_busy_spans(int32_t r);
-  /// Writes the spans still open at `now` (cut at `now`); call before the sink finishes.
-  void flush_trace(double now);
-  /// Reference mode for tests: utilisation counters from a scan of every active flow and
-  /// resource at each re-solve, instead of the resources of the re-solved component.
-  void set_counters_full_scan(bool on) { counters_full_scan_ = on; }
-  static constexpr int kSpanTidBase = 100000;
+  /// Current weighted rate of every resource, summed over the active flows in activation
+  /// order (the reference the incremental counters are tested against).
+  std::vector<double> loads_full_scan() const;
+  /// Bytes of r's active flows that have crossed it by `now` (carried() counts a flow when it ends).
+  double in_flight_bytes(int32_t r, double now) const;
+  /// Flows active on resource r.
+  int active_flows(int32_t r) const { return active_count_[static_cast<size_t>(r)]; }
 
  private:
   // Cost per event does not grow with the number of active flows or resources: a flow's
@@ -142,23 +149,7 @@ class FlowNetwork : public sc_core::sc_module {
   std::vector<int32_t> frontier_;
   models::MaxMinSolver solver_;
   sc_core::sc_event wake_;
-  sim::TraceSink* trace_ = nullptr;
-  int trace_pid_ = 0;
-  std::vector<double> traced_util_, traced_at_, traced_load_;
-  std::vector<int32_t> deferred_;       // resources whose counter sample is not written yet
-  std::vector<uint8_t> deferred_mark_;  // 1 while a resource is in deferred_
-  void trace_counters(double now);
-  void trace_counters_full_scan(double now);
-  bool counters_full_scan_ = false;
-  // Busy spans (empty unless trace_busy_spans was called): per resource whether it is
-  // traced, its track is named, the open span's start, most concurrent flows and the
-  // carried_ bytes at its start; span_closing_ holds resources whose last flow ended in
-  // this wake (closed after activations, so a flow that starts at the same instant
-  // continues the span).
-  std::vector<char> span_on_, span_named_;
-  std::vector<double> span_start_, span_bytes0_;
-  std::vector<int32_t> span_flows_, span_closing_;
-  void span_end(size_t r, double end, double extra_bytes);
+  std::vector<FabricObserver*> observers_;
   double last_ = 0;
   bool dirty_ = false;
   uint64_t seq_ = 0, events_ = 0, completed_ = 0;

@@ -1,6 +1,8 @@
-// FlowNetwork busy spans (category "links"): one span per interval in which a traced
-// resource has at least one active flow, with the most concurrent flows and the bytes
-// carried; untraced resources get no track; spans still open are cut by flush_trace.
+// The fabric's trace writer (hw/trace/fabric_trace.h), an observer of the FlowNetwork: busy
+// spans (category "links"), one per interval in which a traced resource has at least one
+// active flow, with the most concurrent flows and the bytes carried; untraced resources get no
+// track; spans still open are cut by flush; utilisation counters sampled over the re-solved
+// components equal a full scan.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "hw/fabric/flow_network.h"
+#include "hw/trace/fabric_trace.h"
 #include "sim/kernel/event_queue.h"
 
 using namespace trn;
@@ -58,21 +61,21 @@ TEST_CASE("busy spans cover the intervals with active flows on a traced resource
   hw::FlowNetwork net("net");
   int32_t link = net.add_resource("link.a->b", 100e9);
   int32_t hbm = net.add_resource("hbm", 1000e9);  // not traced
-  net.set_trace(&sink, 7);
-  net.trace_busy_spans(link);
+  hw::FabricTraceWriter writer(net, sink, 7);
+  writer.trace_busy_spans(link);
   // 0-10 ms alone at 100 GB/s would end at 10 ms; a second flow from 5 ms shares the link,
   // so both end by 20 ms (2 GB at 100 GB/s). A third flow runs alone 30-40 ms.
   net.start({{link, 1.0}, {hbm, 1.0}}, 1e9, 0, [] {});
   net.start({{link, 1.0}}, 1e9, 5e-3, [] {});
   net.start({{link, 1.0}, {hbm, 1.0}}, 1e9, 30e-3, [] {});
   sim::run_to_completion();
-  net.flush_trace(sim::now_s());
+  writer.flush(sim::now_s());
   sink.finish();
   int names = 0;
   auto spans = read_spans(path, &names);
   CHECK(names == 1);  // only the traced link has a track
   REQUIRE(spans.size() == 2);
-  CHECK(spans[0].tid == hw::FlowNetwork::kSpanTidBase + link);
+  CHECK(spans[0].tid == hw::FabricTraceWriter::kSpanTidBase + link);
   CHECK(spans[0].ts == Approx(0).margin(1e-6));
   CHECK(spans[0].dur == Approx(20e3).epsilon(1e-6));
   CHECK(spans[0].flows == 2);
@@ -84,16 +87,16 @@ TEST_CASE("busy spans cover the intervals with active flows on a traced resource
   CHECK(spans[0].bytes + spans[1].bytes == Approx(net.carried(link)));  // bytes conserved
 }
 
-TEST_CASE("flush_trace cuts a span that is still open", "[fabric][trace]") {
+TEST_CASE("flush cuts a span that is still open", "[fabric][trace]") {
   const std::string path = trace_path("flush");
   sim::TraceSink sink(path, {}, 0, 1e300);
   hw::FlowNetwork net("net");
   int32_t link = net.add_resource("link.a->b", 100e9);
-  net.set_trace(&sink, 7);
-  net.trace_busy_spans(link);
+  hw::FabricTraceWriter writer(net, sink, 7);
+  writer.trace_busy_spans(link);
   net.start({{link, 1.0}}, 1e9, 0, [] {});  // would end at 10 ms
   sc_core::sc_start(sim::to_sc(4e-3));
-  net.flush_trace(sim::now_s());
+  writer.flush(sim::now_s());
   sink.finish();
   int names = 0;
   auto spans = read_spans(path, &names);
@@ -130,9 +133,8 @@ TEST_CASE("utilisation counters from re-solved components equal a full scan", "[
     na.add_resource("r" + std::to_string(r), cap);
     nb.add_resource("r" + std::to_string(r), cap);
   }
-  na.set_trace(&sa, 1);
-  nb.set_trace(&sb, 1);
-  nb.set_counters_full_scan(true);
+  hw::FabricTraceWriter wa(na, sa, 1), wb(nb, sb, 1);
+  wb.set_counters_full_scan(true);
   struct Spec {
     std::vector<models::ResourceUse> uses;
     double bytes, latency;

@@ -16,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "hw/system/program_runner.h"
+#include "hw/trace/core_trace.h"
+#include "hw/trace/fabric_trace.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/local_symmetry.h"
 #include "sim/kernel/event_queue.h"
@@ -173,24 +175,38 @@ class Progress {
 
 namespace {
 
-// The timeline of a simulation (--trace): every simulated core's ops and SBUF counter, the
-// fabric's utilisation counters and a busy-span track per link.
-std::unique_ptr<sim::TraceSink> attach_trace(const TraceOptions& trace, const workloads::ScenarioSpec& s,
-                                             hw::System* sys, const hw::ProgramRunner* runner) {
-  auto sink = std::make_unique<sim::TraceSink>(trace.path, trace.categories, trace.t0, trace.t1);
+// The timeline of a simulation (--trace): the sink and its writers, observers of the cores
+// and the fabric (hw/trace): every simulated core's ops and SBUF counter, the fabric's
+// utilisation counters and a busy-span track per link.
+struct Timeline {
+  std::unique_ptr<sim::TraceSink> sink;
+  std::vector<std::unique_ptr<hw::CoreTraceWriter>> cores;
+  std::unique_ptr<hw::FabricTraceWriter> fabric;
+  void finish(double now) {
+    fabric->flush(now);
+    sink->finish();
+  }
+};
+
+std::unique_ptr<Timeline> attach_trace(const TraceOptions& trace, const workloads::ScenarioSpec& s, hw::System* sys,
+                                       const hw::ProgramRunner* runner) {
+  auto t = std::make_unique<Timeline>();
+  t->sink = std::make_unique<sim::TraceSink>(trace.path, trace.categories, trace.t0, trace.t1);
   std::set<int> chips;
   for (const auto& [rank, core] : runner->ranks()) {
     const hw::RankPlacement p = sys->placement(rank);
-    if (chips.insert(p.chip).second) sink->process_name(p.chip, "chip " + std::to_string(p.chip));
-    core->set_trace(sink.get(), p.chip, rank * 100, "rank " + std::to_string(rank), p.lnc);
+    if (chips.insert(p.chip).second) t->sink->process_name(p.chip, "chip " + std::to_string(p.chip));
+    t->cores.push_back(std::make_unique<hw::CoreTraceWriter>(*core, *t->sink, p.chip, rank * 100,
+                                                             "rank " + std::to_string(rank),
+                                                             sys->spec().chip.sbuf.total_bytes() * std::max(1, p.lnc)));
   }
   const int fabric_pid = s.system.total_chips() + 1;
-  sink->process_name(fabric_pid, "fabric (links, EFA, DMA, HBM utilisation)");
-  sys->net().set_trace(sink.get(), fabric_pid);
-  if (sink->wants("links"))  // a busy-span track per NeuronLink, switch port and EFA NIC link
+  t->sink->process_name(fabric_pid, "fabric (links, EFA, DMA, HBM utilisation)");
+  t->fabric = std::make_unique<hw::FabricTraceWriter>(sys->net(), *t->sink, fabric_pid);
+  if (t->sink->wants("links"))  // a busy-span track per NeuronLink, switch port and EFA NIC link
     for (size_t l = 0; l < sys->topology().links().size(); ++l)
-      sys->net().trace_busy_spans(sys->link_resource(static_cast<int32_t>(l)));
-  return sink;
+      t->fabric->trace_busy_spans(sys->link_resource(static_cast<int32_t>(l)));
+  return t;
 }
 
 }  // namespace
@@ -233,7 +249,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   StepAnalysis analysis;
   runner->ranks().begin()->second->set_retire_hook(
       [&analysis](const models::Op& op, double a, double b) { analysis.add(op, a, b); });
-  std::unique_ptr<sim::TraceSink> sink = trace.path.empty() ? nullptr : attach_trace(trace, s, sys.get(), runner.get());
+  std::unique_ptr<Timeline> timeline = trace.path.empty() ? nullptr : attach_trace(trace, s, sys.get(), runner.get());
   std::unique_ptr<Progress> meter;
   if (!progress.empty() && isatty(2)) {
     meter = std::make_unique<Progress>(progress, r.ops, wall0);
@@ -256,10 +272,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   set_engine_figures(analysis.busy, analysis.count, r);
   r.roofline_groups = analysis.roofline();
   finish_result(s, r);
-  if (sink) {
-    sys->net().flush_trace(sim::now_s());
-    sink->finish();
-  }
+  if (timeline) timeline->finish(sim::now_s());
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;
 }
