@@ -124,6 +124,6 @@ PY
 
 expect_error "--rank-by time@0.4: below the median" "--rank-by" "quantile from 0.5 to 0.99" -- "${P[@]}" --rank-by time@0.4
 expect_error "--rank-by time@x" "--rank-by" "got 'x'" -- "${P[@]}" --rank-by time@x
-expect_error "--rank-by speed" "--rank-by" "expected time, cost, time@Q or cost@Q" -- "${P[@]}" --rank-by speed
+expect_error "--rank-by speed" "--rank-by" "expected time, cost, chips, time@Q or cost@Q" -- "${P[@]}" --rank-by speed
 expect_error "--rank-by time@0.9 --no-intervals" "--no-intervals" -- "${P[@]}" --rank-by time@0.9 --no-intervals
 finish

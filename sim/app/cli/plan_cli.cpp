@@ -126,9 +126,13 @@ void rank_by(const std::string& text, PlanOptions& p) {
   if (!word)
     throw ConfigError(
         sim::Location{"--rank-by", 0, 0}, "",
-        "expected time, cost, time@Q or cost@Q (Q a quantile from 0.5 to 0.99, e.g. time@0.9), got '" + text + "'");
+        "expected time, cost, chips, time@Q or cost@Q (Q a quantile from 0.5 to 0.99, e.g. time@0.9), got '" + text +
+            "'");
   p.rank_by = *word;
   if (at == std::string::npos) return;
+  if (p.rank_by == RankBy::Chips)
+    throw ConfigError(sim::Location{"--rank-by", 0, 0}, "",
+                      "a quantile ranks time or cost (time@Q, cost@Q), not chips; got '" + text + "'");
   char* end = nullptr;
   const std::string q = text.substr(at + 1);
   const double x = std::strtod(q.c_str(), &end);
@@ -189,6 +193,9 @@ PlanOptions plan_options(const PlanCli& cli) {
   p.jobs = cli.jobs;
   p.db = cli.db;
   rank_by(cli.rank_by, p);
+  if (p.rank_by == RankBy::Chips && p.deadline_s <= 0)
+    throw ConfigError(sim::Location{"--rank-by chips", 0, 0}, "",
+                      "ranking by chips needs --deadline: the fewest chips that train within it, e.g. --deadline 30d");
   p.exhaustive = cli.exhaustive;
   p.intervals = !cli.no_intervals;
   if (p.rank_quantile > 0 && !p.intervals)
@@ -243,7 +250,8 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--json", o->json, "Write the plan as JSON to FILE, or to standard output for '-' (default: none)");
   c->add_option("--rank-by", o->rank_by,
                 "Rank by time to train or by cost: time | cost, or by a quantile Q (0.5 to 0.99) of its interval: "
-                "time@Q | cost@Q, e.g. time@0.9 (the layout whose pessimistic time to train is best)")
+                "time@Q | cost@Q, e.g. time@0.9 (the layout whose pessimistic time to train is best); or chips: the "
+                "fewest chips that train within --deadline")
       ->capture_default_str();
   c->add_option(
       "--interruption-rate", o->rate,

@@ -18,10 +18,11 @@
 
 namespace trn::app {
 
-/// What `plan` minimises (--rank-by): the time to train or the cost.
-enum class RankBy { Time, Cost };
+/// What `plan` minimises (--rank-by): the time to train, the cost, or the chips (the fewest
+/// chips that meet the deadline; among those, the shortest time to train).
+enum class RankBy { Time, Cost, Chips };
 inline const std::vector<std::string>& enum_words(RankBy) {
-  static const std::vector<std::string> w{"time", "cost"};
+  static const std::vector<std::string> w{"time", "cost", "chips"};
   return w;
 }
 
@@ -120,8 +121,11 @@ std::string plan_command_line(const PlanOptions& o);
 void set_plan_intervals(const PlanOptions& o, PlanResult& res);
 /// The intervals of `cs` (forked children, o.jobs at a time); each is marked interval_done.
 void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidate*>& cs);
-/// What `rank_by` minimises for a candidate: its time to train or its cost (plan_rank.cpp).
+/// What `rank_by` minimises for a candidate: its time to train, its cost or its chips (plan_rank.cpp).
 double plan_metric(const PlanCandidate& c, RankBy rank_by);
+/// Whether `a` ranks before `b`: by ranked_metric; by chips, equal counts by the time to train;
+/// then by the layout's text.
+bool ranks_before(const PlanCandidate& a, const PlanCandidate& b, RankBy rank_by, double quantile);
 /// The figure the plan ranks by: plan_metric, or with `quantile` (0.5 to 1) and an interval, that
 /// quantile of the figure's log-normal interval (the steady part moves, start-up and restarts stay).
 /// Without an interval it is plan_metric, which is never above the quantile for quantile >= 0.5.

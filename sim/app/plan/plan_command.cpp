@@ -77,7 +77,9 @@ std::string plan_text(const PlanResult& r) {
     std::snprintf(buf, sizeof buf, fmt, args...);
     out += buf;
   };
-  std::string ranked = r.rank_by == RankBy::Cost ? "cost" : "time to train";
+  std::string ranked = r.rank_by == RankBy::Cost    ? "cost"
+                       : r.rank_by == RankBy::Chips ? "the fewest chips within the deadline, then time to train"
+                                                    : "time to train";
   if (r.rank_quantile > 0)
     ranked += " at the " + sim::format_double_exact(100 * r.rank_quantile) + " % quantile of its interval";
   line("plan: %s on %.4g tokens, ranked by %s, first start-up with a %s compile cache\n", r.model.c_str(), r.tokens,

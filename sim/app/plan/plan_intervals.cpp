@@ -76,7 +76,10 @@ void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
     compute_plan_intervals(o, without_interval);
   }
   if (n < 2) return;
+  // By chips, two candidates tie only on as many chips, by their time to train.
+  if (o.rank_by == RankBy::Chips && res.candidates[0].point.chips != res.candidates[1].point.chips) return;
   const bool cost = o.rank_by == RankBy::Cost;
+  const RankBy by = o.rank_by == RankBy::Chips ? RankBy::Time : o.rank_by;  // what the interval is of
   const PredictionInterval& a = cost ? res.candidates[0].cost_interval : res.candidates[0].time_interval;
   const PredictionInterval& b = cost ? res.candidates[1].cost_interval : res.candidates[1].time_interval;
   if (a.valid && b.valid && b.low < a.high) {
@@ -87,8 +90,8 @@ void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
                   100 * a.level, cost ? "cost" : "time to train", cost ? a.low : a.low / 86400,
                   cost ? a.high : a.high / 86400, cost ? b.low : b.low / 86400, cost ? b.high : b.high / 86400,
                   cost ? " USD" : " days",
-                  100 * (ranked_metric(res.candidates[1], o.rank_by, o.rank_quantile) /
-                             ranked_metric(res.candidates[0], o.rank_by, o.rank_quantile) -
+                  100 * (ranked_metric(res.candidates[1], by, o.rank_quantile) /
+                             ranked_metric(res.candidates[0], by, o.rank_quantile) -
                          1));
     res.tie = buf;
   }

@@ -11,12 +11,21 @@
 namespace trn::app {
 
 double plan_metric(const PlanCandidate& c, RankBy rank_by) {
+  if (rank_by == RankBy::Chips) return c.point.chips;
   return rank_by == RankBy::Cost ? c.cost_usd : c.time_to_train_s;
+}
+
+bool ranks_before(const PlanCandidate& a, const PlanCandidate& b, RankBy rank_by, double quantile) {
+  const double ma = ranked_metric(a, rank_by, quantile), mb = ranked_metric(b, rank_by, quantile);
+  if (ma != mb) return ma < mb;
+  if (rank_by == RankBy::Chips && a.time_to_train_s != b.time_to_train_s) return a.time_to_train_s < b.time_to_train_s;
+  return a.point.sets() < b.point.sets();
 }
 
 double ranked_metric(const PlanCandidate& c, RankBy rank_by, double quantile) {
   const double point = plan_metric(c, rank_by);
-  if (quantile <= 0 || !c.step_interval.valid || !std::isfinite(c.time_to_train_s) || c.time_to_train_s <= 0)
+  if (quantile <= 0 || rank_by == RankBy::Chips || !c.step_interval.valid || !std::isfinite(c.time_to_train_s) ||
+      c.time_to_train_s <= 0)
     return point;
   // The step at the quantile of its log-normal interval; as with_steady (plan_intervals.cpp)
   // the steady steps move with it and the start-up and restarts stay.
@@ -41,9 +50,15 @@ double share(const PlanCandidate& c, StepCategory k) {
   return c.step_time_s > 0 ? c.step_breakdown[k] / c.step_time_s : 0;
 }
 
-// Why `c` lost to `w`: the step category whose share grew most, or price and start-up.
+// Why `c` lost to `w`: the step category whose share grew most, or price and start-up. Ranked by
+// chips: more chips, or as many and a longer time to train (then why, as ranked by time).
 std::string why_lost(const PlanCandidate& c, const PlanCandidate& w, RankBy rank_by, double quantile) {
   char buf[256];
+  if (rank_by == RankBy::Chips) {
+    if (c.point.chips == w.point.chips) return why_lost(c, w, RankBy::Time, 0);
+    std::snprintf(buf, sizeof buf, "%+d chips: %d vs %d", c.point.chips - w.point.chips, c.point.chips, w.point.chips);
+    return buf;
+  }
   const double dm = ranked_metric(c, rank_by, quantile) / ranked_metric(w, rank_by, quantile) - 1;
   std::string head;
   std::snprintf(buf, sizeof buf, "%+.1f%% %s", 100 * dm, rank_word(rank_by, quantile).c_str());
@@ -101,11 +116,8 @@ void rank_plan_candidates(const PlanOptions& o, std::vector<PlanCandidate> evalu
       res.candidates.push_back(std::move(c));
     else
       ++res.counts.over_constraints;
-  std::stable_sort(res.candidates.begin(), res.candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
-    const double ma = plan_metric(a, o.rank_by), mb = plan_metric(b, o.rank_by);
-    if (ma != mb) return ma < mb;
-    return a.point.sets() < b.point.sets();
-  });
+  std::stable_sort(res.candidates.begin(), res.candidates.end(),
+                   [&](const PlanCandidate& a, const PlanCandidate& b) { return ranks_before(a, b, o.rank_by, 0); });
   std::vector<std::pair<double, double>> tc;
   for (const auto& c : res.candidates) tc.push_back({c.time_to_train_s, c.cost_usd});
   for (size_t i : wp::pareto_front(tc)) res.candidates[i].pareto = true;
@@ -115,9 +127,7 @@ void rank_plan_candidates(const PlanOptions& o, std::vector<PlanCandidate> evalu
 
 void rerank_plan_candidates(const PlanOptions& o, PlanResult& res) {
   std::stable_sort(res.candidates.begin(), res.candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
-    const double ma = ranked_metric(a, o.rank_by, o.rank_quantile), mb = ranked_metric(b, o.rank_by, o.rank_quantile);
-    if (ma != mb) return ma < mb;
-    return a.point.sets() < b.point.sets();
+    return ranks_before(a, b, o.rank_by, o.rank_quantile);
   });
   for (size_t i = 0; i < res.candidates.size(); ++i)
     res.candidates[i].why = i ? why_lost(res.candidates[i], res.candidates[0], o.rank_by, o.rank_quantile) : "";

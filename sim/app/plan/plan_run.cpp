@@ -385,6 +385,27 @@ std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const
   return results;
 }
 
+// Where a survivor or a candidate stands in the search order: the figure ranked by (a bound on
+// it for a survivor), then for --rank-by chips the time to train (a bound for a survivor);
+// compared lexicographically, so that pruning "no better than the best" stays exact.
+struct SearchKey {
+  double primary = std::numeric_limits<double>::infinity(), secondary = 0;
+  bool operator<(const SearchKey& o) const {
+    return primary != o.primary ? primary < o.primary : secondary < o.secondary;
+  }
+  bool operator>(const SearchKey& o) const { return o < *this; }
+  bool operator!=(const SearchKey& o) const { return primary != o.primary || secondary != o.secondary; }
+};
+
+SearchKey bound_key(const Survivor& s, RankBy rank_by) {
+  if (rank_by == RankBy::Chips) return {double(s.point.chips), s.time_lb};
+  return {rank_by == RankBy::Cost ? s.cost_lb : s.time_lb, 0};
+}
+
+SearchKey candidate_key(const PlanCandidate& c, RankBy rank_by) {
+  return {plan_metric(c, rank_by), rank_by == RankBy::Chips ? c.time_to_train_s : 0};
+}
+
 // One line on stderr per evaluated point (a plan can take minutes).
 void progress(const PlanCandidate& c, const Survivor& s) {
   std::fprintf(stderr, "plan: %s x%d %s: step %.3f s (bound %.3f s), time to train %.2f d\n", s.point.system.c_str(),
@@ -408,9 +429,9 @@ void schedule_bound(Survivor& s, StepBounder& bounder, const PlanOptions& o, Pla
 // The next wave: up to kWave survivors, best bound first, each with its schedule bound; every
 // survivor left whose bound is not below `best` is pruned (rule 5/6) and the heap emptied.
 template <class Heap>
-std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& survivors, double best, StepBounder& bounder,
-                                       const PlanOptions& o, PlanResult& res) {
-  auto lb = [&](const Survivor& s) { return o.rank_by == RankBy::Cost ? s.cost_lb : s.time_lb; };
+std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& survivors, const SearchKey& best,
+                                       StepBounder& bounder, const PlanOptions& o, PlanResult& res) {
+  auto lb = [&](const Survivor& s) { return bound_key(s, o.rank_by); };
   std::vector<const Survivor*> wave;
   while (!heap.empty() && wave.size() < kWave) {
     Survivor& s = survivors[heap.top()];
@@ -454,7 +475,7 @@ double quantile_threshold(const PlanOptions& o, std::vector<PlanCandidate>& eval
 // best so far. The order and the pruning depend on the inputs only, not on -j.
 std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<Survivor>& survivors, PointsDb& db,
                                               PlanResult& res) {
-  auto lb = [&](const Survivor& s) { return o.rank_by == RankBy::Cost ? s.cost_lb : s.time_lb; };
+  auto lb = [&](const Survivor& s) { return bound_key(s, o.rank_by); };
   auto later = [&](size_t a, size_t b) {
     const Survivor &x = survivors[a], &y = survivors[b];
     return lb(x) != lb(y) ? lb(x) > lb(y) : x.id > y.id;
@@ -462,7 +483,7 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
   std::priority_queue<size_t, std::vector<size_t>, decltype(later)> heap(later);
   for (size_t i = 0; i < survivors.size(); ++i) heap.push(i);
   StepBounder bounder;
-  double best = std::numeric_limits<double>::infinity();
+  SearchKey best;
   std::vector<PlanCandidate> evaluated;
   int idx = 0;
   for (;;) {
@@ -477,10 +498,10 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
       ++res.counts.evaluated;
       PlanCandidate c = derive(*wave[i], *results[i], o);
       progress(c, *wave[i]);
-      if (c.meets_constraints) best = std::min(best, plan_metric(c, o.rank_by));
+      if (c.meets_constraints) best = std::min(best, candidate_key(c, o.rank_by));
       evaluated.push_back(std::move(c));
     }
-    if (o.rank_quantile > 0 && !o.exhaustive) best = quantile_threshold(o, evaluated);
+    if (o.rank_quantile > 0 && !o.exhaustive) best = {quantile_threshold(o, evaluated), 0};
   }
   return evaluated;
 }
