@@ -1,8 +1,17 @@
 // Lowering: a sharded TrainingGraph -> the per-rank Program of timed ops (models/ir).
 //
-// Durations come from the cost models (op_cost.h: matmul tiling, streaming engines), divided over the
-// LNC physical cores of a logical core and by the runtime's kernel efficiency for tensor
-// work; HBM bytes stream alongside each op. Execution modes differ by mechanisms:
+// Three parts, each in its own file:
+//   emission      (lower_program.cpp): walks the rank's 1F1B segments and appends each graph
+//                 op as timed ops (its casts first) with its graph inputs as dependencies, the
+//                 collective groups and their siblings;
+//   launch policy (launch_policy.h): chosen once per rank from the execution mode, the order
+//                 in which a segment's ops are emitted and the host ops they wait for (eager
+//                 dispatch, regional launch, whole graphs);
+//   op costs      (op_cost.h): durations from the cost models (matmul tiling, streaming
+//                 engines), divided over the LNC physical cores of a logical core and by the
+//                 runtime's kernel efficiency for tensor work; HBM bytes stream alongside each op.
+// The compiler's part of the order (the collective prefetch, the list schedule of a whole
+// graph) is workloads/compile/list_schedule.h. Execution modes differ by mechanisms:
 //   eager    : every op is dispatched from the host (runtime.eager_dispatch each, in order),
 //              nothing is fused (each elementwise op reads and writes HBM), and each op waits
 //              for the previous one (no cross-op scheduling, so no comm/compute overlap);
@@ -13,6 +22,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "models/ir/program.h"
 #include "workloads/graph/training_graph.h"
@@ -27,6 +37,9 @@ namespace trn::workloads {
 enum class CollectiveStream : int { None, Tp, Fsdp, Dp, Pp, Ep, PpRecv };
 /// The stream of collective graph op `g`.
 CollectiveStream collective_stream(const GraphOp& g);
+/// The members of collective graph op `g` as seen from `rank` (a pipeline transfer: the sender
+/// first).
+std::vector<int> collective_members(const Layout& layout, int rank, const GraphOp& g);
 /// Whether `queue` (of an Engine::Collective op) is a pipeline stream (send or receive).
 inline bool is_pipeline_stream(int queue) {
   return queue == static_cast<int>(CollectiveStream::Pp) || queue == static_cast<int>(CollectiveStream::PpRecv);

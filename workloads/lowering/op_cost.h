@@ -1,8 +1,9 @@
-// Costs of one graph op on one NeuronCore, for the lowering (lower_program.cpp, which decides
-// the order and dependencies; this file only times ops). Durations come from the cost models
-// (matmul tiling, streaming engines), split over the LNC physical cores of a logical core and
-// divided by the runtime's kernel efficiency for tensor work; HBM bytes stream alongside each
-// op. Eager runs fuse nothing (each elementwise op reads and writes HBM).
+// Costs of one graph op on one NeuronCore, for the lowering (lower_program.cpp and its launch
+// policy, launch_policy.h, decide the order and dependencies; this file only times ops).
+// Durations come from the cost models (matmul tiling, streaming engines), split over the LNC
+// physical cores of a logical core and divided by the runtime's kernel efficiency for tensor
+// work; HBM bytes stream alongside each op. Eager runs fuse nothing (each elementwise op reads
+// and writes HBM).
 #pragma once
 
 #include <vector>
