@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -55,6 +56,18 @@ ConfigNode convert(const YAML::Node& n, const std::string& file, Budget& budget)
     }
   }
   return out;
+}
+
+ConfigNode parse_uncached(const std::string& text, const std::string& name) {
+  try {
+    YAML::Node n = YAML::Load(text);
+    Budget budget;
+    return convert(n, name, budget);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(loc_of(e.mark, name), "", "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(loc_of(e.mark, name), "", "YAML error: " + e.msg);
+  }
 }
 
 // `from` and `key` say where the file was named ("include" for an include).
@@ -125,15 +138,17 @@ ConfigNode load_rec(const std::string& path, const Location& from, std::vector<s
 }  // namespace
 
 ConfigNode parse_yaml_text(const std::string& text, const std::string& name) {
-  try {
-    YAML::Node n = YAML::Load(text);
-    Budget budget;
-    return convert(n, name, budget);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(loc_of(e.mark, name), "", "YAML syntax error: " + e.msg);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(loc_of(e.mark, name), "", "YAML error: " + e.msg);
-  }
+  // The same text under the same name parses to the same tree: a plan loads its base scenario,
+  // model, system and chip once per layout (thousands of times), so parsed trees are kept,
+  // keyed by name and the whole text (never stale), at most kParsedKept of them.
+  static std::map<std::pair<std::string, std::string>, ConfigNode> parsed;
+  constexpr size_t kParsedKept = 256;
+  auto key = std::make_pair(name, text);
+  if (auto it = parsed.find(key); it != parsed.end()) return it->second;
+  ConfigNode tree = parse_uncached(text, name);
+  if (parsed.size() >= kParsedKept) parsed.clear();
+  parsed.emplace(std::move(key), tree);
+  return tree;
 }
 
 ConfigNode parse_yaml_file(const std::string& path) {

@@ -5,6 +5,8 @@
 # train, so pruning is exact); every listed candidate meets the deadline and none has fewer
 # chips than the winner; a deadline the smallest job misses moves the answer to more chips.
 # Without --deadline, or with a quantile, the ranking is refused in words.
+# The plan's status line (item 3's progress): on a terminal (script(1) gives one) stderr shows
+# the enumeration and the bounds from the start, redrawn in place; not on a terminal, no status.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 base=(plan --model llama3.1-8b --tokens 1e10 --systems trn2.48xlarge --max-chips 64 --global-batch 64
@@ -43,4 +45,13 @@ expect_error "chips without a deadline" "--rank-by chips" "needs --deadline" -- 
   --systems trn2.48xlarge --rank-by chips
 expect_error "chips with a quantile" "--rank-by" "not chips" -- plan --model llama3.1-8b --tokens 1e10 \
   --systems trn2.48xlarge --rank-by chips@0.9 --deadline 30d
+if command -v script > /dev/null; then
+  TERM=xterm script -qec "'$TRNSIM' ${base[*]} --deadline 10d > /dev/null" /dev/null > "$WORK/tty.out" 2>&1 || true
+  check "status line on a terminal: the enumeration first" grep -q $'^\rplan: enumerating trn2.48xlarge x1: 0 layouts' "$WORK/tty.out"
+  check "status line on a terminal: the bounds" grep -q 'plan: bounds [0-9]*/[0-9]*, evaluated' "$WORK/tty.out"
+  "$TRNSIM" "${base[@]}" --deadline 10d > /dev/null 2> "$WORK/notty.err"
+  check "no status line when stderr is a file" bash -c "! grep -q \$'\\r' '$WORK/notty.err'"
+else
+  skip "the status line (no script(1))"
+fi
 finish

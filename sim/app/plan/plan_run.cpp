@@ -15,6 +15,7 @@
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/plan/plan.h"
 #include "sim/app/plan/plan_point.h"
+#include "sim/app/plan/plan_progress.h"
 #include "sim/app/plan/step_bound.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/app/storage/sweep_store.h"
@@ -309,8 +310,10 @@ bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_
 }
 
 // 1. Enumerates every point of the search and prunes without simulating.
-std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads::ModelSpec& model, PlanResult& res) {
+std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads::ModelSpec& model, PlanResult& res,
+                                          PlanProgress& progress) {
   std::vector<Survivor> survivors;
+  int layouts_seen = 0;
   double smallest_oom = std::numeric_limits<double>::infinity();
   const std::string compile_params = sim::to_yaml(sim::write_config(workloads::load_compile_params()));
   std::vector<models::SystemSpec> systems;  // every price first: a missing one stops the plan at once
@@ -326,6 +329,7 @@ std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads:
     for (int64_t t : o.tokens_per_step) batches.push_back(t / o.seq_len);
     for (int n : wp::instance_counts(sys.chips, o.min_chips, o.max_chips))
       for (int64_t seqs : batches) {
+        progress.enumerating(sys.name, n, layouts_seen, static_cast<int>(survivors.size()));
         Pruning pr;
         pr.compile_params = compile_params;
         pr.price = price;
@@ -338,6 +342,7 @@ std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads:
         for (const auto& l : layouts) {
           Survivor sv;
           if (survives(o, sys, n, seqs, l, pr, res, sv)) survivors.push_back(std::move(sv));
+          progress.enumerating(sys.name, n, ++layouts_seen, static_cast<int>(survivors.size()));
         }
         smallest_oom = pr.smallest_oom;
       }
@@ -348,7 +353,7 @@ std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads:
 // Simulates the points of one wave not yet in the database (forked, -j at a time) and stores
 // them; returns each point's result (none when its simulation failed).
 std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const std::vector<const Survivor*>& wave,
-                                                     PointsDb& db, PlanResult& res, int& idx) {
+                                                     PointsDb& db, PlanResult& res, int& idx, PlanProgress& progress) {
   std::vector<std::optional<PlanPointResult>> results(wave.size());
   std::vector<size_t> unsimulated;  // indices into wave of the points the database does not hold
   for (size_t i = 0; i < wave.size(); ++i) {
@@ -373,7 +378,7 @@ std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const
     ++res.counts.simulated_now;
     if (!out[k].ok()) {
       const std::string why = "plan point failed: " + out[k].message;
-      std::fprintf(stderr, "trnsim: %s\n", why.c_str());
+      progress.line("trnsim: " + why + "\n");
       // The result column holds JSON on every row, so that json_extract works on all of them.
       db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Error,
              json{{"error", {{"message", why}}}}.dump(), why);
@@ -407,22 +412,25 @@ SearchKey candidate_key(const PlanCandidate& c, RankBy rank_by) {
 }
 
 // One line on stderr per evaluated point (a plan can take minutes).
-void progress(const PlanCandidate& c, const Survivor& s) {
-  std::fprintf(stderr, "plan: %s x%d %s: step %.3f s (bound %.3f s), time to train %.2f d\n", s.point.system.c_str(),
-               s.point.instances, s.point.layout.text().c_str(), c.step_time_s, s.step_lb, c.time_to_train_s / 86400);
+void point_line(const PlanCandidate& c, const Survivor& s, PlanProgress& progress) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "plan: %s x%d %s: step %.3f s (bound %.3f s), time to train %.2f d\n",
+                s.point.system.c_str(), s.point.instances, s.point.layout.text().c_str(), c.step_time_s, s.step_lb,
+                c.time_to_train_s / 86400);
+  progress.line(buf);
 }
 
 // Rule 6: replaces a survivor's FLOP bound by the schedule bound (StepBounder), the larger
 // of the two; a schedule that cannot be built keeps the FLOP bound (counted as failed).
-void schedule_bound(Survivor& s, StepBounder& bounder, const PlanOptions& o, PlanResult& res) {
+void schedule_bound(Survivor& s, StepBounder& bounder, const PlanOptions& o, PlanResult& res, PlanProgress& progress) {
   s.scheduled = true;
   ++res.counts.bounded;
   try {
     set_bounds(s, std::max(s.flop_lb, bounder.step_lower_bound(s.spec)), o);
   } catch (const std::exception& e) {
     ++res.counts.bound_failed;
-    std::fprintf(stderr, "plan: no schedule bound for %s x%d %s: %s\n", s.point.system.c_str(), s.point.instances,
-                 s.point.layout.text().c_str(), e.what());
+    progress.line("plan: no schedule bound for " + s.point.system + " x" + std::to_string(s.point.instances) + " " +
+                  s.point.layout.text() + ": " + e.what() + "\n");
   }
 }
 
@@ -430,7 +438,8 @@ void schedule_bound(Survivor& s, StepBounder& bounder, const PlanOptions& o, Pla
 // survivor left whose bound is not below `best` is pruned (rule 5/6) and the heap emptied.
 template <class Heap>
 std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& survivors, const SearchKey& best,
-                                       StepBounder& bounder, const PlanOptions& o, PlanResult& res) {
+                                       StepBounder& bounder, const PlanOptions& o, PlanResult& res,
+                                       PlanProgress& progress) {
   auto lb = [&](const Survivor& s) { return bound_key(s, o.rank_by); };
   std::vector<const Survivor*> wave;
   while (!heap.empty() && wave.size() < kWave) {
@@ -445,7 +454,9 @@ std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& surviv
     const size_t i = heap.top();
     heap.pop();
     if (!s.scheduled) {  // bound it properly and put it back in its place
-      schedule_bound(s, bounder, o, res);
+      schedule_bound(s, bounder, o, res, progress);
+      progress.searching(res.counts.bounded, static_cast<int>(survivors.size()), res.counts.evaluated,
+                         static_cast<int>(heap.size() + wave.size()), 0);
       if (!over_limits(o, s, res)) heap.push(i);
       continue;
     }
@@ -474,7 +485,7 @@ double quantile_threshold(const PlanOptions& o, std::vector<PlanCandidate>& eval
 // front, then goes back in line); evaluates in waves of kWave, pruning what cannot beat the
 // best so far. The order and the pruning depend on the inputs only, not on -j.
 std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<Survivor>& survivors, PointsDb& db,
-                                              PlanResult& res) {
+                                              PlanResult& res, PlanProgress& progress) {
   auto lb = [&](const Survivor& s) { return bound_key(s, o.rank_by); };
   auto later = [&](size_t a, size_t b) {
     const Survivor &x = survivors[a], &y = survivors[b];
@@ -487,9 +498,11 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
   std::vector<PlanCandidate> evaluated;
   int idx = 0;
   for (;;) {
-    const std::vector<const Survivor*> wave = next_wave(heap, survivors, best, bounder, o, res);
+    const std::vector<const Survivor*> wave = next_wave(heap, survivors, best, bounder, o, res, progress);
     if (wave.empty()) break;
-    const std::vector<std::optional<PlanPointResult>> results = run_wave(o, wave, db, res, idx);
+    progress.searching(res.counts.bounded, static_cast<int>(survivors.size()), res.counts.evaluated,
+                       static_cast<int>(heap.size() + wave.size()), static_cast<int>(wave.size()));
+    const std::vector<std::optional<PlanPointResult>> results = run_wave(o, wave, db, res, idx, progress);
     for (size_t i = 0; i < wave.size(); ++i) {
       if (!results[i]) {
         ++res.counts.failed;
@@ -497,7 +510,7 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
       }
       ++res.counts.evaluated;
       PlanCandidate c = derive(*wave[i], *results[i], o);
-      progress(c, *wave[i]);
+      point_line(c, *wave[i], progress);
       if (c.meets_constraints) best = std::min(best, candidate_key(c, o.rank_by));
       evaluated.push_back(std::move(c));
     }
@@ -525,9 +538,13 @@ PlanResult run_plan(const PlanOptions& o) {
     if (s.rfind("model.", 0) == 0) model_sets.push_back(s.substr(6));
   const workloads::ModelSpec model = workloads::load_model(o.model, model_sets);
   res.model = model.name;
-  std::vector<Survivor> survivors = enumerate_survivors(o, model, res);
-  rank_plan_candidates(o, evaluate_survivors(o, survivors, db, res), res);
-  if (o.intervals) set_plan_intervals(o, res);
+  PlanProgress progress;
+  std::vector<Survivor> survivors = enumerate_survivors(o, model, res, progress);
+  rank_plan_candidates(o, evaluate_survivors(o, survivors, db, res, progress), res);
+  if (o.intervals) {
+    progress.phase("80 % intervals of the best candidates (one simulation per fitted parameter)");
+    set_plan_intervals(o, res);
+  }
   res.inputs_hash = inputs_hash(plan_inputs(o, model, res));
   return res;
 }
