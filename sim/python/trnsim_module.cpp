@@ -17,6 +17,7 @@
 #include <string>
 
 #include "sim/app/cli/commands.h"
+#include "sim/app/cli/plan_options.h"
 #include "sim/app/commands/bench_collective.h"
 #include "sim/app/commands/bench_core.h"
 #include "sim/app/commands/run.h"
@@ -241,6 +242,27 @@ py::tuple py_bench_hbm(py::dict d) {
   return in_child([o, c] { return hbm_command(o, c); });
 }
 
+py::tuple py_plan(py::dict d) {
+  PlanCli cli;
+  CommonOptions c;
+  Args(std::move(d))("model", cli.model)("tokens", cli.tokens)("systems", cli.systems)("min_chips", cli.min_chips)(
+      "max_chips", cli.max_chips)("deadline", cli.deadline)("max_cost", cli.max_cost)("hbm_headroom", cli.hbm_headroom)(
+      "prices", cli.prices)("cache", cli.cache)("global_batch", cli.global_batch)(
+      "tokens_per_step", cli.tokens_per_step)("seq_len", cli.seq_len)("jobs", cli.jobs)("db", cli.db)(
+      "rank_by", cli.rank_by)("interruption_rate", cli.rate)("checkpoint_write_bw", cli.write_bw)(
+      "checkpoint_read_bw", cli.read_bw)("checkpoint_interval", cli.interval)("tp", cli.tp)("pp", cli.pp)(
+      "max_fsdp", cli.max_fsdp)("microbatch_sequences", cli.microbatch_sequences)("checkpointing", cli.checkpointing)(
+      "exhaustive", cli.exhaustive)("no_intervals", cli.no_intervals)("set", cli.sets)("json", c.json)
+      .finish();
+  return in_child([cli, c] {
+    const PlanOptions p = plan_options(cli);  // bad options first, then an unwritable output
+    check_outputs(c);
+    const std::string json = plan_json(run_plan(p)).dump(2) + "\n";
+    write_outputs(c, json, "");
+    return json;
+  });
+}
+
 py::tuple py_sweep(py::dict d) {
   SweepOptions o;
   o.exe = sim::executable_near_self(TRNSIM_EXE);
@@ -276,5 +298,6 @@ PYBIND11_MODULE(_trnsim, m) {
         "trnsim bench collective: (status, JSON or message, detail)");
   m.def("bench_matmul", &trn::app::py_bench_matmul, "trnsim bench matmul: (status, JSON or message, detail)");
   m.def("bench_hbm", &trn::app::py_bench_hbm, "trnsim bench hbm: (status, JSON or message, detail)");
+  m.def("plan", &trn::app::py_plan, "trnsim plan: (status, JSON or message, detail)");
   m.def("sweep", &trn::app::py_sweep, "trnsim sweep: (status, JSON or message, detail)");
 }

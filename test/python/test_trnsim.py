@@ -139,6 +139,15 @@ def test_commands(work):
     hb = trnsim.bench_hbm(chip="trn2", cores=8, bytes="64MiB")
     same_as_cli("bench_hbm(...)", hb, ["bench", "hbm", "--chip", "trn2", "--cores", "8", "--bytes", "64MiB"])
     check("bench_hbm() streams 64 MiB on 8 cores", (hb["cores"], hb["bytes_per_core"]) == (8, 64 << 20), hb)
+    pl = trnsim.plan(model="llama3.1-8b", tokens=1e10, systems=["trn2.48xlarge"], max_chips=64, global_batch=[64],
+                     set={"model.num_layers": 2}, tp=[4], pp=[1], max_fsdp=2, microbatch_sequences=[1],
+                     checkpointing=["none"], rank_by="chips", deadline="0.1d", intervals=False, jobs=2)
+    same_as_cli("plan(...)", pl, ["plan", "--model", "llama3.1-8b", "--tokens", "1e10", "--systems", "trn2.48xlarge",
+                                  "--max-chips", "64", "--global-batch", "64", "--set", "model.num_layers=2", "--tp",
+                                  "4", "--pp", "1", "--max-fsdp", "2", "--microbatch-sequences", "1", "--checkpointing",
+                                  "none", "--rank-by", "chips", "--deadline", "0.1d", "--no-intervals", "-j", "2"])
+    check("plan() ranks by chips: the winner meets the deadline",
+          pl["plan"]["rank_by"] == "chips" and pl["candidates"][0]["time_to_train_s"] <= 0.1 * 86400, pl["plan"])
 
 
 def expect_cli_error(desc, call, cli_args, strip_hint=False):
@@ -169,6 +178,10 @@ def test_errors(work):
     expect_cli_error("bad --bytes", lambda: trnsim.bench_hbm(bytes="lots"), ["bench", "hbm", "--bytes", "lots"])
     expect_cli_error("bad --sizes", lambda: trnsim.bench_collective(sizes="1MB,2"),
                      ["bench", "collective", "--sizes", "1MB,2"])
+    expect_cli_error("plan by chips without a deadline",
+                     lambda: trnsim.plan(model="llama3.1-8b", tokens=1e10, systems="trn2.48xlarge", rank_by="chips"),
+                     ["plan", "--model", "llama3.1-8b", "--tokens", "1e10", "--systems", "trn2.48xlarge", "--rank-by",
+                      "chips"])
     try:
         trnsim.load_sweep("bad.yaml")
         check("load_sweep of a YAML file raises trnsim.Error", False)

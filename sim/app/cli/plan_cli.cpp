@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/app/cli/commands.h"
+#include "sim/app/cli/plan_options.h"
 #include "sim/app/commands/documents.h"
 #include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
@@ -71,17 +72,6 @@ double quantity(const std::string& text, sim::Dim dim, const std::string& option
   return *v;
 }
 
-struct PlanCli {
-  std::string model, tokens, systems, deadline, max_cost, budget,
-      hbm_headroom = "5%", cache = "cold", global_batch, tokens_per_step, db, json, rank_by = "time", rate, write_bw,
-      read_bw, interval, tp, pp, microbatch_sequences, checkpointing;
-  int max_fsdp = 64;
-  std::vector<std::string> prices, sets;
-  int min_chips = 1, max_chips = 1024, jobs = 1;
-  int64_t seq_len = 4096;
-  bool exhaustive = false, no_intervals = false;
-};
-
 // The search space options (docs/plan.md section 1): each narrows a default list.
 void search_space(const PlanCli& cli, workloads::plan::SearchSpace& sp) {
   auto ints = [](const std::string& text, const char* option, std::vector<int>& out) {
@@ -141,6 +131,8 @@ void rank_by(const std::string& text, PlanOptions& p) {
                       "expected a quantile from 0.5 to 0.99 after '@' (e.g. time@0.9), got '" + q + "'");
   p.rank_quantile = x;
 }
+
+}  // namespace
 
 PlanOptions plan_options(const PlanCli& cli) {
   PlanOptions p;
@@ -212,8 +204,6 @@ PlanOptions plan_options(const PlanCli& cli) {
   search_space(cli, p.space);
   return p;
 }
-
-}  // namespace
 
 std::function<int()> add_plan(CLI::App* app) {
   auto o = std::make_shared<PlanCli>();

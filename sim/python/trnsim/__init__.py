@@ -20,7 +20,8 @@ import urllib.parse as _urlparse
 
 from . import _trnsim
 
-__all__ = ["Error", "run", "startup", "bench_collective", "sweep", "load_sweep", "executable"]
+__all__ = ["Error", "run", "startup", "bench_collective", "bench_matmul", "bench_hbm", "plan", "sweep", "load_sweep",
+           "executable"]
 
 #: The trnsim executable that sweep() runs its points with (the one built beside the module).
 executable = _trnsim.executable
@@ -183,6 +184,45 @@ def bench_hbm(chip=None, cores=None, bytes=None, set=None, json=None, resolved=N
     """
     return _call(_trnsim.bench_hbm, chip=_text(chip), cores=_int(cores), bytes=_text(bytes), set=_sets(set),
                  json=_text(json), resolved=_text(resolved))
+
+
+def _list(value):
+    """A comma-separated option from a list, tuple or text (None stays None)."""
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, max_cost=None, hbm_headroom=None,
+         prices=None, cache=None, global_batch=None, tokens_per_step=None, seq_len=None, jobs=1, db=None,
+         rank_by=None, interruption_rate=None, checkpoint_write_bw=None, checkpoint_read_bw=None,
+         checkpoint_interval=None, tp=None, pp=None, max_fsdp=None, microbatch_sequences=None, checkpointing=None,
+         exhaustive=False, intervals=True, set=None, json=None):
+    """`trnsim plan`: the fastest (or cheapest, or fewest-chip) way to train `model` on `tokens`
+    tokens on `systems` (docs/plan.md). Returns the --json document (dict): plan (the question
+    and the command that asks it again), search (counts), candidates (best first: system, chips,
+    layout, step_time_s, time_to_train_s, cost_usd, ..., why_lost) and tie.
+
+    systems, global_batch, tokens_per_step, tp, pp, microbatch_sequences, checkpointing: a list
+    or comma-separated text; prices: {system: USD per instance-hour}; deadline and checkpoint_*:
+    times and bandwidths with units ("30d", "2.9 GB/s"); rank_by: "time" | "cost" | "chips" |
+    "time@0.9" ...; intervals=False skips the 80 % intervals of the best three; set: {key: value}
+    overrides of every point's scenario; json: a file to write as the CLI's --json.
+    On a terminal, a status line on stderr says what the search is doing. Raises Error.
+    """
+    _choice("cache", cache, ("cold", "warm"))
+    price_list = None if prices is None else [f"{k}={v}" for k, v in dict(prices).items()]
+    return _call(_trnsim.plan, model=str(model), tokens=str(tokens), systems=_list(systems), min_chips=_int(min_chips),
+                 max_chips=_int(max_chips), deadline=_text(deadline), max_cost=_text(max_cost),
+                 hbm_headroom=_text(hbm_headroom), prices=price_list, cache=cache, global_batch=_list(global_batch),
+                 tokens_per_step=_list(tokens_per_step), seq_len=_int(seq_len), jobs=int(jobs), db=_text(db),
+                 rank_by=_text(rank_by), interruption_rate=_text(interruption_rate),
+                 checkpoint_write_bw=_text(checkpoint_write_bw), checkpoint_read_bw=_text(checkpoint_read_bw),
+                 checkpoint_interval=_text(checkpoint_interval), tp=_list(tp), pp=_list(pp), max_fsdp=_int(max_fsdp),
+                 microbatch_sequences=_list(microbatch_sequences), checkpointing=_list(checkpointing),
+                 exhaustive=bool(exhaustive), no_intervals=not intervals, set=_sets(set), json=_text(json))
 
 
 def sweep(sweep, db, jobs=1, shard=None):
