@@ -4,6 +4,9 @@
 # time-window filters keep large traces small; no temporary file is left behind. The fabric
 # process has a busy-span track per link that carried traffic (category links), and each
 # simulated rank an SBUF occupancy counter within its capacity.
+# `trnsim report TRACE --html` (issue 32, item 3) draws the trace offline: the page's busy time
+# of rank 0's tensor track is the run's own tensor busy time, every track of the trace is in its
+# table, the same trace gives the same bytes, and a trace mixed with other inputs is refused.
 set -euo pipefail
 trnsim=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -79,6 +82,27 @@ threads = {e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "thre
 assert any(t.startswith("compile worker") for t in threads), threads
 print("startup trace ok")
 PY
+"$trnsim" run qwen3-32b-trn2 --model llama3.1-8b --no-intervals --json "$tmp/run.json" > /dev/null 2>&1
+"$trnsim" report "$tmp/all.json" --html "$tmp/t1.html" > "$tmp/rep.out"
+"$trnsim" report "$tmp/all.json" --html "$tmp/t2.html" > /dev/null
+cmp -s "$tmp/t1.html" "$tmp/t2.html" || { echo "FAIL: the trace page differs between two renders"; exit 1; }
+grep -q '^report: a trace of [0-9]* ops on [0-9]* tracks' "$tmp/rep.out" || { echo "FAIL: report text"; cat "$tmp/rep.out"; exit 1; }
+python3 - "$tmp/all.json" "$tmp/t1.html" "$tmp/run.json" <<'PY'
+import html, json, re, sys
+trace, page, run = json.load(open(sys.argv[1]))["traceEvents"], open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in trace if e["ph"] == "M" and e["name"] == "thread_name"}
+spans = {(e["pid"], e["tid"]) for e in trace if e["ph"] == "X"}
+for key in spans:
+    assert "<tr><td>" + html.escape(threads[key]) + "</td>" in page, ("track missing from the table", threads[key])
+row = re.search(r"<tr><td>rank 0 tensor</td><td>tensor</td><td>([0-9.]+) (s|ms)</td>", page)
+busy = float(row.group(1)) * (1 if row.group(2) == "s" else 1e-3)
+want = run["steady"]["engine_busy_s"]["tensor"]
+assert abs(busy / want - 1) < 1e-3, ("tensor busy", busy, want)
+assert page.count('<svg id="timeline"') == 1 and "http" not in page.split("<body>")[1], "timeline, offline"
+print("trace report ok: tensor busy", busy, "s; run", want, "s;", len(spans), "tracks")
+PY
+set +e; "$trnsim" report "$tmp/all.json" "$tmp/run.json" --html "$tmp/mix.html" > /dev/null 2> "$tmp/err"; rc=$?; set -e
+[ $rc = 2 ] && grep -q "is a trace: give it alone" "$tmp/err" && [ ! -e "$tmp/mix.html" ] || { echo "FAIL: mixed inputs"; cat "$tmp/err"; exit 1; }
 ls "$tmp" | grep -q '\.tmp\.' && { echo "FAIL: temporary trace file left"; exit 1; }
 # Bad filters: exit 2, one line, no file.
 for bad in "--trace-categories tensor,bogus" "--trace-window 5s,1s" "--trace-window 1"; do

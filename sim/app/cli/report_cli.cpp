@@ -12,9 +12,12 @@ namespace trn::app {
 
 Runner add_report(CLI::App* app) {
   auto o = std::make_shared<ReportOptions>();
-  auto* c = app->add_subcommand("report", "Plot run, startup and sweep results into one self-contained HTML file");
+  auto* c = app->add_subcommand("report",
+                                "Plot run, startup, plan and sweep results, or one timeline trace, into one "
+                                "self-contained HTML file");
   c->add_option("results", o->results,
-                "Result files of `trnsim run --json` or `trnsim startup --json` (default: none)");
+                "Result files of `trnsim run --json`, `startup --json` or `plan --json`, or one trace written by "
+                "--trace (default: none)");
   c->add_option("--db", o->db, "Sweep database written by `trnsim sweep` (SQLite; default: none)");
   c->add_option(
        "--html", o->html,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/app/report/report_data.h"
+#include "sim/app/report/trace_report.h"
 
 namespace trn::app {
 
@@ -21,8 +22,10 @@ struct ReportOptions {
 
 struct ReportResult {
   report::ReportData data;
-  std::string html;  // the page (not yet written)
-  size_t plans = 0;  // plan results (`trnsim plan --json`): the page is the plan view
+  std::string html;   // the page (not yet written)
+  size_t plans = 0;   // plan results (`trnsim plan --json`): the page is the plan view
+  size_t traces = 0;  // 1: the input is a trace (`--trace`): the page is the trace view
+  report::TraceSummary trace;
 };
 
 /// Reads the inputs and renders the page. Throws ConfigError for bad input (nothing to report,

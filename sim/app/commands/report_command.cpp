@@ -7,6 +7,7 @@
 #include "sim/app/plan/plan.h"
 #include "sim/app/report/report_data.h"
 #include "sim/app/report/report_html.h"
+#include "sim/app/report/trace_report.h"
 #include "sim/base/config_node.h"
 
 namespace trn::app {
@@ -40,12 +41,26 @@ ReportResult run_report(const ReportOptions& o) {
     if (same_file(in, o.html))
       throw sim::ConfigError(sim::Location{"--html " + o.html, 0, 0}, "", "is also an input file");
   ReportResult r;
-  // Plans (`trnsim plan --json`) have their own view (sim/app/plan/plan_report.cpp).
+  // Plans (`trnsim plan --json`) have their own view (sim/app/plan/plan_report.cpp), and so do
+  // traces (`--trace`, sim/app/report/trace_report.cpp).
   std::vector<nlohmann::json> plans;
   for (const auto& path : o.results) {
     std::ifstream in(path);
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_discarded() && is_plan_json(j)) plans.push_back(std::move(j));
+    if (j.is_discarded()) continue;
+    if (is_plan_json(j)) {
+      plans.push_back(std::move(j));
+      continue;
+    }
+    if (!report::is_trace_json(j)) continue;
+    if (o.results.size() != 1 || !o.db.empty())
+      throw sim::ConfigError(sim::Location{path, 0, 0}, "",
+                             "is a trace: give it alone (trnsim report TRACE.json --html FILE), one trace per page");
+    report::TraceSummary t;
+    r.html = report::render_trace_html(j, path, &t);
+    r.trace = t;
+    r.traces = 1;
+    return r;
   }
   if (!plans.empty()) {
     if (plans.size() != o.results.size() || !o.db.empty())
@@ -67,6 +82,11 @@ void write_report_text(const ReportResult& r, const std::string& html_path, FILE
     std::fprintf(out, "report: %zu plans; wrote %s\n", r.plans, html_path.c_str());
     return;
   }
+  if (r.traces > 0) {
+    std::fprintf(out, "report: a trace of %zu ops on %zu tracks, %.6g ms; wrote %s\n", r.trace.spans, r.trace.tracks,
+                 (r.trace.end_us - r.trace.start_us) / 1e3, html_path.c_str());
+    return;
+  }
   std::fprintf(out, "report: %zu steady-step results, %zu first-step results%s%s; wrote %s\n", d.runs.size(),
                d.startups.size(),
                d.skipped.empty() ? "" : (", " + std::to_string(d.skipped.size()) + " points without a result").c_str(),
@@ -78,6 +98,7 @@ nlohmann::ordered_json report_json(const ReportResult& r) {
   const auto& d = r.data;
   return {{"source", d.source},
           {"plans", r.plans},
+          {"traces", r.traces},
           {"steady_step_results", d.runs.size()},
           {"first_step_results", d.startups.size()},
           {"points_without_result", d.skipped.size()},
