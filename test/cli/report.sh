@@ -187,6 +187,24 @@ for f in db both; do
   fi
 done
 body=$(body_of "$D/val.html")
+# A sweep at one chip count (over modes): a bar per point, labelled by its axis value, instead of
+# two points stacked on one x (issue 32, item 4).
+cat >"$D/one.yaml" <<'YAML'
+name: report-one-chip-count
+command: run
+scenario: qwen3-32b-trn2
+axes:
+  - values:
+      - {model: llama3.1-8b, model.num_layers: 4, batch.global_batch: 16}
+  - key: mode
+    values: [eager, compiled]
+YAML
+expect_ok "sweep at one chip count" -- sweep "$D/one.yaml" --db "$D/one.sqlite" -j 2
+expect_ok "report of a sweep at one chip count" -- report --db "$D/one.sqlite" --html "$D/one.html"
+check "one chip count: throughput as a bar per point" grep -q 'Throughput of each point (every point at 16 chips)' "$D/one.html"
+check "one chip count: MFU as a bar per point" grep -q 'MFU of each point (every point at 16 chips)' "$D/one.html"
+check "one chip count: bars labelled by the axis values" bash -c "grep -q '>mode=eager<' '$D/one.html' && grep -q '>mode=compiled<' '$D/one.html'"
+check "two chip counts: still a plot against chip count" grep -q 'Throughput against chip count' "$D/db.html"
 check "chromium: validation report loads without errors" test -n "$(grep -o 'data-js-errors="0"' <<<"$body")"
 # The check itself catches a script error.
 sed 's#</body>#<script>no_such_function();</script></body>#' "$D/db.html" >"$D/broken.html"

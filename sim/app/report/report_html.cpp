@@ -2,6 +2,7 @@
 #include "sim/app/report/report_html.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "sim/app/report/html_plots.h"
@@ -64,6 +65,49 @@ std::string chips_plot(const std::vector<RunPoint>& runs, bool mfu) {
     p.series.push_back(s);
   }
   return p.series.empty() ? "" : xy_plot(p);
+}
+
+// A count with thousands separators: 231368.4 -> "231,368".
+std::string grouped(double v) {
+  std::string digits = std::to_string(std::llround(std::fabs(v)));
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  return (v < 0 ? "-" : "") + digits;
+}
+
+// Whether the runs are two or more points of one chip count (a sweep over systems, layouts or
+// modes): against chip count they would stack on one x.
+int one_chip_count(const std::vector<RunPoint>& runs) {
+  if (runs.size() < 2 || runs[0].chips <= 0) return 0;
+  for (const auto& r : runs)
+    if (r.chips != runs[0].chips) return 0;
+  return runs[0].chips;
+}
+
+// Throughput or MFU of each point at one chip count: a bar per point, labelled by what differs
+// between the points, coloured by chip generation and mode, with its 80 % interval.
+std::string points_bars(const std::vector<RunPoint>& runs, bool mfu) {
+  BarPlot p;
+  p.id = mfu ? "mfu" : "throughput";
+  p.x_label = mfu ? "MFU (% of dense BF16 peak)" : "throughput (tokens/s)";
+  for (size_t i = 0; i < runs.size() && i < kMaxBars; ++i) {
+    const RunPoint& r = runs[i];
+    const std::string key = (r.chip.empty() ? r.system : r.chip) + " " + r.mode;
+    auto it = std::find(p.categories.begin(), p.categories.end(), key);
+    const int c = static_cast<int>(it - p.categories.begin());
+    if (it == p.categories.end()) p.categories.push_back(key);
+    const double k = mfu ? 100 : 1, y = k * (mfu ? r.mfu : r.tokens_per_s);
+    const Interval& iv = mfu ? r.mfu_interval : r.tokens_interval;
+    const std::string value = mfu ? num(y, 3) + " %" : grouped(y) + " tokens/s";
+    BarRow row{r.label, {{c, 0, y, r.label + ": " + value}}, value};
+    row.err_low = k * iv.first;
+    row.err_high = k * iv.second;
+    p.rows.push_back(row);
+  }
+  const std::string note = runs.size() > kMaxBars
+                               ? para("note", "The first " + std::to_string(kMaxBars) + " of " +
+                                                  std::to_string(runs.size()) + " results are drawn.")
+                               : "";
+  return bar_plot(p) + note;
 }
 
 // Simulated / published throughput against the published figure (log x): the fitted
@@ -409,6 +453,44 @@ std::string roofline_section(const ReportData& d) {
 
 }  // namespace
 
+// Throughput and MFU: against chip count, or a bar per point when every point has one chip
+// count (a sweep over systems, layouts or modes).
+std::string scaling_figures(const std::vector<RunPoint>& runs, const std::string& need_run,
+                            const std::string& no_chips) {
+  std::string h;
+  const bool one = runs.size() == 1;
+  // Points of one chip count (a sweep over systems, layouts or modes) are bars, one per point.
+  const int chips = one_chip_count(runs);
+  const std::string at = " (every point at " + std::to_string(chips) + " chips)";
+  const std::string bars_caption =
+      "Each bar is one simulated steady step, labelled by what differs between the points, with its 80 % interval "
+      "as a whisker. All the points have " +
+      std::to_string(chips) + " chips, so against chip count they would stack on one x.";
+  std::string tp = chips ? points_bars(runs, false) : chips_plot(runs, false);
+  std::string mfu = chips ? points_bars(runs, true) : chips_plot(runs, true);
+  h += figure(
+      "throughput", chips ? "Throughput of each point" + at : "Throughput against chip count",
+      tp.empty() ? no_data(runs.empty() ? need_run : no_chips) : tp,
+      chips ? bars_caption
+            : "Each point is one simulated steady step; a line joins the results of one chip generation and mode. "
+              "With perfect scaling the points of a line would lie on a straight line through the origin: the "
+              "shortfall is what communication, bubbles and smaller per-chip batches cost." +
+                  std::string(one ? " A single result gives a single point: a sweep over chip counts "
+                                    "(e.g. workloads/sweeps/qwen3-32b-chips.yaml) draws the curve."
+                                  : ""));
+  h += figure("mfu", chips ? "MFU of each point" + at : "MFU against chip count",
+              mfu.empty() ? no_data(runs.empty() ? need_run : no_chips) : mfu,
+              chips ? bars_caption +
+                          " MFU (model FLOPs utilisation) is the model's FLOPs per second divided by the chips' "
+                          "published dense BF16 peak; chip generations have different peaks, so compare bars of one "
+                          "colour."
+                    : "MFU (model FLOPs utilisation) is the model's FLOPs per second divided by the chips' published "
+                      "dense BF16 peak. A flat line means the system scales; a falling line shows where communication "
+                      "starts to dominate. Chip generations have different peaks, so compare points of one colour.");
+
+  return h;
+}
+
 std::string render_html(const ReportData& d) {
   std::string h = page_head(d);
   if (!d.validation.empty())
@@ -433,21 +515,7 @@ std::string render_html(const ReportData& d) {
       "<code>command: startup</code>).";
   const std::string no_chips =
       "the run results carry no chip count (they were made by an older trnsim; run them again).";
-  const bool one = d.runs.size() == 1;
-  std::string tp = chips_plot(d.runs, false), mfu = chips_plot(d.runs, true);
-  h += figure(
-      "throughput", "Throughput against chip count", tp.empty() ? no_data(d.runs.empty() ? need_run : no_chips) : tp,
-      "Each point is one simulated steady step; a line joins the results of one chip generation and mode. "
-      "With perfect scaling the points of a line would lie on a straight line through the origin: the shortfall "
-      "is what communication, bubbles and smaller per-chip batches cost." +
-          std::string(one ? " A single result gives a single point: a sweep over chip counts "
-                            "(e.g. workloads/sweeps/qwen3-32b-chips.yaml) draws the curve."
-                          : ""));
-  h +=
-      figure("mfu", "MFU against chip count", mfu.empty() ? no_data(d.runs.empty() ? need_run : no_chips) : mfu,
-             "MFU (model FLOPs utilisation) is the model's FLOPs per second divided by the chips' published dense BF16 "
-             "peak. A flat line means the system scales; a falling line shows where communication starts to dominate. "
-             "Chip generations have different peaks, so compare points of one colour.");
+  h += scaling_figures(d.runs, need_run, no_chips);
 
   const std::string more = d.startups.size() > kMaxStartups
                                ? para("note", "The first " + std::to_string(kMaxStartups) + " of " +
