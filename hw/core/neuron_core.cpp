@@ -188,15 +188,12 @@ void NeuronCore::complete(size_t i) {
   st.busy_s += now - sl.start;
   ++st.ops;
   if (op.engine == Engine::Tensor) tensor_idle_since_ = now;
-  if (!observers_.empty()) {
-    const size_t lane_id = lane_of(op);
-    for (CoreObserver* o : observers_) o->op_finished(op, lane_id, sl.start, now);
-  }
+  const size_t lane = lane_of(op);
+  for (CoreObserver* o : observers_) o->op_finished(op, lane, sl.start, now);
   ++executed_;
   finish_s_ = now;
   if (!observers_.empty() && done())
     for (CoreObserver* o : observers_) o->program_done(now);
-  size_t lane = lane_of(op);
   lane_busy_[lane] = 0;
   for (size_t dep : sl.dependents) --slot(dep).waiting;
   sl.finished = 1;  // ops lowered from here on do not wait for it

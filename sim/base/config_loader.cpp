@@ -88,6 +88,20 @@ std::string read_file(const std::string& path, const Location& from, const std::
   return ss.str();
 }
 
+// A configuration file's text parsed once: a plan loads its base scenario, model, system and
+// chip once per layout (thousands of times). Trees are kept by file name and whole text (never
+// stale), at most kParsedKept of them; --set values are parsed apart and not kept.
+ConfigNode parse_file_text(const std::string& text, const std::string& name) {
+  static std::map<std::pair<std::string, std::string>, ConfigNode> parsed;
+  constexpr size_t kParsedKept = 256;
+  auto key = std::make_pair(name, text);
+  if (auto it = parsed.find(key); it != parsed.end()) return it->second;
+  ConfigNode tree = parse_uncached(text, name);
+  if (parsed.size() >= kParsedKept) parsed.clear();
+  parsed.emplace(std::move(key), tree);
+  return tree;
+}
+
 // `loaded` counts the files read for one top-level file: includes that fan out (each file
 // including the next one twice) would otherwise read an exponential number of files.
 ConfigNode load_rec(const std::string& path, const Location& from, std::vector<std::string>& stack, int& loaded) {
@@ -98,7 +112,7 @@ ConfigNode load_rec(const std::string& path, const Location& from, std::vector<s
     if (s == canon) throw ConfigError(from, "include", "include cycle through '" + path + "'");
   stack.push_back(canon);
   const bool included = stack.size() > 1;  // else the file was named on the command line
-  ConfigNode doc = parse_yaml_text(read_file(path, from, included ? "include" : ""), path);
+  ConfigNode doc = parse_file_text(read_file(path, from, included ? "include" : ""), path);
   if (doc.kind == ConfigNode::Kind::Null) {
     doc.kind = ConfigNode::Kind::Map;
     doc.loc = Location{path, 1, 1};
@@ -137,22 +151,10 @@ ConfigNode load_rec(const std::string& path, const Location& from, std::vector<s
 
 }  // namespace
 
-ConfigNode parse_yaml_text(const std::string& text, const std::string& name) {
-  // The same text under the same name parses to the same tree: a plan loads its base scenario,
-  // model, system and chip once per layout (thousands of times), so parsed trees are kept,
-  // keyed by name and the whole text (never stale), at most kParsedKept of them.
-  static std::map<std::pair<std::string, std::string>, ConfigNode> parsed;
-  constexpr size_t kParsedKept = 256;
-  auto key = std::make_pair(name, text);
-  if (auto it = parsed.find(key); it != parsed.end()) return it->second;
-  ConfigNode tree = parse_uncached(text, name);
-  if (parsed.size() >= kParsedKept) parsed.clear();
-  parsed.emplace(std::move(key), tree);
-  return tree;
-}
+ConfigNode parse_yaml_text(const std::string& text, const std::string& name) { return parse_uncached(text, name); }
 
 ConfigNode parse_yaml_file(const std::string& path) {
-  return parse_yaml_text(read_file(path, Location{path, 0, 0}), path);
+  return parse_file_text(read_file(path, Location{path, 0, 0}), path);
 }
 
 ConfigNode load_config_file(const std::string& path) {

@@ -33,12 +33,14 @@ void PlanProgress::clear() {
 }
 
 void PlanProgress::enumerating(const std::string& system, int instances, int layouts, int survivors) {
+  if (!on_) return;  // no status text built for a log
   draw("enumerating " + system + " x" + std::to_string(instances) + ": " + std::to_string(layouts) + " layouts, " +
            std::to_string(survivors) + " survive",
        layouts == 0);
 }
 
 void PlanProgress::searching(int bounded, int survivors, int simulated, int left, int running) {
+  if (!on_) return;
   std::string s = "bounds " + std::to_string(bounded) + "/" + std::to_string(survivors) + ", evaluated " +
                   std::to_string(simulated);
   if (running > 0) s += " (" + std::to_string(running) + " running)";
