@@ -64,9 +64,9 @@ compare "trn2 UltraServer, TP4 FSDP16 DP4" $Q --set system=trn2-ultraserver
 compare "4 x trn2.48xlarge, TP4 FSDP16 DP4" $Q --set system.instances=4
 compare "4 x trn2.48xlarge, TP4 FSDP4 DP16 (4 replicas per instance)" qwen3-32b-trn2 --set model.num_layers=2 \
   --set system.instances=4 --set parallel.fsdp=4 --set parallel.dp=16 --set batch.global_batch=64
-compare "trn2 UltraServer, TP4 PP2 FSDP8 DP4, 64 micro-batches" qwen3-32b-trn2 --set system=trn2-ultraserver \
-  --set model.num_layers=2 --set parallel.pp=2 --set parallel.fsdp=8 --set parallel.dp=4 --set parallel.microbatches=64 \
-  --set batch.global_batch=2048
+compare "trn2 UltraServer, TP4 PP2 FSDP8 DP4, 40 micro-batches" qwen3-32b-trn2 --set system=trn2-ultraserver \
+  --set model.num_layers=2 --set parallel.pp=2 --set parallel.fsdp=8 --set parallel.dp=4 --set parallel.microbatches=40 \
+  --set batch.global_batch=1280
 # Trn3 Gen1 UltraServer and two of them over EFA.
 compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2
 compare "2 x Trn3 Gen1 UltraServer, TP4 FSDP32 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2 \
