@@ -36,7 +36,7 @@ trnsim = os.path.join(build, "trnsim")
 sys.path.insert(0, os.path.join(root, "tools"))
 
 DOCS = ["README.md", "CONTRIBUTING.md"] + sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs", "*.md")))
-FRESH = ["README.md", "docs/tutorial.md", "docs/startup.md", "docs/workloads.md"]  # check_doc_outputs.py's files
+FRESH = ["README.md", "docs/tutorial.md", "docs/startup.md", "docs/workloads.md", "docs/interop.md"]  # check_doc_outputs.py's files
 START = re.compile(r"^(\$ )?((parallel |PYTHONPATH=build/python )?(build/trnsim|python3) .*|mkdir -p [\w/.-]+)$")
 SLOW = re.compile(r"^#\s*slow(?::\s*(\S.*)|\s*\((.+)\))?\s*$")  # the comment after a command
 PLACEHOLDER = re.compile(r"(^|\s)([A-Z][A-Z_]*[A-Z](\.\.\.)?|[A-Z])(\s|$|=|\.|,)|\[|\.\.\.|\w\|\w|<\w")
@@ -138,7 +138,7 @@ def doc_examples():
 # ---- --help ----------------------------------------------------------------------------------
 SUBCOMMANDS = ["run", "startup", "plan", "sweep", "merge", "report", "flexattention", "bench collective",
                "bench matmul", "bench hbm", "show", "calibrate", "calibrate-runtime", "calibrate-collectives",
-               "config-reference"]
+               "config-reference", "export chakra"]
 # A small command of each subcommand that an option example is added to: option -> value (None: a
 # flag or positional words). An option given by the example replaces the base's. run, startup and
 # plan skip the intervals' re-simulations (--no-intervals): an option's example checks that the
@@ -153,6 +153,7 @@ BASES = {
     "bench collective": [("--system", "trn2.48xlarge"), ("--ranks", "16"), ("--sizes", "1MiB")],
     "bench matmul": [("--chip", "trn2"), ("--m", "128"), ("--n", "128"), ("--k", "128")],
     "bench hbm": [("--chip", "trn2"), ("--bytes", "1MiB")],
+    "export chakra": [("qwen3-32b-trn2",), ("--set", "model.num_layers=2"), ("--out", "et-help")],
 }
 # Options that only make sense with another: what the example needs besides the base.
 NEEDS = {("run", "--system"): [("--model", "qwen3-8b")], ("startup", "--system"): [("--model", "qwen3-8b")],

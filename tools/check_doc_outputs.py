@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Docs that quote program output are checked against the program (issue 14, item 4).
 
-Every fenced block of README.md, docs/tutorial.md, docs/startup.md and docs/workloads.md that starts with a `$ build/trnsim ...`
+Every fenced block of README.md, docs/tutorial.md, docs/startup.md, docs/workloads.md and docs/interop.md that starts with a `$ build/trnsim ...`
 command and quotes output is re-run (from the repository root, with BUILD_DIR's trnsim) and compared line by line with the quote (stdout; stderr too when the quote shows a `sim:` or error line).
 Normalised before comparing: wall-clock figures ("0.398 s wall", "real 0m18s"), events/s, the
 build's commit and the checkout's absolute path. A quoted line "..." skips any number of output lines. Blocks whose
@@ -24,7 +24,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 update = "--update" in sys.argv
 slow = "--slow" in sys.argv
-files = [a for a in sys.argv[2:] if a not in ("--update", "--slow")] or ["README.md", "docs/tutorial.md", "docs/startup.md", "docs/workloads.md"]
+files = [a for a in sys.argv[2:] if a not in ("--update", "--slow")] or ["README.md", "docs/tutorial.md", "docs/startup.md", "docs/workloads.md", "docs/interop.md"]
 trnsim = os.path.join(build, "trnsim")
 
 WALL = [(re.compile(r"\d+(\.\d+)? s wall"), "<T> s wall"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Docs that quote program output are current (issue 14): every `$ build/trnsim ...` block of the
-# README, docs/tutorial.md, docs/startup.md and docs/workloads.md that quotes output (and the README's `make demo` block) is re-run
+# README, docs/tutorial.md, docs/startup.md, docs/workloads.md and docs/interop.md that quotes output (and the README's `make demo` block) is re-run
 # and compared line by line, wall-clock figures aside (tools/check_doc_outputs.py). Commands
 # marked `  # slow` (minutes each: the tutorial's plans) are left out here; run
 # `tools/check_doc_outputs.py build --slow` to check them too.

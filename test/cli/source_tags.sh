@@ -26,8 +26,8 @@ ROW_FILES = ("workloads/validation/", "workloads/scenarios/validation/", "worklo
              "tools/validate.py", "docs/validation.md", "docs/workloads.md", "docs/model.md")
 # Paths into the reference and design notes that used to sit beside the repository.
 OUTSIDE = re.compile(r"\.\./shared\b|\bshared/(?:reference|design)\b|/work/shared\b")
-KEY = re.compile(r"(?<![A-Za-z0-9_])(?:[STFCP][0-9]+|nki_faq)(?![A-Za-z0-9_])")
-KEY_CELL = re.compile(r"^\|\s*((?:[STFCP][0-9]+|nki_faq))\s*\|")
+KEY = re.compile(r"(?<![A-Za-z0-9_])(?:[STFCPI][0-9]+|nki_faq)(?![A-Za-z0-9_])")
+KEY_CELL = re.compile(r"^\|\s*((?:[STFCPI][0-9]+|nki_faq))\s*\|")
 ROW_ID = re.compile(r"^\s*-\s*id:\s*\"([^\"]+)\"")
 PRIME = re.compile(r"'(?![A-Za-z])")
 CODE_SPAN = re.compile(r"`+[^`]*`+")

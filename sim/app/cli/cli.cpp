@@ -175,6 +175,7 @@ int run_cli(int argc, char** argv) {
   Runner merge = add_merge(&app);
   Runner report = add_report(&app);
   Runner plan = add_plan(&app);
+  Runner exporter = add_export(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -204,6 +205,7 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("merge")) return merge();
     if (app.got_subcommand("report")) return report();
     if (app.got_subcommand("plan")) return plan();
+    if (app.got_subcommand("export")) return exporter();
   } catch (const sim::ConfigError& e) {
     std::fprintf(stderr, "trnsim: error: %s\n", e.what());
     return 2;

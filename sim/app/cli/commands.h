@@ -83,7 +83,8 @@ Runner add_config_reference(CLI::App* app);
 Runner add_sweep(CLI::App* app);
 Runner add_merge(CLI::App* app);
 Runner add_report(CLI::App* app);
-Runner add_plan(CLI::App* app);  // sim/app/cli/plan_cli.cpp
+Runner add_plan(CLI::App* app);    // sim/app/cli/plan_cli.cpp
+Runner add_export(CLI::App* app);  // sim/app/cli/export_cli.cpp
 
 /// Writes `content` to `path` atomically if `path` is not empty (to standard output for "-").
 void write_output(const std::string& path, const std::string& content);

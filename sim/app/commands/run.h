@@ -50,6 +50,9 @@ std::string run_stats_text(const RunResult& r);
 /// sim/app/plan/quick_layout.h) and simulates its step (unless it does not fit and !allow_oom). Throws
 /// ConfigError for bad input and MemoryGuardError when the run is estimated above --max-memory.
 RunResult run_run(const RunOptions& o);
+/// The scenario `o` names as run_run loads it (--set, --mode, --model; without a scenario the
+/// quick layout of --model on --system), nothing simulated. Throws ConfigError for bad input.
+workloads::ScenarioSpec load_run_scenario(const RunOptions& o);
 /// The inputs_hash run_run stamps on the result of `o` (the scenario is loaded, nothing is
 /// simulated): what a sweep compares with a stored row's before it reuses the row. Throws
 /// ConfigError when the scenario does not load.

@@ -100,6 +100,8 @@ workloads::ScenarioSpec load_job(const RunOptions& o, std::string* note) {
 
 }  // namespace
 
+workloads::ScenarioSpec load_run_scenario(const RunOptions& o) { return load_job(o, nullptr); }
+
 std::string run_inputs_hash(const RunOptions& o) {
   return inputs_hash(run_inputs(load_job(o, nullptr), reductions(o), o.intervals));
 }

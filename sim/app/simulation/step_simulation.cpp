@@ -247,8 +247,14 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   sys->add_stats(stats.group("system", "the hardware: fabric and event queue"));
   runner->add_stats(stats.group("runner", "the program runner: collectives and the simulated ranks' cores"));
   StepAnalysis analysis;
-  runner->ranks().begin()->second->set_retire_hook(
-      [&analysis](const models::Op& op, double a, double b) { analysis.add(op, a, b); });
+  const int analysed = runner->ranks().begin()->first;  // rank 0's breakdown
+  for (const auto& [rank, core] : runner->ranks()) {
+    if (rank != analysed && !trace.on_retire) continue;
+    core->set_retire_hook([&analysis, &trace, rank = rank, analysed](const models::Op& op, double a, double b) {
+      if (rank == analysed) analysis.add(op, a, b);
+      if (trace.on_retire) trace.on_retire(rank, op, a, b);
+    });
+  }
   std::unique_ptr<Timeline> timeline = trace.path.empty() ? nullptr : attach_trace(trace, s, sys.get(), runner.get());
   std::unique_ptr<Progress> meter;
   if (!progress.empty() && isatty(2)) {

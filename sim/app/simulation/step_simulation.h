@@ -4,11 +4,13 @@
 // Shared by `trnsim run` and the calibration of the runtime parameters.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "models/ir/program.h"
 #include "sim/app/analysis/step_analysis.h"
 #include "workloads/memory/memory_model.h"
 #include "workloads/scenario/scenario_spec.h"
@@ -22,6 +24,10 @@ struct TraceOptions {
       categories;             // empty: all (tensor, vector, scalar, gpsimd, dma, collective, host, counters, links)
   double t0 = 0, t1 = 1e300;  // simulated-time window, seconds
   bool stats = false;         // keep each simulation's statistics (StepResult::stats, run --stats)
+  /// Called for every op of every simulated rank as it retires, in program order (the k-th call
+  /// for a rank is its op k), with the op's start and end: `trnsim export chakra`. Only in the
+  /// process that simulates (simulate() with all_microbatches).
+  std::function<void(int rank, const models::Op& op, double start, double end)> on_retire;
 };
 
 /// Which ranks get a simulated NeuronCore (docs/workloads.md 1.6):
