@@ -116,6 +116,86 @@ check_job "llama2-70b-trn1-pp, 4 layers, eager" llama llama2-70b-trn1-pp --set m
 run_trnsim export chakra qwen3-32b-trn2 --set model.num_layers=2 --out "$D/qwen2"
 check "the same export twice is byte-identical" diff -r "$D/qwen" "$D/qwen2"
 
+# Chakra in (`run --workload-et DIR --system NAME`). The exports above, run back with their
+# recorded durations (--et-durations): collectives and transfers re-simulated on the same
+# hardware give the step the export recorded.
+roundtrip() {  # DESC DIR SYSTEM
+  run_trnsim run --workload-et "$2" --system "$3" --et-durations
+  [ "$RC" -eq 0 ] || { fail "$1" "exit $RC: $(head -c 300 "$ERR")"; return; }
+  local got
+  got=$("$PY" -c "
+import re, sys
+t = open(sys.argv[1]).read()
+fin = float(re.search(r'finish +([0-9.]+) s', t).group(1))
+rec = float(re.search(r'recorded step +([0-9.]+) s', t).group(1))
+print('ok %.6f s against %.6f s recorded' % (fin, rec) if abs(fin / rec - 1) < 1e-5 else 'FAIL %.6f vs %.6f' % (fin, rec))
+" "$OUT")
+  case $got in ok*) pass "$1: ${got#ok }" ;; *) fail "$1" "${got#FAIL }" ;; esac
+}
+roundtrip "round trip, qwen3-32b-trn2 cut on trn2.48xlarge" "$D/qwen" trn2.48xlarge
+roundtrip "round trip, eager pipeline cut on 4 x trn1.32xlarge (sends and receives)" "$D/llama" trn1.32xlarge
+
+# Costed instead of replayed: every node is timed one way, and the counts add up to the nodes.
+run_trnsim run --workload-et "$D/qwen" --system trn2-ultraserver
+check "the qwen3 traces costed on a trn2 UltraServer: the node counts add up" "$PY" -c "
+import re, sys
+t = open(sys.argv[1]).read()
+nodes = int(re.search(r'(\d+) nodes on', t).group(1))
+counts = [int(x) for x in re.findall(r' (\d+)', t.split('timed by:')[1].splitlines()[0])]
+sys.exit(0 if sum(counts) == nodes and 'roofline' in t else 1)" "$OUT"
+
+# The hand-made trace (tools/make_chakra_example.py; ids in reverse, so the reader orders them):
+# rank 3 runs 1e12 FLOPs, a 64 MiB all-reduce of the 4 ranks, 1e12 FLOPs: 2e12 FLOPs at the BF16
+# peak of a logical core (chip peak / physical cores x LNC) plus the all-reduce alone.
+HAND=$SRC/test/data/chakra/hand
+run_trnsim run --workload-et "$HAND" --system trn2.48xlarge
+cp "$OUT" "$D/hand.out"
+run_trnsim bench collective --system trn2.48xlarge --ranks 4 --sizes 64MiB --json "$D/ar.json"
+"$TRNSIM" show system trn2.48xlarge > "$D/trn2.yaml"
+check "hand trace: earliest finish = 2e12 FLOPs at the BF16 peak + the all-reduce (within 0.5 %)" "$PY" -c "
+import json, re, sys
+t = open(sys.argv[1]).read()
+first = float(re.search(r'the earliest ([0-9.]+) s', t).group(1))
+y = open(sys.argv[3]).read()
+peak = float(re.search(r'bf16: \"([0-9.]+) TFLOPS', y).group(1)) * 1e12
+phys = int(re.search(r'physical: (\d+)', y).group(1)); lnc = int(re.search(r'default_lnc: (\d+)', y).group(1))
+ar = json.load(open(sys.argv[2]))['rows'][0]['time_s']
+want = 2e12 / (peak / phys * lnc) + ar
+print('earliest %.6f s, closed form %.6f s' % (first, want))
+sys.exit(0 if abs(first / want - 1) < 5e-3 else 1)" "$D/hand.out" "$D/ar.json" "$D/trn2.yaml"
+check "hand trace: 8 roofline, 4 collective, 2 transfer and 1 memory node" grep -q "collective 4 memory 1 roofline 8 transfer 2" "$D/hand.out"
+
+# Bad traces: exit 2, one error line naming the file and what is wrong.
+bad_copy() { rm -rf "$D/bad"; cp -r "$HAND" "$D/bad"; }
+bad_copy
+head -c -5 "$HAND/hand.1.et" > "$D/bad/hand.1.et"
+expect_error "a truncated trace" "hand.1.et" "byte" -- run --workload-et "$D/bad" --system trn2.48xlarge
+bad_copy
+rm "$D/bad/hand.2.et"
+expect_error "a missing rank" "rank 2 is missing" -- run --workload-et "$D/bad" --system trn2.48xlarge
+bad_copy
+PYTHONPATH="$D" "$PY" - "$D/bad/hand.3.et" <<'PY'
+import sys
+import chakra_et_pb2 as pb
+def varint(n):
+    b = bytearray()
+    while True:
+        low, n = n & 0x7F, n >> 7
+        b.append(low | (0x80 if n else 0))
+        if not n: return bytes(b)
+n = pb.Node(id=1, name="orphan", type=pb.COMP_NODE)
+n.data_deps.append(12345)
+with open(sys.argv[1], "ab") as f:
+    d = n.SerializeToString(); f.write(varint(len(d)) + d)
+PY
+expect_error "a dependency on a node the file does not have" "hand.3.et" "depends on node 12345" -- \
+  run --workload-et "$D/bad" --system trn2.48xlarge
+expect_error "--workload-et without --system" "expected --system" -- run --workload-et "$HAND"
+expect_error "--workload-et with --json" "--json does not apply" -- run --workload-et "$HAND" --system trn2.48xlarge \
+  --json "$OUTDIR/r.json"
+expect_error "more ranks than the system holds" "do not fit" -- run --workload-et "$D/llama" --system trn2.48xlarge \
+  --chips 16
+
 # Bad input: a file as --out, an unknown scenario: exit 2, one error line, nothing written.
 : > "$D/afile"
 expect_error "--out naming a file" "expected a directory" -- export chakra qwen3-32b-trn2 --set model.num_layers=2 \

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sim/app/cli/commands.h"
+#include "sim/app/commands/import_chakra.h"
 #include "sim/app/commands/run.h"
 #include "sim/base/output_file.h"
 
@@ -15,9 +16,39 @@ struct RunCli {
   RunOptions run;
   bool quiet = false, no_intervals = false;
   ResultChannel channel;  // --result-fd (sweep workers)
+  std::string workload_et;
+  bool et_durations = false;
 };
 
+// `run --workload-et DIR --system NAME`: Chakra traces on a system (import_chakra.h). The
+// options that describe a scenario's job or write its documents do not apply.
+int run_et_command(const RunCli& o) {
+  const RunOptions& r = o.run;
+  if (r.system.empty())
+    throw sim::ConfigError(sim::Location{"--workload-et " + o.workload_et, 0, 0}, "",
+                           "expected --system NAME: the hardware to run the traces on");
+  const std::pair<bool, const char*> refused[] = {
+      {!r.scenario.empty(), "a scenario"}, {!r.model.empty(), "--model"},
+      {!r.mode.empty(), "--mode"},         {!o.common.sets.empty(), "--set"},
+      {!o.common.json.empty(), "--json"},  {!o.common.resolved.empty(), "--resolved"},
+      {!r.trace.empty(), "--trace"},       {!r.stats.empty(), "--stats"}};
+  for (const auto& [given, what] : refused)
+    if (given)
+      throw sim::ConfigError(sim::Location{"--workload-et " + o.workload_et, 0, 0}, "",
+                             std::string(what) + " does not apply to Chakra traces (docs/interop.md)");
+  ChakraImportOptions io;
+  io.dir = o.workload_et;
+  io.system = r.system;
+  io.chips = r.chips;
+  io.durations = o.et_durations;
+  write_import_text(run_import_chakra(io), stdout);
+  return 0;
+}
+
 int run_command(const RunCli& o) {
+  if (!o.workload_et.empty()) return run_et_command(o);
+  if (o.et_durations)
+    throw sim::ConfigError(sim::Location{"--et-durations", 0, 0}, "", "applies to --workload-et traces only");
   check_outputs(o.common);
   check_other_output(o.common, o.run.trace, "--trace");
   if (is_stdout(o.run.stats))
@@ -95,6 +126,12 @@ Runner add_run(CLI::App* app) {
   c->add_flag("--quiet", o->quiet, "No progress line on stderr (default: progress when stderr is a terminal)");
   c->add_flag("--exact", r.exact,
               "No reductions: every rank and every micro-batch (--all-ranks --all-microbatches; default: off)");
+  c->add_option("--workload-et", o->workload_et,
+                "Instead of a scenario: simulate the Chakra execution traces DIR/<name>.<rank>.et (and "
+                "DIR/<name>.comm_groups.json) on --system (docs/interop.md; default: none)");
+  c->add_flag("--et-durations", o->et_durations,
+              "With --workload-et: replay every compute node's recorded duration instead of costing its FLOPs and "
+              "bytes (default: off)");
   add_common(c, o->common);
   add_result_option(c, o->channel);
   return [o]() -> int { return reporting_to(o->channel, [&o]() { return run_command(*o); }); };
