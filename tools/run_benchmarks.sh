@@ -21,7 +21,7 @@ cmds=(
   "run qwen3-32b-trn2"
   "run qwen3-32b-trn2 --no-intervals"
   "run qwen3-32b-trn2 --mode eager"
-  "run llama2-70b-trn1-pp"
+  "run llama2-70b-trn1-pp|a 128-rank pipeline step and its interval's re-simulation, 17 s of CPU; test/cli/run_scenarios.sh runs the same step"
   "run qwen3-32b-trn3-gen2|a 144-chip Trn3 Gen2 UltraServer step, about a minute on 2 CPUs"
   "startup qwen3-32b-trn2"
   "startup qwen3-32b-trn2 --no-intervals"

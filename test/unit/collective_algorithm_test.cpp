@@ -15,7 +15,7 @@
 using namespace trn::models;
 
 namespace {
-std::vector<int> iota_vec(int n) {
+std::vector<int> ranks_upto(int n) {
   std::vector<int> v(static_cast<size_t>(n));
   std::iota(v.begin(), v.end(), 0);
   return v;
@@ -58,7 +58,7 @@ TEST_CASE("each algorithm's estimate agrees with the plan it builds", "[algorith
     for (CollectiveOp op : {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter}) {
       for (int n : {2, 4, 6, 8, 16}) {
         INFO(alg.name() << " " << collective_op_name(op) << " over " << n << " ranks");
-        const CollectivePlan p = plan_flat(op, a, S, iota_vec(n));
+        const CollectivePlan p = plan_flat(op, a, S, ranks_upto(n));
         for (size_t i = 0; i < p.transfers.size(); ++i)
           for (int32_t d : p.transfers[i].deps) CHECK((d >= 0 && static_cast<size_t>(d) < i));
         CHECK(p.algorithm == alg.label(n));
@@ -80,7 +80,7 @@ TEST_CASE("the built-in algorithms move the closed-form volume per rank", "[algo
     for (CollectiveOp op : {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::ReduceScatter})
       for (int n : {2, 4, 6, 8, 16}) {
         INFO(algorithm_name(a) << " " << collective_op_name(op) << " over " << n << " ranks");
-        const CollectivePlan p = plan_flat(op, a, S, iota_vec(n));
+        const CollectivePlan p = plan_flat(op, a, S, ranks_upto(n));
         std::vector<double> sent(static_cast<size_t>(n), 0);
         for (const auto& t : p.transfers)
           if (!t.barrier) sent[static_cast<size_t>(t.src)] += t.bytes;
@@ -91,7 +91,7 @@ TEST_CASE("the built-in algorithms move the closed-form volume per rank", "[algo
 TEST_CASE("all-to-all runs as mesh whichever algorithm is asked for", "[algorithm]") {
   const double S = 8.0 * 1024 * 1024;
   for (Algorithm a : registered_algorithms()) {
-    const CollectivePlan p = plan_flat(CollectiveOp::AllToAll, a, S, iota_vec(8));
+    const CollectivePlan p = plan_flat(CollectiveOp::AllToAll, a, S, ranks_upto(8));
     CHECK(p.algorithm == "mesh");
     CHECK(p.steps == 1);
     CHECK(busiest_rank_bytes(p, 8) == Approx(7.0 / 8 * S));
