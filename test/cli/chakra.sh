@@ -164,6 +164,20 @@ want = 2e12 / (peak / phys * lnc) + ar
 print('earliest %.6f s, closed form %.6f s' % (first, want))
 sys.exit(0 if abs(first / want - 1) < 5e-3 else 1)" "$D/hand.out" "$D/ar.json" "$D/trn2.yaml"
 check "hand trace: 8 roofline, 4 collective, 2 transfer and 1 memory node" grep -q "collective 4 memory 1 roofline 8 transfer 2" "$D/hand.out"
+# The JSON document (docs/schema/run-trace.schema.json; json_schema.sh validates it) says the same,
+# and the same inputs give the same document (wall time aside).
+for i in 1 2; do
+  run_trnsim run --workload-et "$HAND" --system trn2.48xlarge --json "$D/hand$i.json"
+done
+check "hand trace --json: rank 3 ends at the earliest finish, rank 0 at the latest; deterministic" "$PY" -c "
+import json, re, sys
+t = open(sys.argv[1]).read()
+a, b = (json.load(open(p)) for p in sys.argv[2:4])
+first = float(re.search(r'the earliest ([0-9.]+) s', t).group(1))
+last = float(re.search(r'finish +([0-9.]+) s', t).group(1))
+ok = abs(a['rank_finish_s'][3] - first) < 1e-6 and abs(a['finish_s'] - last) < 1e-6 and a['finish_s'] == max(a['rank_finish_s'])
+for d in (a, b): d['sim'].pop('wall_s')
+sys.exit(0 if ok and a == b else 1)" "$D/hand.out" "$D/hand1.json" "$D/hand2.json"
 
 # Bad traces: exit 2, one error line naming the file and what is wrong.
 bad_copy() { rm -rf "$D/bad"; cp -r "$HAND" "$D/bad"; }
@@ -191,8 +205,8 @@ PY
 expect_error "a dependency on a node the file does not have" "hand.3.et" "depends on node 12345" -- \
   run --workload-et "$D/bad" --system trn2.48xlarge
 expect_error "--workload-et without --system" "expected --system" -- run --workload-et "$HAND"
-expect_error "--workload-et with --json" "--json does not apply" -- run --workload-et "$HAND" --system trn2.48xlarge \
-  --json "$OUTDIR/r.json"
+expect_error "--workload-et with --trace" "--trace does not apply" -- run --workload-et "$HAND" --system trn2.48xlarge \
+  --trace "$OUTDIR/t.json"
 expect_error "more ranks than the system holds" "do not fit" -- run --workload-et "$D/llama" --system trn2.48xlarge \
   --chips 16
 

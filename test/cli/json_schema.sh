@@ -25,6 +25,8 @@ expect_ok "startup --json (2 layers, --sensitivity, --price-per-hour)" -- \
 expect_ok "startup --mode eager --json (2 layers, --sensitivity)" -- \
   startup qwen3-32b-trn2 "${SMALL[@]}" --mode eager --sensitivity --json "$D/startup-eager.json"
 expect_ok "flexattention --json" -- flexattention --json "$D/flex.json"
+expect_ok "run --workload-et --json (the hand-made Chakra trace)" -- run --workload-et "$SRC/test/data/chakra/hand" \
+  --system trn2.48xlarge --json "$D/run-trace.json"
 cat >"$D/sweep.yaml" <<'YAML'
 name: schema-sweep
 command: run
@@ -100,7 +102,7 @@ def sweep_results(sweep="schema-sweep"):
 
 DOCS = [("run", "run.json"), ("run", "run-stdout.json"), ("run", "run-eager.json"), ("startup", "startup.json"),
         ("startup", "startup-eager.json"), ("bench-collective", "coll.json"), ("bench-collective", "ag.json"), ("bench-matmul", "mm.json"),
-        ("bench-hbm", "hbm.json"), ("flexattention", "flex.json")]
+        ("bench-hbm", "hbm.json"), ("flexattention", "flex.json"), ("run-trace", "run-trace.json")]
 
 @check("every schema in docs/schema is a valid draft 2020-12 schema")
 def schemas():

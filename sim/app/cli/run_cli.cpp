@@ -21,17 +21,16 @@ struct RunCli {
 };
 
 // `run --workload-et DIR --system NAME`: Chakra traces on a system (import_chakra.h). The
-// options that describe a scenario's job or write its documents do not apply.
+// options that describe a scenario's job, its trace or its statistics do not apply; --json writes
+// the run-trace document, --resolved the system.
 int run_et_command(const RunCli& o) {
   const RunOptions& r = o.run;
   if (r.system.empty())
     throw sim::ConfigError(sim::Location{"--workload-et " + o.workload_et, 0, 0}, "",
                            "expected --system NAME: the hardware to run the traces on");
   const std::pair<bool, const char*> refused[] = {
-      {!r.scenario.empty(), "a scenario"}, {!r.model.empty(), "--model"},
-      {!r.mode.empty(), "--mode"},         {!o.common.sets.empty(), "--set"},
-      {!o.common.json.empty(), "--json"},  {!o.common.resolved.empty(), "--resolved"},
-      {!r.trace.empty(), "--trace"},       {!r.stats.empty(), "--stats"}};
+      {!r.scenario.empty(), "a scenario"}, {!r.model.empty(), "--model"}, {!r.mode.empty(), "--mode"},
+      {!o.common.sets.empty(), "--set"},   {!r.trace.empty(), "--trace"}, {!r.stats.empty(), "--stats"}};
   for (const auto& [given, what] : refused)
     if (given)
       throw sim::ConfigError(sim::Location{"--workload-et " + o.workload_et, 0, 0}, "",
@@ -41,7 +40,11 @@ int run_et_command(const RunCli& o) {
   io.system = r.system;
   io.chips = r.chips;
   io.durations = o.et_durations;
-  write_import_text(run_import_chakra(io), stdout);
+  check_outputs(o.common);
+  const ChakraImportResult res = run_import_chakra(io);
+  write_import_text(res, summary_stream(o.common));
+  write_outputs(o.common, import_json(res).dump(2) + "\n",
+                models::resolved_yaml(res.system, "# trnsim resolved system of the Chakra traces " + res.name + "\n"));
   return 0;
 }
 

@@ -17,6 +17,7 @@ int schema_version(Document d) {
     case Document::SweepRow: return 1;
     case Document::Flex: return 1;
     case Document::Plan: return 1;
+    case Document::RunTrace: return 1;
   }
   return 0;
 }

@@ -15,10 +15,10 @@
 
 namespace trn::app {
 
-enum class Document { Run, Startup, BenchCollective, BenchMatmul, BenchHbm, SweepRow, Flex, Plan };
+enum class Document { Run, Startup, BenchCollective, BenchMatmul, BenchHbm, SweepRow, Flex, Plan, RunTrace };
 
 /// The schema version of a document kind (1 for every kind so far): docs/schema/run.schema.json,
-/// startup, bench-collective, bench-matmul, bench-hbm, sweep-row and flexattention.schema.json
+/// startup, bench-collective, bench-matmul, bench-hbm, sweep-row, flexattention and run-trace.schema.json
 /// state the same number as their schema_version's const (the plan has no schema file yet).
 int schema_version(Document d);
 

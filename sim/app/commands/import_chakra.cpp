@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "chakra_et.pb.h"
+#include "sim/app/commands/documents.h"
 #include "sim/base/config_node.h"
 
 namespace trn::app {
@@ -30,6 +31,7 @@ using models::Op;
 struct Trace {
   pb::GlobalMetadata meta;
   std::vector<pb::Node> nodes;
+  std::string hash;  // of the file's bytes
 };
 
 // A file of varint-delimited messages: GlobalMetadata, then Nodes.
@@ -38,6 +40,7 @@ Trace read_trace(const std::string& path) {
   if (!in) bad(path, "cannot be read");
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   Trace t;
+  t.hash = inputs_hash(data);
   size_t pos = 0;
   for (bool first = true; pos < data.size(); first = false) {
     const size_t at = pos;
@@ -86,13 +89,14 @@ std::vector<std::string> trace_files(const std::string& dir, std::string* name) 
   return out;
 }
 
-std::map<std::string, std::vector<int>> comm_groups(const std::string& path, int ranks) {
+std::map<std::string, std::vector<int>> comm_groups(const std::string& path, int ranks, std::string* text) {
   std::map<std::string, std::vector<int>> out;
   std::ifstream in(path);
   if (!in) return out;
+  *text = std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(*text);
     for (const auto& [name, members] : j.items()) out[name] = members.get<std::vector<int>>();
   } catch (const nlohmann::json::exception& e) {
     bad(path, std::string("expected {\"NAME\": [RANK, ...], ...}: ") + e.what());
@@ -319,7 +323,11 @@ ChakraImportResult run_import_chakra(const ChakraImportOptions& o) {
     instances = o.chips / probe.chips;
   }
   res.system = models::load_system(o.system, {}, instances);
-  const auto groups = comm_groups(o.dir + "/" + res.name + ".comm_groups.json", res.ranks);
+  std::string groups_text;
+  const auto groups = comm_groups(o.dir + "/" + res.name + ".comm_groups.json", res.ranks, &groups_text);
+  res.durations = o.durations;
+  std::string inputs = "command: run --workload-et\ndurations: " + std::string(o.durations ? "true" : "false") +
+                       "\ncomm_groups: " + inputs_hash(groups_text) + "\n" + models::resolved_yaml(res.system, "");
   const int lnc = res.system.chip.cores.default_lnc;
   Builder b{o, groups, res.system.chip.peak.bf16.v / res.system.chip.cores.physical * lnc, res.ranks, res.costed};
   std::vector<models::Program> programs;
@@ -329,8 +337,10 @@ ChakraImportResult run_import_chakra(const ChakraImportOptions& o) {
       for (const auto& a : t.meta.attr())
         if (a.name() == "trn_step_time_s") res.recorded_step_s = a.double_val();
     res.nodes += static_cast<int64_t>(t.nodes.size());
+    inputs += "rank " + std::to_string(r) + ": " + t.hash + "\n";
     programs.push_back(build(t, r, b, files[static_cast<size_t>(r)]));
   }
+  res.inputs_hash = inputs_hash(inputs);
   res.run = simulate_programs(res.system, std::move(programs));
   return res;
 }
@@ -346,6 +356,22 @@ void write_import_text(const ChakraImportResult& r, FILE* out) {
   if (r.recorded_step_s >= 0)
     std::fprintf(out, "  recorded step    %.6f s (the producer's, trn_step_time_s; %+.2f%%)\n", r.recorded_step_s,
                  100.0 * (r.run.finish_s / r.recorded_step_s - 1.0));
+}
+
+nlohmann::ordered_json import_json(const ChakraImportResult& r) {
+  nlohmann::ordered_json j;
+  j["traces"] = r.name;
+  j["system"] = r.system.name;
+  j["instances"] = r.system.instances;
+  j["ranks"] = r.ranks;
+  j["nodes"] = r.nodes;
+  j["nodes_timed_by"] = r.costed;
+  j["durations_replayed"] = r.durations;
+  j["finish_s"] = r.run.finish_s;
+  j["rank_finish_s"] = r.run.rank_finish;
+  if (r.recorded_step_s >= 0) j["recorded_step_s"] = r.recorded_step_s;
+  j["sim"] = {{"events", r.run.events}, {"wall_s", r.run.wall_s}};
+  return stamped(Document::RunTrace, r.inputs_hash, j);
 }
 
 }  // namespace trn::app

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/spec/system_spec.h"
 #include "sim/app/simulation/program_simulation.h"
 
@@ -33,6 +35,8 @@ struct ChakraImportResult {
       costed;  // how nodes were timed: roofline, duration, host, memory, collective, transfer
   models::SystemSpec system;
   double recorded_step_s = -1;  // the step the producer recorded (trnsim's trn_step_time_s), -1: none
+  bool durations = false;       // --et-durations
+  std::string inputs_hash;      // of the traces' bytes, the resolved system and the options
   ProgramRunResult run;
 };
 
@@ -41,5 +45,7 @@ struct ChakraImportResult {
 /// collective kind trnsim does not model, more ranks than the system holds, or a deadlock.
 ChakraImportResult run_import_chakra(const ChakraImportOptions& o);
 void write_import_text(const ChakraImportResult& r, FILE* out);
+/// The run's document (docs/schema/run-trace.schema.json).
+nlohmann::ordered_json import_json(const ChakraImportResult& r);
 
 }  // namespace trn::app
