@@ -17,9 +17,9 @@
 using namespace trn;
 using models::CollectiveOp;
 
-namespace {
+using test::MiB;
 
-constexpr double MiB = 1024.0 * 1024;
+namespace {
 
 // A fresh system and collective engine (one kernel per process, main.cpp: the modules of the
 // previous case are replaced, not destroyed while the kernel holds them).

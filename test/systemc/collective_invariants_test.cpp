@@ -8,7 +8,7 @@ using namespace trn;
 using models::Algorithm;
 using models::CollectiveOp;
 
-static constexpr double MiB = 1024.0 * 1024;
+using test::MiB;
 
 // Runs sizes from 1 KiB to `max_bytes` (x `step`) back to back with a fixed algorithm on
 // 16 trn2 ranks and checks that the time never decreases.

@@ -11,7 +11,9 @@
 using namespace trn;
 using models::CollectiveOp;
 
-static constexpr double KiB = 1024.0, MiB = 1024.0 * 1024, GiB = 1024.0 * 1024 * 1024;
+using test::GiB;
+using test::KiB;
+using test::MiB;
 
 TEST_CASE("2-rank all-reduce of 1 GiB takes about 18.93 ms (within 15%)", "[validation][collective]") {
   auto r = test::run_collective("trn1.32xlarge", 1, CollectiveOp::AllReduce, 2, {1 * GiB});

@@ -13,6 +13,9 @@
 
 namespace trn::test {
 
+// Sizes in bytes (binary units), shared by the tests (one unity translation unit).
+inline constexpr double KiB = 1024.0, MiB = 1024.0 * 1024, GiB = 1024.0 * 1024 * 1024;
+
 struct SweepResult {
   std::vector<double> times;
   std::vector<std::string> algorithms;
