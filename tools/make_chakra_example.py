@@ -19,16 +19,7 @@ subprocess.run(["protoc", "--python_out=" + gen, "-I", os.path.join(root, "sim",
                check=True)
 sys.path.insert(0, gen)
 import chakra_et_pb2 as pb  # noqa: E402
-
-
-def varint(n):
-    b = bytearray()
-    while True:
-        low = n & 0x7F
-        n >>= 7
-        b.append(low | (0x80 if n else 0))
-        if not n:
-            return bytes(b)
+from google.protobuf.internal.encoder import _VarintBytes  # noqa: E402
 
 
 def node(nid, name, kind, deps=(), **attrs):
@@ -66,7 +57,7 @@ for rank in range(4):
     with open(os.path.join(out, f"hand.{rank}.et"), "wb") as f:
         for m in [pb.GlobalMetadata(version="1.0.0")] + nodes:
             data = m.SerializeToString()
-            f.write(varint(len(data)) + data)
+            f.write(_VarintBytes(len(data)) + data)
 with open(os.path.join(out, "hand.comm_groups.json"), "w") as f:
     f.write(json.dumps({"0": [0, 1, 2, 3]}) + "\n")
 print(f"wrote {out}/hand.{{0,1,2,3}}.et and hand.comm_groups.json")

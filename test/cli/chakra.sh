@@ -191,16 +191,11 @@ bad_copy
 PYTHONPATH="$D" "$PY" - "$D/bad/hand.3.et" <<'PY'
 import sys
 import chakra_et_pb2 as pb
-def varint(n):
-    b = bytearray()
-    while True:
-        low, n = n & 0x7F, n >> 7
-        b.append(low | (0x80 if n else 0))
-        if not n: return bytes(b)
+from google.protobuf.internal.encoder import _VarintBytes
 n = pb.Node(id=1, name="orphan", type=pb.COMP_NODE)
 n.data_deps.append(12345)
 with open(sys.argv[1], "ab") as f:
-    d = n.SerializeToString(); f.write(varint(len(d)) + d)
+    d = n.SerializeToString(); f.write(_VarintBytes(len(d)) + d)
 PY
 expect_error "a dependency on a node the file does not have" "hand.3.et" "depends on node 12345" -- \
   run --workload-et "$D/bad" --system trn2.48xlarge

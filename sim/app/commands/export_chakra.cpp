@@ -8,6 +8,9 @@
 #include <stdexcept>
 #include <tuple>
 
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/util/delimited_message_util.h>
+
 #include "chakra_et.pb.h"
 #include "sim/app/commands/common.h"
 #include "sim/base/config_node.h"
@@ -31,13 +34,8 @@ struct Ran {
 
 // Appends `m` as Chakra files hold it: its size as a base-128 varint, then its bytes.
 void append_delimited(const google::protobuf::MessageLite& m, std::string& out) {
-  uint64_t n = m.ByteSizeLong();
-  do {
-    const auto low = static_cast<unsigned char>(n & 0x7f);
-    n >>= 7;
-    out.push_back(static_cast<char>(n ? (low | 0x80) : low));
-  } while (n);
-  out += m.SerializeAsString();
+  google::protobuf::io::StringOutputStream stream(&out);  // appends
+  google::protobuf::util::SerializeDelimitedToZeroCopyStream(m, &stream);
 }
 
 pb::AttributeProto* attr(pb::Node& n, const char* name) {

@@ -12,6 +12,10 @@
 #include <set>
 #include <sstream>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/util/delimited_message_util.h>
+
 #include "chakra_et.pb.h"
 #include "sim/app/commands/documents.h"
 #include "sim/base/config_node.h"
@@ -36,27 +40,23 @@ struct Trace {
 
 // A file of varint-delimited messages: GlobalMetadata, then Nodes.
 Trace read_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) bad(path, "cannot be read");
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ifstream file(path, std::ios::binary);
+  if (!file) bad(path, "cannot be read");
+  const std::string data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   Trace t;
   t.hash = inputs_hash(data);
-  size_t pos = 0;
-  for (bool first = true; pos < data.size(); first = false) {
-    const size_t at = pos;
-    uint64_t size = 0;
-    for (int shift = 0;; shift += 7) {
-      if (pos >= data.size() || shift > 28) bad(path, "byte " + std::to_string(at) + ": a truncated message size");
-      const auto b = static_cast<unsigned char>(data[pos++]);
-      size |= uint64_t(b & 0x7f) << shift;
-      if (!(b & 0x80)) break;
-    }
-    if (size > data.size() - pos) bad(path, "byte " + std::to_string(at) + ": a message runs past the end of the file");
-    const bool ok = first ? t.meta.ParseFromArray(data.data() + pos, static_cast<int>(size))
-                          : t.nodes.emplace_back().ParseFromArray(data.data() + pos, static_cast<int>(size));
-    if (!ok)
-      bad(path, "byte " + std::to_string(at) + ": not a Chakra " + (first ? "GlobalMetadata" : "Node") + " message");
-    pos += size;
+  google::protobuf::io::ArrayInputStream raw(data.data(), static_cast<int>(data.size()));
+  google::protobuf::io::CodedInputStream in(&raw);
+  for (bool first = true;; first = false) {
+    const int at = in.CurrentPosition();
+    bool clean_eof = false;
+    google::protobuf::MessageLite* m =
+        first ? static_cast<google::protobuf::MessageLite*>(&t.meta) : &t.nodes.emplace_back();
+    if (google::protobuf::util::ParseDelimitedFromCodedStream(m, &in, &clean_eof)) continue;
+    if (!first) t.nodes.pop_back();
+    if (clean_eof) break;
+    bad(path, "byte " + std::to_string(at) + ": not a whole Chakra " + (first ? "GlobalMetadata" : "Node") +
+                  " message (its size runs past the end of the file, or its bytes do not parse)");
   }
   return t;
 }
