@@ -3,7 +3,8 @@
 
 The measured figures live in bench/results/: benchmarks.json (tools/run_benchmarks.sh: the
 Google Benchmark simulations, the wall time of each command, the scaling with chip count) and
-scale.json (tools/scale_benchmarks.sh: large models and many chips). Everything in
+scale.json (tools/scale_benchmarks.sh: large models and many chips) and astra_sim.json
+(tools/astra_sim_compare.py: the same work in ASTRA-sim's analytical backend). Everything in
 docs/performance.md down to its "## CI budget" section is this script's output on those files;
 that last section (whole-CI timings, measured by hand with `time CI=true bash .ci/run`) is kept
 as it is. History (measurements of earlier commits, before/after figures of speed work) goes to
@@ -130,12 +131,62 @@ def scale_part(sc):
     return "\n".join(lines) + "\n"
 
 
+def astra_part(a):
+    lines = ["## Beside ASTRA-sim", "",
+             "The same work in trnsim and in ASTRA-sim's analytical backend (congestion-unaware), one after the other "
+             "on the same machine (%s, %d CPUs): `tools/astra_sim_compare.py build` (run by `make bench` when ASTRA-sim "
+             "is built) records bench/results/astra_sim.json. Wall time and peak RSS are GNU time's, of the whole "
+             "process. ASTRA-sim is built by `tools/build_astra_sim.sh` from its public repositories with Debian's fmt, "
+             "spdlog, yaml-cpp and protobuf (the recipe below); the build recorded here used:"
+             % (a["machine"]["machine"], a["machine"]["cpus"]), ""]
+    lines += ["- %s" % s for s in a.get("astra_sim_sources", [])]
+    lines += ["", "| case | trnsim wall (s) | trnsim RSS (MiB) | ASTRA-sim wall (s) | ASTRA-sim RSS (MiB) | wall, trnsim / "
+              "ASTRA-sim | trnsim simulated | ASTRA-sim simulated |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in a["rows"]:
+        t, x = r["trnsim"], r["astra"]
+        lines.append("| %s | %.2f | %.0f | %.2f | %.0f | %.2fx | %s | %s |" % (
+            r["label"], t["wall_s"], t["rss_mib"], x["wall_s"], x["rss_mib"], t["wall_s"] / max(x["wall_s"], 1e-3),
+            fmt_time(t["simulated_s"]), fmt_time(x["simulated_s"])))
+    lines.append("")
+    ar = sorted((r["ranks"], r["trnsim"]["wall_s"], r["astra"]["wall_s"]) for r in a["rows"] if "all-reduce" in r["label"])
+    if len(ar) >= 2:
+        for k, who in ((1, "trnsim"), (2, "ASTRA-sim")):
+            s = slope([(math.log(p[0]), math.log(max(p[k], 1e-3))) for p in ar])
+            lines.append("- %s's wall time for the lone all-reduce grows as ranks^%.2f (least-squares slope of log wall on "
+                         "log ranks over %s)." % (who, s, ", ".join("%d: %.2f s" % (p[0], p[k]) for p in ar)))
+    lines += ["- ASTRA-sim's network is derived from trnsim's hardware files (tools/astra_sim_compare.py says how); "
+              "the simulated times are there for the record, not as a validation of either simulator. They model "
+              "different things: ASTRA-sim gives every rank its own link in each dimension and pipelines a collective's "
+              "chunks across dimensions, so its all-reduce time is its slowest dimension's; trnsim shares each chip's "
+              "links among the chip's ranks and runs the Neuron runtime's algorithms (docs/model.md section 8). On "
+              "the Qwen3-32B step ASTRA-sim runs a rank's compute nodes one at a time on one resource, where trnsim's "
+              "engines overlap, so its step is about the sum of the compute nodes' durations plus the exposed "
+              "communication (docs/interop.md).",
+              "- Recipe (a clean Debian 12 machine with GitHub access; 5 minutes of build on 2 CPUs): "
+              "`tools/build_astra_sim.sh build/astra-sim` installs libfmt-dev, libspdlog-dev, libyaml-cpp-dev, "
+              "libprotobuf-dev and protobuf-compiler if missing, clones astra-sim/astra-sim and the submodules the "
+              "analytical backend needs (astra-sim/chakra, astra-network-analytical, astra-memory-analytical) at "
+              "ASTRA-sim's pinned commits, builds with Debian's libraries in place of the copies ASTRA-sim's CMake "
+              "fetches, and leaves `build/astra-sim/bin/AstraSim_Analytical_Congestion_Unaware`. Without GitHub, "
+              "`ASTRA_SIM_MIRROR=DIR` takes the repositories from local copies.", ""]
+    return "\n".join(lines) + "\n"
+
+
+def fmt_time(s):
+    return "%.2f ms" % (1e3 * s) if s < 1 else "%.3f s" % s
+
+
 def render(ci_section):
     with open(os.path.join(RESULTS, "benchmarks.json")) as f:
         b = json.load(f)
     with open(os.path.join(RESULTS, "scale.json")) as f:
         sc = json.load(f)
-    return benchmarks_part(b) + "\n" + scale_part(sc) + ci_section
+    ap = os.path.join(RESULTS, "astra_sim.json")
+    astra = ""
+    if os.path.exists(ap):
+        with open(ap) as f:
+            astra = "\n" + astra_part(json.load(f))
+    return benchmarks_part(b) + "\n" + scale_part(sc) + astra + ci_section
 
 
 def main():

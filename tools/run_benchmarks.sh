@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: simulator speed (Google Benchmark, events per second) and the wall time of
 # each command, and the scaling with chip count; records them in bench/results/benchmarks.json,
-# then tools/scale_benchmarks.sh records bench/results/scale.json, and
+# then tools/scale_benchmarks.sh records bench/results/scale.json, tools/astra_sim_compare.py
+# bench/results/astra_sim.json (when ASTRA-sim is built: tools/build_astra_sim.sh), and
 # tools/make_performance_doc.py writes docs/performance.md from both (test docs_fresh checks
 # the file is that output). Usage: tools/run_benchmarks.sh BUILD_DIR
 set -euo pipefail
@@ -85,5 +86,6 @@ with open(sys.argv[4], "w") as f:
 PY
 echo "recorded bench/results/benchmarks.json"
 "$root/tools/scale_benchmarks.sh" "$build"
+python3 "$root/tools/astra_sim_compare.py" "$build"  # only when tools/build_astra_sim.sh has built ASTRA-sim
 python3 "$root/tools/make_performance_doc.py"
 python3 "$root/tools/make_validation_doc.py" "$build"

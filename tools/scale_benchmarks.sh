@@ -20,9 +20,9 @@ row() {  # LABEL GROUP X ARGS... (GROUP/X feed the exponent fits)
 import json, sys
 d = json.load(open(sys.argv[1]))
 label, group, x, wall, rss, cmd = sys.argv[2:8]
-if isinstance(d, list):  # bench collective: one row per size
+if 'rows' in d:  # bench collective: one row per size
     ev = ''
-    result = '%.2f ms' % (1e3 * d[-1]['time_s'])
+    result = '%.2f ms' % (1e3 * d['rows'][-1]['time_s'])
 else:
     ev = d['sim']['events']
     result = '%.4f s step' % d['steady']['step_time_s']

@@ -51,6 +51,8 @@ def attrs(n):
 world = run['sim']['world'] if 'world' in run['sim'] else None
 files = sorted(glob.glob(os.path.join(out, scen + '.*.et')), key=lambda p: int(p.split('.')[-2]))
 groups = json.load(open(os.path.join(out, scen + '.comm_groups.json')))
+if sorted(int(k) for k in groups) != list(range(1, len(groups) + 1)):  # "0" is every rank to ASTRA-sim
+    msgs.append('communicator groups are not named 1..N: %s' % sorted(groups)[:5])
 ranks = {}
 for p in files:
     ranks[int(p.split('.')[-2])] = read(p)

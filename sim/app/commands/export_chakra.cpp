@@ -58,9 +58,13 @@ pb::CollectiveCommType comm_type(models::CollectiveOp op) {
 uint64_t micros(double seconds) { return static_cast<uint64_t>(std::llround(seconds * 1e6)); }
 
 // Communicator groups, numbered in the order the ranks (0, 1, ...) first name them.
+// Numbered from 1: Chakra's consumers (ASTRA-sim's Workload::extract_comm_group) read an
+// empty pg_name or "0" as the default group of every rank.
 struct Groups {
   std::map<std::vector<int>, int> ids;
-  int id(const std::vector<int>& members) { return ids.emplace(members, static_cast<int>(ids.size())).first->second; }
+  int id(const std::vector<int>& members) {
+    return ids.emplace(members, static_cast<int>(ids.size()) + 1).first->second;
+  }
 };
 
 // Pipeline transfers between two ranks are numbered in the order each side issues them (both
@@ -195,10 +199,10 @@ ChakraExportResult run_export_chakra(const ChakraExportOptions& o) {
   }
   res.ranks = layout.world();
   std::vector<const std::vector<int>*> by_id(groups.ids.size());
-  for (const auto& [members, id] : groups.ids) by_id[static_cast<size_t>(id)] = &members;
+  for (const auto& [members, id] : groups.ids) by_id[static_cast<size_t>(id - 1)] = &members;
   std::string comm = "{";  // one line per group
-  for (size_t id = 0; id < by_id.size(); ++id)
-    comm += std::string(id ? ",\n " : "\n ") + "\"" + std::to_string(id) + "\": " + nlohmann::json(*by_id[id]).dump();
+  for (size_t i = 0; i < by_id.size(); ++i)
+    comm += std::string(i ? ",\n " : "\n ") + "\"" + std::to_string(i + 1) + "\": " + nlohmann::json(*by_id[i]).dump();
   res.groups = static_cast<int>(by_id.size());
   res.files.emplace_back(o.out + "/" + s.name + ".comm_groups.json", comm + "\n}\n");
   return res;

@@ -209,7 +209,8 @@ struct Builder {
 
   std::vector<int> members(const pb::Node& n, const Attrs& a, const std::string& file) const {
     const std::string pg = a.text("pg_name");
-    if (pg.empty()) {
+    // No group, or "0" when the group file does not define it: every rank (ASTRA-sim's convention).
+    if (pg.empty() || (pg == "0" && groups.count(pg) == 0)) {
       std::vector<int> all(static_cast<size_t>(world));
       for (int r = 0; r < world; ++r) all[static_cast<size_t>(r)] = r;
       return all;
