@@ -27,6 +27,9 @@ check sim/app/analysis '#include\s*[<"](systemc|tlm|hw/|sim/kernel|sim/app/(cli|
   "SystemC, hw/ or other sim/app folders"
 check sim/app/storage '#include\s*[<"](systemc|tlm|models/|hw/|workloads/|sim/kernel|sim/app/(cli|commands|calibration|simulation|analysis|report)/)' \
   "SystemC, models/, hw/, workloads/ or other sim/app folders"
+# The trace writers (Perfetto's protobuf trace): sim/base and the generated schema only.
+check sim/app/trace '#include\s*[<"](systemc|tlm|CLI/|models/|hw/|workloads/|sim/kernel|sim/app/(cli|commands|calibration|simulation|plan|report|storage|analysis)/)' \
+  "SystemC, CLI11, models/, hw/, workloads/ or other sim/app folders"
 # The rest of sim/app, bottom to top: simulation <- calibration, commands <- plan <- cli. Only
 # sim/app/cli parses options (CLI11) or starts the SystemC kernel (<systemc>).
 check sim/app/simulation '#include\s*[<"](systemc|tlm|CLI/|sim/app/(cli|commands|calibration|plan|report|storage)/)' \

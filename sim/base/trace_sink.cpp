@@ -37,7 +37,11 @@ TraceSink::TraceSink(const std::string& path, std::set<std::string> categories, 
     unregister_temp_file(tmp_);
     throw ConfigError(Location{"--trace " + path, 0, 0}, "", "cannot open for writing");
   }
-  std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f_);
+}
+
+JsonTraceSink::JsonTraceSink(const std::string& path, std::set<std::string> categories, double t0, double t1)
+    : TraceSink(path, std::move(categories), t0, t1) {
+  std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", file());
 }
 
 TraceSink::~TraceSink() {
@@ -50,19 +54,41 @@ bool TraceSink::wants(const std::string& category) const {
   return categories_.empty() || categories_.count(category) > 0;
 }
 
-void TraceSink::write(const std::string& text) {
-  if (!first_) std::fputs(",\n", f_);
-  std::fputs(text.c_str(), f_);
-  first_ = false;
+void TraceSink::process_name(int pid, const std::string& name) {
+  write_process_name(pid, name);
   ++events_;
 }
 
-void TraceSink::process_name(int pid, const std::string& name) {
+void TraceSink::thread_name(int pid, int tid, const std::string& name) {
+  write_thread_name(pid, tid, name);
+  ++events_;
+}
+
+void TraceSink::span(int pid, int tid, const std::string& name, const std::string& category, double start, double end,
+                     const std::string& args_json) {
+  if (!wants(category) || end < t0_ || start > t1_) return;
+  write_span(pid, tid, name, category, start, end, args_json);
+  ++events_;
+}
+
+void TraceSink::counter(int pid, const std::string& name, const std::string& category, double t, double value) {
+  if (!wants(category) || t < t0_ || t > t1_ || !std::isfinite(value)) return;
+  write_counter(pid, name, category, t, value);
+  ++events_;
+}
+
+void JsonTraceSink::write(const std::string& text) {
+  if (!first_) std::fputs(",\n", file());
+  std::fputs(text.c_str(), file());
+  first_ = false;
+}
+
+void JsonTraceSink::write_process_name(int pid, const std::string& name) {
   write("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(pid) +
         ",\"args\":{\"name\":" + json_quote(name) + "}}");
 }
 
-void TraceSink::thread_name(int pid, int tid, const std::string& name) {
+void JsonTraceSink::write_thread_name(int pid, int tid, const std::string& name) {
   write("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
         ",\"args\":{\"name\":" + json_quote(name) + "}}");
 }
@@ -75,9 +101,8 @@ std::string us(double s) {
 }
 }  // namespace
 
-void TraceSink::span(int pid, int tid, const std::string& name, const std::string& category, double start, double end,
-                     const std::string& args_json) {
-  if (!wants(category) || end < t0_ || start > t1_) return;
+void JsonTraceSink::write_span(int pid, int tid, const std::string& name, const std::string& category, double start,
+                               double end, const std::string& args_json) {
   std::string e = "{\"ph\":\"X\",\"name\":" + json_quote(name) + ",\"cat\":" + json_quote(category) +
                   ",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"ts\":" + us(start) +
                   ",\"dur\":" + us(std::max(0.0, end - start));
@@ -85,17 +110,19 @@ void TraceSink::span(int pid, int tid, const std::string& name, const std::strin
   write(e + "}");
 }
 
-void TraceSink::counter(int pid, const std::string& name, const std::string& category, double t, double value) {
-  if (!wants(category) || t < t0_ || t > t1_ || !std::isfinite(value)) return;
+void JsonTraceSink::write_counter(int pid, const std::string& name, const std::string& category, double t,
+                                  double value) {
   char v[48];
   std::snprintf(v, sizeof v, "%.6g", value);
   write("{\"ph\":\"C\",\"name\":" + json_quote(name) + ",\"cat\":" + json_quote(category) +
         ",\"pid\":" + std::to_string(pid) + ",\"ts\":" + us(t) + ",\"args\":{\"value\":" + v + "}}");
 }
 
+void JsonTraceSink::write_end() { std::fputs("\n]}\n", file()); }
+
 void TraceSink::finish() {
   if (finished_ || !f_) return;
-  std::fputs("\n]}\n", f_);
+  write_end();
   std::fclose(f_);
   f_ = nullptr;
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {

@@ -57,7 +57,7 @@ std::vector<Span> read_spans(const std::string& path, int* thread_names) {
 
 TEST_CASE("busy spans cover the intervals with active flows on a traced resource", "[fabric][trace]") {
   const std::string path = trace_path("busy");
-  sim::TraceSink sink(path, {}, 0, 1e300);
+  sim::JsonTraceSink sink(path, {}, 0, 1e300);
   hw::FlowNetwork net("net");
   int32_t link = net.add_resource("link.a->b", 100e9);
   int32_t hbm = net.add_resource("hbm", 1000e9);  // not traced
@@ -89,7 +89,7 @@ TEST_CASE("busy spans cover the intervals with active flows on a traced resource
 
 TEST_CASE("flush cuts a span that is still open", "[fabric][trace]") {
   const std::string path = trace_path("flush");
-  sim::TraceSink sink(path, {}, 0, 1e300);
+  sim::JsonTraceSink sink(path, {}, 0, 1e300);
   hw::FlowNetwork net("net");
   int32_t link = net.add_resource("link.a->b", 100e9);
   hw::FabricTraceWriter writer(net, sink, 7);
@@ -123,7 +123,7 @@ TEST_CASE("utilisation counters from re-solved components equal a full scan", "[
   // flows started from callbacks); one samples counters over the re-solved component and
   // the deferred resources, the other scans every flow and resource at each re-solve.
   const std::string pa = trace_path("inc"), pb = trace_path("full");
-  sim::TraceSink sa(pa, {}, 0, 1e300), sb(pb, {}, 0, 1e300);
+  sim::JsonTraceSink sa(pa, {}, 0, 1e300), sb(pb, {}, 0, 1e300);
   hw::FlowNetwork na("na"), nb("nb");
   const int resources = 40;
   std::mt19937_64 rng(11);

@@ -30,7 +30,8 @@ int run_et_command(const RunCli& o) {
                            "expected --system NAME: the hardware to run the traces on");
   const std::pair<bool, const char*> refused[] = {
       {!r.scenario.empty(), "a scenario"}, {!r.model.empty(), "--model"}, {!r.mode.empty(), "--mode"},
-      {!o.common.sets.empty(), "--set"},   {!r.trace.empty(), "--trace"}, {!r.stats.empty(), "--stats"}};
+      {!o.common.sets.empty(), "--set"},   {!r.trace.empty(), "--trace"}, {!r.trace_format.empty(), "--trace-format"},
+      {!r.stats.empty(), "--stats"}};
   for (const auto& [given, what] : refused)
     if (given)
       throw sim::ConfigError(sim::Location{"--workload-et " + o.workload_et, 0, 0}, "",
@@ -106,8 +107,13 @@ Runner add_run(CLI::App* app) {
                 "Without a scenario: the system (hw/configs/systems) to run --model on, e.g. trn2.48xlarge");
   c->add_option("--chips", r.chips, "Without a scenario: chips of --system, whole instances (default: one instance)");
   c->add_option("--trace", r.trace,
-                "Write a Chrome/Perfetto JSON timeline to FILE, streamed, or to standard output for '-' "
-                "(default: none)");
+                "Write the timeline to FILE, streamed, or to standard output for '-': Chrome JSON, or Perfetto's "
+                "protobuf trace with --trace-format perfetto or a FILE ending in .pftrace (default: none)");
+  c->add_option("--trace-format", r.trace_format,
+                "Format of --trace: json (Chrome's trace-event JSON) or perfetto (Perfetto's protobuf trace, a "
+                "fraction of the size) (default: by the file name, json unless it ends in .pftrace or "
+                ".perfetto-trace)")
+      ->check(CLI::IsMember({"json", "perfetto"}));
   c->add_option("--trace-categories", r.categories,
                 "Comma-separated categories to keep: tensor, vector, scalar, gpsimd, dma, collective, host, counters, "
                 "links (default: all)");

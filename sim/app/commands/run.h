@@ -22,7 +22,8 @@ struct RunOptions {
   std::string model;              // replaces the scenario's model when not empty
   std::string system;             // without a scenario: the system the layout is chosen for
   int chips = 0;                  // without a scenario: chips of `system` (0: one instance)
-  std::string trace;              // Chrome/Perfetto JSON output, empty: none
+  std::string trace;              // timeline output, empty: none
+  std::string trace_format;       // json | perfetto; empty: by the file name (.pftrace, .perfetto-trace: perfetto)
   std::string categories;         // comma-separated trace categories, empty: all
   std::string window;             // "START,END" simulated-time window of the trace, empty: all
   std::string stats;              // statistics text output (run --stats), empty: none

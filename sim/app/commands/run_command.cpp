@@ -40,6 +40,15 @@ std::set<std::string> parse_categories(const std::string& text) {
   return out;
 }
 
+// --trace-format, or the format the file name implies (.pftrace, .perfetto-trace: perfetto).
+std::string trace_format(const std::string& given, const std::string& path) {
+  if (!given.empty()) return given;
+  auto ends = [&](const std::string& x) {
+    return path.size() >= x.size() && path.compare(path.size() - x.size(), x.size(), x) == 0;
+  };
+  return ends(".pftrace") || ends(".perfetto-trace") ? "perfetto" : "json";
+}
+
 // --trace-window START,END (times with units) into `t`.
 void parse_window(const std::string& text, TraceOptions& t) {
   if (text.empty()) return;
@@ -116,6 +125,9 @@ RunResult run_run(const RunOptions& o) {
   }
   StepOptions sopt = reductions(o);
   sopt.trace.path = o.trace;
+  if (!o.trace_format.empty() && o.trace.empty())
+    throw sim::ConfigError(sim::Location{"--trace-format", 0, 0}, "", "needs --trace FILE: the timeline to write");
+  sopt.trace.format = trace_format(o.trace_format, o.trace);
   sopt.trace.categories = parse_categories(o.categories);
   parse_window(o.window, sopt.trace);
   sopt.trace.stats = !o.stats.empty();

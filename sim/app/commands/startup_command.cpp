@@ -180,7 +180,7 @@ void trace_compile_workers(sim::TraceSink& sink, int pid, const workloads::First
 
 // The first step of both modes as a timeline: the parts, and each graph's compile on its worker.
 void write_trace(const std::string& path, const StartupResult& r) {
-  sim::TraceSink sink(path, {}, 0, 1e300);
+  sim::JsonTraceSink sink(path, {}, 0, 1e300);
   int pid = 1;
   for (const auto* f : {&r.eager, &r.compiled}) {
     if (!(f == &r.eager ? r.has_eager : r.has_compiled)) continue;

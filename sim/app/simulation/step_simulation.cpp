@@ -20,6 +20,7 @@
 #include "hw/trace/fabric_trace.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/local_symmetry.h"
+#include "sim/app/trace/perfetto_sink.h"
 #include "sim/kernel/event_queue.h"
 #include "workloads/graph/training_graph.h"
 #include "workloads/lowering/lower_program.h"
@@ -191,7 +192,7 @@ struct Timeline {
 std::unique_ptr<Timeline> attach_trace(const TraceOptions& trace, const workloads::ScenarioSpec& s, hw::System* sys,
                                        const hw::ProgramRunner* runner) {
   auto t = std::make_unique<Timeline>();
-  t->sink = std::make_unique<sim::TraceSink>(trace.path, trace.categories, trace.t0, trace.t1);
+  t->sink = make_trace_sink(trace.format, trace.path, trace.categories, trace.t0, trace.t1);
   std::set<int> chips;
   for (const auto& [rank, core] : runner->ranks()) {
     const hw::RankPlacement p = sys->placement(rank);

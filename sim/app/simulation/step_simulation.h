@@ -19,7 +19,8 @@ namespace trn::app {
 
 /// Where and what to trace (Chrome / Perfetto JSON, streamed during the run).
 struct TraceOptions {
-  std::string path;  // empty: no trace
+  std::string path;             // empty: no trace
+  std::string format = "json";  // json (Chrome JSON) or perfetto (Perfetto's protobuf trace)
   std::set<std::string>
       categories;             // empty: all (tensor, vector, scalar, gpsimd, dma, collective, host, counters, links)
   double t0 = 0, t1 = 1e300;  // simulated-time window, seconds
