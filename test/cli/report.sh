@@ -210,6 +210,41 @@ check "chromium: validation report loads without errors" test -n "$(grep -o 'dat
 sed 's#</body>#<script>no_such_function();</script></body>#' "$D/db.html" >"$D/broken.html"
 body=$(body_of "$D/broken.html")
 check "chromium: a script error shows in the DOM" test -n "$(grep -o 'data-js-errors="[1-9]' <<<"$body")"
+# Layout, from the DOM (issue 32, item 4): the sweep pages above, the run and startup page, the
+# validation page, and a plan page (test/data/plan: a small plan of two systems, made by the command
+# in its JSON) alone and beside another plan.
+expect_ok "report of a plan" -- report "$SRC/test/data/plan/llama3.1-8b-2-layers.plan.json" --html "$D/plan.html"
+layout() {  # FILE: the layout check's findings, or "ok N texts"
+  python3 - "$1" "$SRC/test/cli/report_layout.js" "$D/layout.html" <<'PY'
+import sys
+page, js, out = sys.argv[1:4]
+h = open(page).read()
+i = h.rindex('</body>')
+open(out, 'w').write(h[:i] + '<script>\n' + open(js).read() + '\n</script>' + h[i:])
+PY
+  chrome --window-size=1280,4000 --dump-dom "file://$D/layout.html" | grep -o '<body[^>]*>' | head -1 | python3 -c '
+import html, json, re, sys
+b = sys.stdin.read()
+m, n = re.search(r"data-layout=\"([^\"]*)\"", b), re.search(r"data-layout-texts=\"([0-9]+)\"", b)
+if not m or not n:
+    print("no result in the DOM: " + b[:200])
+else:
+    p = json.loads(html.unescape(m.group(1)))
+    print("; ".join(p[:5]) + (" (%d in all)" % len(p) if len(p) > 5 else "") if p else "ok %s texts" % n.group(1))'
+}
+for f in db one both val plan; do
+  verdict=$(layout "$D/$f.html")
+  case $verdict in
+    "ok 0 texts") fail "chromium layout: $f report" "no text found" ;;
+    ok*) pass "chromium layout: $f report: no overlapping, duplicated, clipped or cut-short label (${verdict#ok })" ;;
+    *) fail "chromium layout: $f report" "$verdict" ;;
+  esac
+done
+# The check itself: two labels drawn on top of each other are found.
+sed 's#</svg>#<text class="tick" x="40" y="40">overlap</text><text class="tick" x="42" y="41">overlap2</text></svg>#' \
+  "$D/val.html" > "$D/bad-layout.html"
+verdict=$(layout "$D/bad-layout.html")
+check "chromium layout: two labels on top of each other are found" test -n "$(grep -o "overlaps tick 'overlap'" <<<"$verdict")"
 mkdir -p "$BUILD/test-output"
 rm -f "$BUILD/test-output/report.png"
 chrome --screenshot="$BUILD/test-output/report.png" --window-size=1280,4000 "file://$D/db.html" >/dev/null

@@ -102,11 +102,12 @@ std::string svg_open(const std::string& id, double h, int points) {
 // Grid, ticks and labels of an x axis at the bottom of [x0,x1] x [y0,y1].
 std::string x_axis(const Axis& a, const std::string& label, double x0, double x1, double y0, double y1) {
   std::string s;
-  for (double t : a.ticks) {
+  for (size_t i = 0; i < a.ticks.size(); ++i) {
+    const double t = a.ticks[i];
     double x = x0 + a.frac(t) * (x1 - x0);
     s += "<line class=\"grid\" x1=\"" + px(x) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x) + "\" y2=\"" + px(y1) + "\"/>";
-    s += "<text class=\"tick\" x=\"" + px(x) + "\" y=\"" + px(y1 + 16) + "\" text-anchor=\"middle\">" + esc(si(t)) +
-         "</text>\n";
+    s += "<text class=\"tick\" x=\"" + px(x) + "\" y=\"" + px(y1 + 16) + "\" text-anchor=\"middle\">" +
+         esc(i < a.labels.size() ? a.labels[i] : si(t)) + "</text>\n";
   }
   s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y1) + "\" x2=\"" + px(x1) + "\" y2=\"" + px(y1) + "\"/>";
   s += "<text class=\"axislabel\" x=\"" + px((x0 + x1) / 2) + "\" y=\"" + px(y1 + 40) + "\" text-anchor=\"middle\">" +
@@ -191,7 +192,8 @@ std::string y_axis(const Axis& ay, const std::string& label, double x0, double x
     const double t = ay.ticks[i];
     double y = y1 - ay.frac(t) * (y1 - y0);
     s += "<line class=\"grid\" x1=\"" + px(x0) + "\" y1=\"" + px(y) + "\" x2=\"" + px(x1) + "\" y2=\"" + px(y) + "\"/>";
-    s += "<text class=\"tick\" x=\"" + px(x0 - 6) + "\" y=\"" + px(y + 4) + "\" text-anchor=\"end\">" +
+    // Centred on its grid line, but never below the x axis, where the first x tick's label is.
+    s += "<text class=\"tick\" x=\"" + px(x0 - 6) + "\" y=\"" + px(std::min(y + 4, y1)) + "\" text-anchor=\"end\">" +
          esc(ay.labels[i]) + "</text>\n";
   }
   s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) + "\"/>";
