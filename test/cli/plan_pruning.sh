@@ -62,7 +62,7 @@ check "the text counts the schedule bounds" grep -qE "^  bounds +[0-9]+ schedule
 # 144 chips (576 ranks): the data-parallel degree keeps the factor 9 that powers-of-two TP, PP
 # and FSDP leave, so no layout divides 1,024 sequences; the plan says so and names a batch that fits.
 expect_ok "a system size with no layout" -- plan --model llama3.1-70b --tokens 1e12 --systems trn3-gen2-ultraserver \
-  --price trn3-gen2-ultraserver=300 --max-chips 144 --json "$WORK/nolayout.json"
+  --price trn3-gen2-ultraserver=300 --max-chips 144 --batch-tolerance 0 --json "$WORK/nolayout.json"
 check "the text names the system size without a layout and the next batch with one" grep -qE \
   "^  no layout +trn3-gen2-ultraserver x1 \(144 chips, 576 ranks\) at 1024 sequences per step: .*--global-batch 1026\)$" "$OUT"
 check "the JSON lists it" python3 -c "
@@ -72,7 +72,31 @@ assert z == [{'system': 'trn3-gen2-ultraserver', 'instances': 1, 'chips': 144, '
               'next_global_batch': 1026}], z
 "
 
+# --batch-tolerance: 3 instances (192 ranks, 48 replicas with TP 4) have no layout at 50
+# sequences per step; 48 is the nearest batch with one, within 10 %: used, and said, and the
+# steps follow it (ceil(1e9 / (48 x 4096)) = 5087). With 0 the old "no layout" line.
+tol=(plan --model llama3.1-8b --tokens 1e9 --systems trn2.48xlarge --counts all --min-chips 48 --max-chips 48
+     --global-batch 50 --set model.num_layers=2 --tp 4 --pp 1 --max-fsdp 1 --microbatch-sequences 1
+     --checkpointing none --no-intervals)
+expect_ok "batch tolerance" -- "${tol[@]}" --batch-tolerance 10% --json "$WORK/tol.json"
+check "the text says which batch was used" grep -qE \
+  "^  batch +trn2.48xlarge x3: 48 sequences per step instead of 50, the nearest with a layout \(--batch-tolerance 10%\)$" "$OUT"
+check "the winner line says it too" grep -qE "^  winner: .*, 48 sequences x 4096 tokens per step \(50 asked for" "$OUT"
+check "the JSON says it" python3 -c "
+import json
+d = json.load(open('$WORK/tol.json'))
+assert d['search']['batches_used'] == [{'system': 'trn2.48xlarge', 'instances': 3, 'chips': 48, 'global_batch_asked': 50,
+                                        'global_batch_used': 48}], d['search']
+c = d['candidates'][0]
+assert (c['global_batch'], c['global_batch_asked'], c['steps']) == (48, 50, 5087), c
+"
+expect_ok "batch tolerance 0" -- "${tol[@]}" --batch-tolerance 0
+check "no tolerance: no layout, and the next batch with one" grep -qE \
+  "^  no layout +trn2.48xlarge x3 \(48 chips, 192 ranks\) at 50 sequences per step: .*--global-batch 96\)$" "$OUT"
+
 small=(plan --model llama3.1-8b --tokens 1e9 --systems trn2.48xlarge --max-chips 16)
+expect_error "--batch-tolerance 200%" "--batch-tolerance" "expected a percentage from 0 to 100" -- "${small[@]}" --batch-tolerance 200%
+expect_error "--counts some" "--counts" "expected all or pow2, got 'some'" -- "${small[@]}" --counts some
 expect_error "--tp 0" "--tp" "expected a number >= 1" -- "${small[@]}" --tp 0
 expect_error "--pp two" "--pp" "expected a number >= 1, got 'two'" -- "${small[@]}" --pp two
 expect_error "--checkpointing some" "--checkpointing" "expected none, selective, selective_mlp or full" -- "${small[@]}" --checkpointing some

@@ -123,6 +123,12 @@ TEST_CASE("plan search space: layouts multiply to the ranks and respect the mode
   CHECK(next_batch_with_layouts(m, space, 256, 64, 1024, 2) == 1025);  // TP 32 x PP 8: one replica takes any batch
   CHECK(instance_counts(16, 1, 1024) == std::vector<int>{1, 2, 4, 8, 16, 32, 64});
   CHECK(instance_counts(64, 100, 1024) == std::vector<int>{2, 4, 8, 16});
+  CHECK(instance_counts(16, 20, 64, false) == std::vector<int>{2, 3, 4});  // every count, not only powers of two
+  // The nearest batch with a layout within a tolerance: 1,026 is 2 away (1,017 = 9 x 113 is 7 away).
+  CHECK(nearest_batch_with_layouts(m, space, 576, 576, 1024, 2, 0.15) == 1026);
+  CHECK(nearest_batch_with_layouts(m, space, 576, 576, 1024, 2, 0.001) == -1);
+  CHECK(nearest_batch_with_layouts(m, space, 576, 576, 1024, 2, 0) == -1);
+  CHECK(nearest_batch_with_layouts(m, space, 256, 64, 1024, 2, 0) == 1024);  // the batch itself when it has a layout
 }
 
 TEST_CASE("pareto front keeps the non-dominated points", "[plan]") {

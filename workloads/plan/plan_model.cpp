@@ -32,10 +32,10 @@ std::vector<std::string> PlanPoint::sets() const {
           "batch.seq_len=" + std::to_string(seq_len)};
 }
 
-std::vector<int> instance_counts(int chips_per_instance, int min_chips, int max_chips) {
+std::vector<int> instance_counts(int chips_per_instance, int min_chips, int max_chips, bool powers_of_two) {
   std::vector<int> out;
-  for (int n = 1; int64_t{n} * chips_per_instance <= max_chips; n *= 2)
-    if (n * chips_per_instance >= min_chips) out.push_back(n);
+  for (int n = 1; int64_t{n} * chips_per_instance <= max_chips; n = powers_of_two ? 2 * n : n + 1)
+    if (int64_t{n} * chips_per_instance >= min_chips) out.push_back(n);
   return out;
 }
 
@@ -91,6 +91,15 @@ int64_t next_batch_with_layouts(const ModelSpec& m, const SearchSpace& space, in
                                 int64_t sequences, int lnc) {
   for (int64_t g = sequences + 1; g <= 4 * sequences; ++g)
     if (!enumerate_layouts(m, space, ranks, ranks_per_instance, g, lnc).empty()) return g;
+  return -1;
+}
+
+int64_t nearest_batch_with_layouts(const ModelSpec& m, const SearchSpace& space, int ranks, int ranks_per_instance,
+                                   int64_t sequences, int lnc, double tolerance) {
+  const auto most = static_cast<int64_t>(std::floor(tolerance * double(sequences)));
+  for (int64_t d = 0; d <= most; ++d)
+    for (const int64_t g : {sequences - d, sequences + d})
+      if (g >= 1 && !enumerate_layouts(m, space, ranks, ranks_per_instance, g, lnc).empty()) return g;
   return -1;
 }
 

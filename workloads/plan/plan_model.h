@@ -54,9 +54,16 @@ std::vector<PlanLayout> enumerate_layouts(const ModelSpec& m, const SearchSpace&
 int64_t next_batch_with_layouts(const ModelSpec& m, const SearchSpace& space, int ranks, int ranks_per_instance,
                                 int64_t sequences, int lnc);
 
-/// Chip counts to consider for a system of `chips_per_instance` chips: whole instances, powers
-/// of two of them, from min_chips to max_chips. Returns instance counts.
-std::vector<int> instance_counts(int chips_per_instance, int min_chips, int max_chips);
+/// The nearest global batch to `sequences` that has a layout on the same ranks, at most
+/// `tolerance` x `sequences` away (up or down; at equal distance the smaller), or -1. `sequences`
+/// itself when it has one.
+int64_t nearest_batch_with_layouts(const ModelSpec& m, const SearchSpace& space, int ranks, int ranks_per_instance,
+                                   int64_t sequences, int lnc, double tolerance);
+
+/// Chip counts to consider for a system of `chips_per_instance` chips: whole instances from
+/// min_chips to max_chips, every count, or only the powers of two of them (`powers_of_two`).
+/// Returns instance counts, ascending.
+std::vector<int> instance_counts(int chips_per_instance, int min_chips, int max_chips, bool powers_of_two = true);
 
 /// A lower bound on the steady step time of `s` (docs/plan.md section 3): the model FLOPs of
 /// the step (plus the recomputed forward with full checkpointing) at the chips' published

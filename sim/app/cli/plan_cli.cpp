@@ -176,6 +176,10 @@ PlanOptions plan_options(const PlanCli& cli) {
   else
     p.tokens_per_step = cli.tokens_per_step.empty() ? std::vector<int64_t>{4194304}
                                                     : int_list(cli.tokens_per_step, "--tokens-per-step");
+  p.batch_tolerance = percent(cli.batch_tolerance, "--batch-tolerance", 100);
+  if (cli.counts != "all" && cli.counts != "pow2")
+    throw ConfigError(sim::Location{"--counts", 0, 0}, "", "expected all or pow2, got '" + cli.counts + "'");
+  p.pow2_counts = cli.counts == "pow2";
   for (int64_t t : p.tokens_per_step)
     if (t % p.seq_len != 0)
       throw ConfigError(
@@ -217,7 +221,10 @@ std::function<int()> add_plan(CLI::App* app) {
                 "Comma-separated systems of hw/configs/systems, e.g. trn2.48xlarge,trn2-ultraserver")
       ->required();
   c->add_option("--min-chips", o->min_chips, "Smallest job in chips")->capture_default_str();
-  c->add_option("--max-chips", o->max_chips, "Largest job in chips (whole instances, powers of two of them)")
+  c->add_option("--max-chips", o->max_chips, "Largest job in chips (whole instances)")->capture_default_str();
+  c->add_option("--counts", o->counts,
+                "Instance counts to consider: pow2 (powers of two) | all (every count from --min-chips to "
+                "--max-chips; can be much slower, docs/plan.md)")
       ->capture_default_str();
   c->add_option("--deadline", o->deadline,
                 "Longest acceptable time to train, a time with unit, e.g. 30d or 720h (default: none)");
@@ -234,6 +241,9 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--global-batch", o->global_batch, "Global batches to consider, sequences per step, comma-separated");
   c->add_option("--tokens-per-step", o->tokens_per_step,
                 "Tokens per step to consider, comma-separated (default: 4194304, the Llama 2 batch; docs/plan.md)");
+  c->add_option("--batch-tolerance", o->batch_tolerance,
+                "Where no layout divides the global batch: use the nearest batch with one within this share of it, "
+                "in percent, e.g. 10% (0: none; default: 15%)");
   c->add_option("--seq-len", o->seq_len, "Sequence length, tokens")->capture_default_str();
   c->add_option("-j,--jobs", o->jobs, "Points simulated at once (forked processes)")->capture_default_str();
   c->add_option("--db", o->db, "Sweep database (SQLite) to store and reuse evaluated points (default: none)");
@@ -241,7 +251,8 @@ std::function<int()> add_plan(CLI::App* app) {
   c->add_option("--rank-by", o->rank_by,
                 "Rank by time to train or by cost: time | cost, or by a quantile Q (0.5 to 0.99) of its interval: "
                 "time@Q | cost@Q, e.g. time@0.9 (the layout whose pessimistic time to train is best); or chips: the "
-                "fewest chips that train within --deadline")
+                "fewest chips that train within --deadline. Time and chips need no price: a system without one "
+                "has its cost printed as unknown")
       ->capture_default_str();
   c->add_option(
       "--interruption-rate", o->rate,

@@ -38,6 +38,8 @@ struct PlanOptions {
   workloads::CompileCache cache = workloads::CompileCache::Cold;  // compile cache at the first start-up: cold | warm
   std::vector<int64_t> global_batches;                            // sequences per step (empty: tokens_per_step)
   std::vector<int64_t> tokens_per_step;                           // alternative (empty with global_batches)
+  double batch_tolerance = 0.15;  // a batch with no layout: the nearest one within this share (--batch-tolerance)
+  bool pow2_counts = true;        // --counts pow2 (the default): powers of two of instances; all: every count
   int64_t seq_len = 4096;
   int jobs = 1;
   std::string db;  // sweep database (SQLite points table); empty: none
@@ -54,7 +56,7 @@ struct PlanOptions {
 /// One simulated (or reused) point with everything derived from it.
 struct PlanCandidate {
   workloads::plan::PlanPoint point;
-  double price = 0;  // USD per instance-hour
+  double price = 0;  // USD per instance-hour (NaN: unknown, then the costs are NaN too)
   int hosts = 1;
   int64_t tokens_per_step = 0, steps = 0;
   double step_time_s = 0, mfu = 0, tokens_per_s = 0;
@@ -84,7 +86,7 @@ struct PlanResult {
   double rank_quantile = 0;  // 0: ranked by the predicted figure
   workloads::CompileCache cache = workloads::CompileCache::Cold;
   std::vector<std::string> systems;
-  std::map<std::string, std::pair<double, std::string>> prices;  // system -> (USD/h, source)
+  std::map<std::string, std::pair<double, std::string>> prices;  // system -> (USD/h, source); NaN: unknown
   workloads::plan::RestartParams restart;
   std::vector<PlanCandidate> candidates;  // feasible, best first
   struct Counts {
@@ -101,6 +103,22 @@ struct PlanResult {
     int64_t global_batch = 0, next_batch = -1;
   };
   std::vector<NoLayouts> no_layouts;
+  // A system size where the global batch asked for has no layout and the nearest batch within
+  // --batch-tolerance that has one is used instead.
+  struct BatchUsed {
+    std::string system;
+    int instances = 0, chips = 0;
+    int64_t requested = 0, used = 0;
+  };
+  std::vector<BatchUsed> batches_used;
+  double batch_tolerance = 0.15;
+  bool pow2_counts = true;
+  // System sizes (system x instance count x global batch) of the search: each one's layouts are
+  // enumerated only when a bound over all of them (the FLOP bound without bubble or recompute)
+  // can still meet the limits and beat the best; the others are pruned whole.
+  struct Sizes {
+    int considered = 0, no_layout = 0, pruned_deadline = 0, pruned_budget = 0, pruned_bound = 0, enumerated = 0;
+  } sizes;
   std::string inputs_hash;  // of the options, model, systems and calibrations (documents.h)
   double hbm_headroom = 0.05;
   std::string tie;  // the best two candidates' intervals overlap: what the plan says about it (empty: no tie)

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <tuple>
 
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
@@ -68,6 +69,68 @@ std::string no_layouts_text(const PlanResult& r) {
   return out;
 }
 
+// The global batch asked for where a point uses another (batches_used), else -1.
+int64_t batch_asked(const PlanResult& r, const workloads::plan::PlanPoint& p) {
+  for (const auto& b : r.batches_used)
+    if (b.system == p.system && b.instances == p.instances && b.used == p.global_batch) return b.requested;
+  return -1;
+}
+
+// "x1-x3,x5": instance counts as runs.
+std::string count_runs(const std::vector<int>& counts) {
+  std::string out;
+  for (size_t i = 0; i < counts.size();) {
+    size_t j = i;
+    while (j + 1 < counts.size() && counts[j + 1] == counts[j] + 1) ++j;
+    out += (out.empty() ? "x" : ",x") + std::to_string(counts[i]) + (j > i ? "-x" + std::to_string(counts[j]) : "");
+    i = j + 1;
+  }
+  return out;
+}
+
+// One line per system: its price and where it comes from, or that it is unknown (ranked by time
+// or chips, none needed) and how to give one.
+std::string prices_text(const PlanResult& r) {
+  std::string out;
+  char buf[512];
+  for (const auto& [sys, p] : r.prices) {
+    if (std::isfinite(p.first))
+      std::snprintf(buf, sizeof buf, "  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first,
+                    p.second.c_str());
+    else
+      std::snprintf(buf, sizeof buf,
+                    "  price        %s: unknown, so its costs print as - (give one with --price %s=USD_PER_HOUR)\n",
+                    sys.c_str(), sys.c_str());
+    out += buf;
+  }
+  return out;
+}
+
+// The system sizes and the batches moved within --batch-tolerance: one line per system, batch
+// asked for and batch used, with the instance counts that use it.
+std::string sizes_text(const PlanResult& r) {
+  const auto& z = r.sizes;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "  sizes        %d system sizes (%s instance count from --min-chips to --max-chips, per system and "
+                "batch): %d without a layout, %d pruned by the deadline, %d by the cost limit, %d by the bound, %d "
+                "enumerated\n",
+                z.considered, r.pow2_counts ? "every power-of-two" : "every", z.no_layout, z.pruned_deadline,
+                z.pruned_budget, z.pruned_bound, z.enumerated);
+  std::string out = buf;
+  std::map<std::tuple<std::string, int64_t, int64_t>, std::vector<int>> moved;  // (system, asked, used) -> counts
+  for (const auto& b : r.batches_used) moved[{b.system, b.requested, b.used}].push_back(b.instances);
+  for (const auto& [k, counts] : moved) {
+    std::snprintf(buf, sizeof buf,
+                  "  batch        %s %s: %lld sequences per step instead of %lld, the nearest with a layout "
+                  "(--batch-tolerance %s%%)\n",
+                  std::get<0>(k).c_str(), count_runs(counts).c_str(), static_cast<long long>(std::get<2>(k)),
+                  static_cast<long long>(std::get<1>(k)), sim::format_double_exact(100 * r.batch_tolerance).c_str());
+    out += buf;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string plan_text(const PlanResult& r) {
@@ -84,8 +147,7 @@ std::string plan_text(const PlanResult& r) {
     ranked += " at the " + sim::format_double_exact(100 * r.rank_quantile) + " % quantile of its interval";
   line("plan: %s on %.4g tokens, ranked by %s, first start-up with a %s compile cache\n", r.model.c_str(), r.tokens,
        ranked.c_str(), workloads::enum_word(r.cache).c_str());
-  for (const auto& [sys, p] : r.prices)
-    line("  price        %s: $%.2f per instance-hour (%s)\n", sys.c_str(), p.first, p.second.c_str());
+  out += prices_text(r) + sizes_text(r);
   const auto& n = r.counts;
   line(
       "  search       %d layouts: %d invalid, %d pruned by memory (%g%% HBM headroom), %d by checkpointing dominance, "
@@ -121,9 +183,11 @@ std::string plan_text(const PlanResult& r) {
          c.pareto ? "*" : "");
   }
   const auto& w = r.candidates[0];
-  line("  winner: %s x%d (%d chips), %s, %lld sequences x %lld tokens per step\n", w.point.system.c_str(),
+  const int64_t asked = batch_asked(r, w.point);
+  line("  winner: %s x%d (%d chips), %s, %lld sequences x %lld tokens per step%s\n", w.point.system.c_str(),
        w.point.instances, w.point.chips, w.point.layout.text().c_str(), static_cast<long long>(w.point.global_batch),
-       static_cast<long long>(w.point.seq_len));
+       static_cast<long long>(w.point.seq_len),
+       asked > 0 ? (" (" + std::to_string(asked) + " asked for has no layout on it; --batch-tolerance)").c_str() : "");
   line("    step %.3f s, MFU %.1f%%, %.0f tokens/s, %lld steps; memory %s of %s per rank\n", w.step_time_s, 100 * w.mfu,
        w.tokens_per_s, static_cast<long long>(w.steps), gib(w.per_rank_bytes).c_str(),
        gib(w.hbm_capacity_bytes).c_str());
@@ -135,9 +199,10 @@ std::string plan_text(const PlanResult& r) {
   line("    time to train %s (%s without failures); cost %s (%s); goodput %.1f%%\n", days(w.time_to_train_s).c_str(),
        days(w.time_no_failures_s).c_str(), usd(w.cost_usd).c_str(), usd(w.cost_no_failures_usd).c_str(),
        100 * w.goodput);
-  if (w.time_interval.valid)
-    line("    80 %% intervals: time to train %s-%s, cost %s-%s, step %.3f-%.3f s\n", days(w.time_interval.low).c_str(),
-         days(w.time_interval.high).c_str(), usd(w.cost_interval.low).c_str(), usd(w.cost_interval.high).c_str(),
+  if (w.time_interval.valid)  // no cost interval when the price is unknown
+    line("    80 %% intervals: time to train %s-%s, cost %s, step %.3f-%.3f s\n", days(w.time_interval.low).c_str(),
+         days(w.time_interval.high).c_str(),
+         w.cost_interval.valid ? (usd(w.cost_interval.low) + "-" + usd(w.cost_interval.high)).c_str() : "unknown",
          w.step_interval.low, w.step_interval.high);
   for (const auto& why : w.step_interval.why) line("    interval wider: %s\n", why.c_str());
   if (!r.tie.empty()) line("    %s\n", r.tie.c_str());
@@ -188,8 +253,8 @@ nlohmann::ordered_json candidate_json(const PlanCandidate& c) {
   j["time_to_train_no_failures_s"] = c.time_no_failures_s;
   j["cost_usd"] = fin(c.cost_usd);
   if (c.cost_interval.valid) j["cost_usd_interval"] = interval_json(c.cost_interval);
-  j["cost_no_failures_usd"] = c.cost_no_failures_usd;
-  j["price_usd_per_instance_hour"] = c.price;
+  j["cost_no_failures_usd"] = fin(c.cost_no_failures_usd);
+  j["price_usd_per_instance_hour"] = fin(c.price);
   j["goodput"] = c.goodput;
   j["breakdown_s"] = {{"steady", c.steady_s},
                       {"first_startup", c.startup_s},
@@ -223,8 +288,11 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
                 {"hbm_headroom", r.hbm_headroom},
                 {"command", r.command},
                 {"question", r.question}};
+  js["plan"]["batch_tolerance"] = r.batch_tolerance;
+  js["plan"]["counts"] = r.pow2_counts ? "pow2" : "all";
   for (const auto& [sys, p] : r.prices)
-    js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", p.first}, {"source", p.second}};
+    js["plan"]["prices_usd_per_instance_hour"][sys] = {{"usd", std::isfinite(p.first) ? J(p.first) : J(nullptr)},
+                                                       {"source", p.second}};
   js["plan"]["restart"] = {
       {"interruptions_per_chip_hour", r.restart.interruptions_per_chip_hour},
       {"checkpoint_write_B_per_s_per_host", r.restart.write_bandwidth},
@@ -255,9 +323,22 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
                                           {"ranks", z.ranks},
                                           {"global_batch", z.global_batch},
                                           {"next_global_batch", z.next_batch > 0 ? J(z.next_batch) : J(nullptr)}});
+  const auto& z = r.sizes;
+  js["search"]["sizes"] = {{"considered", z.considered},           {"no_layout", z.no_layout},
+                           {"pruned_deadline", z.pruned_deadline}, {"pruned_budget", z.pruned_budget},
+                           {"pruned_bound", z.pruned_bound},       {"enumerated", z.enumerated}};
+  js["search"]["batches_used"] = J::array();
+  for (const auto& b : r.batches_used)
+    js["search"]["batches_used"].push_back({{"system", b.system},
+                                            {"instances", b.instances},
+                                            {"chips", b.chips},
+                                            {"global_batch_asked", b.requested},
+                                            {"global_batch_used", b.used}});
   J cands = J::array();
   for (const auto& c : r.candidates) {
     cands.push_back(candidate_json(c));
+    const int64_t asked = batch_asked(r, c.point);
+    cands.back()["global_batch_asked"] = asked > 0 ? asked : c.point.global_batch;
     const double v = ranked_metric(c, r.rank_by, r.rank_quantile);
     if (r.rank_quantile > 0 && std::isfinite(v)) cands.back()["rank_value"] = v;
   }

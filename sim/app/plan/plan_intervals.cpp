@@ -57,8 +57,9 @@ void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidat
     c.step_interval = steady_step_interval(model, specs[i], c.step_time_s, moved_steps);
     if (!std::isfinite(c.time_to_train_s)) continue;
     c.time_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s, 1.0);
-    c.cost_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s,
-                                  c.time_to_train_s > 0 ? c.cost_usd / c.time_to_train_s : 0);
+    if (std::isfinite(c.cost_usd))  // no interval for a cost that is unknown (no price)
+      c.cost_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s,
+                                    c.time_to_train_s > 0 ? c.cost_usd / c.time_to_train_s : 0);
   }
 }
 

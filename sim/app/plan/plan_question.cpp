@@ -61,6 +61,8 @@ nlohmann::ordered_json plan_question(const PlanOptions& o) {
   else
     q["tokens_per_step"] = o.tokens_per_step;
   q["seq_len"] = o.seq_len;
+  q["batch_tolerance"] = o.batch_tolerance;
+  q["counts"] = o.pow2_counts ? "pow2" : "all";
   q["rank_by"] = rank_word(o.rank_by, o.rank_quantile);
   q["search_space"] = {{"tp", o.space.tp},
                        {"pp", o.space.pp},
@@ -90,6 +92,8 @@ std::string plan_command_line(const PlanOptions& o) {
     a.insert(a.end(), {"--global-batch", joined(o.global_batches)});
   else
     a.insert(a.end(), {"--tokens-per-step", joined(o.tokens_per_step)});
+  a.insert(a.end(), {"--batch-tolerance", sim::format_double_exact(100 * o.batch_tolerance) + "%", "--counts",
+                     o.pow2_counts ? "pow2" : "all"});
   a.insert(a.end(), {"--seq-len", std::to_string(o.seq_len), "--rank-by", rank_word(o.rank_by, o.rank_quantile)});
   a.insert(a.end(), {"--tp", joined(o.space.tp), "--pp", joined(o.space.pp), "--max-fsdp",
                      std::to_string(o.space.max_fsdp), "--microbatch-sequences", joined(o.space.microbatch_sequences),

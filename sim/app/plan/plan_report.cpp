@@ -48,10 +48,14 @@ std::string pareto_plot(const nlohmann::json& cands, int pi) {
     se.x_err.push_back(interval_of(c, "time_to_train_s_interval", 1.0 / 86400));
     se.y_err.push_back(interval_of(c, "cost_usd_interval", 1.0));
   }
+  // Systems without a known price (ranked by time or chips) have no cost: not plotted.
+  if (all.pts.empty() && front.pts.empty())
+    return "<p>No candidate has a known cost: no plot of time against cost.</p>\n";
   if (!all.pts.empty()) xy.series.push_back(all);
   xy.series.push_back(front);
-  xy.labels.push_back(
-      {cands[0]["time_to_train_s"].get<double>() / 86400, cands[0]["cost_usd"].get<double>(), "winner"});
+  if (!cands[0]["time_to_train_s"].is_null() && !cands[0]["cost_usd"].is_null())
+    xy.labels.push_back(
+        {cands[0]["time_to_train_s"].get<double>() / 86400, cands[0]["cost_usd"].get<double>(), "winner"});
   h += "<h3>Time against cost</h3>\n" + report::xy_plot(xy) + "\n";
   return h;
 }
@@ -85,6 +89,7 @@ std::string breakdown_plot(const nlohmann::json& cands, int pi) {
 
 // Dollars as a manager reads them: $950, $12.3 k, $1.47 M.
 std::string money(double usd) {
+  if (!std::isfinite(usd)) return "-";
   if (usd >= 1e6) return "$" + num(usd / 1e6, 3) + " M";
   if (usd >= 1e4) return "$" + num(usd / 1e3, 3) + " k";
   return "$" + num(usd, 4);
@@ -126,9 +131,9 @@ std::string candidate_table(const nlohmann::json& cands) {
          esc(c["layout"]["text"].get<std::string>()) + "</td><td>" + num(c["step_time_s"].get<double>(), 4) +
          "</td><td>" + num(100 * c["mfu"].get<double>(), 3) + "%</td><td>" + num(c["startup_s"].get<double>() / 60, 3) +
          "</td><td>" + num(c["time_to_train_s"].get<double>() / 86400, 4) + "</td><td>" +
-         money(c["cost_usd"].get<double>()) + "</td><td>" + num(100 * c["goodput"].get<double>(), 3) +
-         "%</td><td class=\"l\">" + esc(i == 0 ? std::string("winner") : c["why_lost"].get<std::string>()) +
-         "</td></tr>\n";
+         money(c["cost_usd"].is_null() ? std::nan("") : c["cost_usd"].get<double>()) + "</td><td>" +
+         num(100 * c["goodput"].get<double>(), 3) + "%</td><td class=\"l\">" +
+         esc(i == 0 ? std::string("winner") : c["why_lost"].get<std::string>()) + "</td></tr>\n";
   }
   h += "</table>\n<p>* on the Pareto front (no other candidate is both faster and cheaper).</p>\n";
   return h;

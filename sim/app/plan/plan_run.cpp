@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <queue>
@@ -203,6 +204,8 @@ std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model,
                {"global_batches", o.global_batches},
                {"tokens_per_step", o.tokens_per_step},
                {"seq_len", o.seq_len},
+               {"batch_tolerance", o.batch_tolerance},
+               {"counts", o.pow2_counts ? "pow2" : "all"},
                {"rank_by", rank_word(o.rank_by, o.rank_quantile)},
                {"exhaustive", o.exhaustive},
                {"sets", o.sets}};
@@ -223,6 +226,7 @@ std::string plan_inputs(const PlanOptions& o, const workloads::ModelSpec& model,
 namespace {
 
 // The price per instance-hour of `sys`: --price, else the public figure; records its source.
+// Neither known: an error when the plan needs it (--rank-by cost, --max-cost), else NaN (unknown).
 double system_price(const PlanOptions& o, const models::SystemSpec& sys, PlanResult& res) {
   auto known = default_price(sys.name);
   double price = -1;
@@ -231,10 +235,16 @@ double system_price(const PlanOptions& o, const models::SystemSpec& sys, PlanRes
     price = it->second, source = "--price";
   else if (known.first > 0)
     price = known.first, source = known.second;
-  if (price < 0)
-    throw ConfigError(
-        sim::Location{"--systems", 0, 0}, sys.name,
-        "no public price is known for " + sys.name + ": give one with --price " + sys.name + "=USD_PER_HOUR");
+  if (price < 0) {
+    if (o.rank_by == RankBy::Cost || o.budget_usd > 0)
+      throw ConfigError(sim::Location{"--systems", 0, 0}, sys.name,
+                        "no public price is known for " + sys.name + ": give one with --price " + sys.name +
+                            "=USD_PER_HOUR (" + (o.rank_by == RankBy::Cost ? "--rank-by cost" : "--max-cost") +
+                            " needs the price of every system)");
+    // Ranked by time or chips with no cost limit: the cost is unknown and printed as such.
+    price = std::numeric_limits<double>::quiet_NaN();
+    source = "unknown";
+  }
   res.prices[sys.name] = {price, source};
   return price;
 }
@@ -262,6 +272,23 @@ bool over_limits(const PlanOptions& o, const Survivor& sv, PlanResult& res) {
   return false;
 }
 
+// Fills a survivor's point (`n` instances of `sys`, `seqs` sequences per step, layout `l`) and
+// loads its scenario; throws ConfigError for a layout the scenario loader rejects.
+void load_point(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_t seqs, const wp::PlanLayout& l,
+                Survivor& sv) {
+  sv.point.system = sys.name;
+  sv.point.instances = n;
+  sv.point.chips = sys.chips * n;
+  sv.point.global_batch = seqs;
+  sv.point.seq_len = o.seq_len;
+  sv.point.layout = l;
+  sv.sets = sv.point.sets();
+  sv.sets.insert(sv.sets.end(), o.sets.begin(), o.sets.end());
+  sv.spec = workloads::load_scenario(base_scenario(), sv.sets, o.model);
+  sv.hosts = sys.hosts * n;
+  sv.steps = static_cast<int64_t>(std::ceil(o.tokens / double(sv.spec.batch.tokens())));
+}
+
 // Prunes one layout of `n` instances of `sys` at `seqs` sequences per step without simulating
 // (invalid layout, memory, checkpointing dominance, deadline, budget); true if it survives.
 bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_t seqs, const wp::PlanLayout& l,
@@ -272,16 +299,8 @@ bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_
     ++res.counts.pruned_checkpointing;
     return false;
   }
-  sv.point.system = sys.name;
-  sv.point.instances = n;
-  sv.point.chips = sys.chips * n;
-  sv.point.global_batch = seqs;
-  sv.point.seq_len = o.seq_len;
-  sv.point.layout = l;
-  sv.sets = sv.point.sets();
-  sv.sets.insert(sv.sets.end(), o.sets.begin(), o.sets.end());
   try {
-    sv.spec = workloads::load_scenario(base_scenario(), sv.sets, o.model);
+    load_point(o, sys, n, seqs, l, sv);
   } catch (const ConfigError&) {
     ++res.counts.invalid;
     return false;
@@ -302,52 +321,167 @@ bool survives(const PlanOptions& o, const models::SystemSpec& sys, int n, int64_
   sv.id = std::string(kSweep) + ":" + res.model + ";" + join(sv.sets, ";");
   sv.hash = inputs_hash(point_inputs(sv.spec, pr.compile_params));
   sv.price = pr.price;
-  sv.hosts = sys.hosts * n;
-  sv.steps = static_cast<int64_t>(std::ceil(o.tokens / double(sv.spec.batch.tokens())));
   sv.flop_lb = wp::step_time_lower_bound(sv.spec, model_flops_per_step(sv.spec));
   set_bounds(sv, sv.flop_lb, o);
   return !over_limits(o, sv, res);
 }
 
-// 1. Enumerates every point of the search and prunes without simulating.
-std::vector<Survivor> enumerate_survivors(const PlanOptions& o, const workloads::ModelSpec& model, PlanResult& res,
-                                          PlanProgress& progress) {
-  std::vector<Survivor> survivors;
-  int layouts_seen = 0;
+// Where a survivor, a system size or a candidate stands in the search order: the figure ranked by
+// (a bound on it for a survivor or a size), then for --rank-by chips the time to train (a bound
+// for a survivor or a size); compared lexicographically, so that pruning "no better than the
+// best" stays exact.
+struct SearchKey {
+  double primary = std::numeric_limits<double>::infinity(), secondary = 0;
+  bool operator<(const SearchKey& o) const {
+    return primary != o.primary ? primary < o.primary : secondary < o.secondary;
+  }
+  bool operator>(const SearchKey& o) const { return o < *this; }
+  bool operator!=(const SearchKey& o) const { return primary != o.primary || secondary != o.secondary; }
+};
+
+SearchKey key_of(int chips, double time_lb, double cost_lb, RankBy rank_by) {
+  if (rank_by == RankBy::Chips) return {double(chips), time_lb};
+  return {rank_by == RankBy::Cost ? cost_lb : time_lb, 0};
+}
+
+SearchKey bound_key(const Survivor& s, RankBy rank_by) { return key_of(s.point.chips, s.time_lb, s.cost_lb, rank_by); }
+
+SearchKey candidate_key(const PlanCandidate& c, RankBy rank_by) {
+  return {plan_metric(c, rank_by), rank_by == RankBy::Chips ? c.time_to_train_s : 0};
+}
+
+// One system size of the search: `instances` of systems[system] at `seqs` sequences per step
+// (`requested` was asked for; when it has no layout, the nearest batch within --batch-tolerance
+// that has one). Its layouts are enumerated only when its bound reaches the front of the search.
+struct Size {
+  size_t system = 0;
+  int instances = 1, chips = 0;
+  int64_t requested = 0, seqs = 0;
+  std::vector<wp::PlanLayout> layouts;
+  double time_lb = 0, cost_lb = 0;  // at most those of every layout (size_bounds)
+};
+
+SearchKey size_key(const Size& z, RankBy rank_by) { return key_of(z.chips, z.time_lb, z.cost_lb, rank_by); }
+
+// A size's bounds over all its layouts: rule 5's FLOP bound of its first layout that loads, with
+// PP 1 and no checkpointing, through set_bounds. Each layout's bound is that times its bubble
+// (m + pp - 1) / m and its recompute factor, both at least 1; the model FLOPs, the chips, the
+// efficiency, the steps, the hosts and the checkpoint do not depend on the layout. When no layout
+// loads, the bounds stay 0 (every layout is then counted invalid when it is enumerated).
+void size_bounds(const PlanOptions& o, const models::SystemSpec& sys, double price, Size& z) {
+  for (const auto& l : z.layouts) {
+    Survivor sv;
+    try {
+      load_point(o, sys, z.instances, z.seqs, l, sv);
+    } catch (const ConfigError&) {
+      continue;
+    }
+    sv.spec.parallel.pp = 1;
+    sv.spec.checkpointing = workloads::Checkpointing::None;
+    sv.price = price;
+    set_bounds(sv, wp::step_time_lower_bound(sv.spec, model_flops_per_step(sv.spec)), o);
+    z.time_lb = sv.time_lb;
+    z.cost_lb = sv.cost_lb;
+    return;
+  }
+}
+
+// Rule 4 on a whole size: true (and counted) when its bounds exceed the deadline or the budget.
+bool size_over_limits(const PlanOptions& o, const Size& z, PlanResult& res) {
+  if (o.exhaustive) return false;
+  if (o.deadline_s > 0 && z.time_lb > o.deadline_s) {
+    ++res.sizes.pruned_deadline;
+    return true;
+  }
+  if (o.budget_usd > 0 && z.cost_lb > o.budget_usd) {
+    ++res.sizes.pruned_budget;
+    return true;
+  }
+  return false;
+}
+
+// The lazy enumeration: the systems, the sizes not yet enumerated (best bound first) and the
+// survivors of those that were (a deque: a wave points into it while it grows).
+struct Enumeration {
+  std::vector<models::SystemSpec> systems;
+  std::vector<Size> sizes;
+  size_t next = 0;  // sizes[next..] are not enumerated yet
+  std::deque<Survivor> survivors;
+  std::string compile_params;  // the resolved compile parameters (YAML), for the points' hashes
   double smallest_oom = std::numeric_limits<double>::infinity();
-  const std::string compile_params = sim::to_yaml(sim::write_config(workloads::load_compile_params()));
-  std::vector<models::SystemSpec> systems;  // every price first: a missing one stops the plan at once
-  for (const auto& sys_name : o.systems) {
-    systems.push_back(models::load_system(sys_name, {}));
-    system_price(o, systems.back(), res);
-  }
-  for (const models::SystemSpec& sys : systems) {
-    const double price = res.prices.at(sys.name).first;
-    const int lnc = sys.chip.cores.default_lnc;
-    const int ranks_per_instance = sys.chips * (sys.chip.cores.physical / lnc);
-    std::vector<int64_t> batches = o.global_batches;
-    for (int64_t t : o.tokens_per_step) batches.push_back(t / o.seq_len);
-    for (int n : wp::instance_counts(sys.chips, o.min_chips, o.max_chips))
-      for (int64_t seqs : batches) {
-        progress.enumerating(sys.name, n, layouts_seen, static_cast<int>(survivors.size()));
-        Pruning pr;
-        pr.compile_params = compile_params;
-        pr.price = price;
-        pr.smallest_oom = smallest_oom;
-        const int ranks = ranks_per_instance * n;
-        const auto layouts = wp::enumerate_layouts(model, o.space, ranks, ranks_per_instance, seqs, lnc);
-        if (layouts.empty())
-          res.no_layouts.push_back({sys.name, n, sys.chips * n, ranks, seqs,
-                                    wp::next_batch_with_layouts(model, o.space, ranks, ranks_per_instance, seqs, lnc)});
-        for (const auto& l : layouts) {
-          Survivor sv;
-          if (survives(o, sys, n, seqs, l, pr, res, sv)) survivors.push_back(std::move(sv));
-          progress.enumerating(sys.name, n, ++layouts_seen, static_cast<int>(survivors.size()));
-        }
-        smallest_oom = pr.smallest_oom;
+  int layouts_seen = 0;
+};
+
+// The sizes of one system: every instance count of the search x every batch asked for, the batch
+// moved to the nearest with a layout within --batch-tolerance (or recorded in no_layouts).
+void system_sizes(const PlanOptions& o, const workloads::ModelSpec& model, size_t si, Enumeration& en, PlanResult& res,
+                  PlanProgress& progress) {
+  const models::SystemSpec& sys = en.systems[si];
+  const int lnc = sys.chip.cores.default_lnc;
+  const int per_instance = sys.chips * (sys.chip.cores.physical / lnc);
+  std::vector<int64_t> batches = o.global_batches;
+  for (int64_t t : o.tokens_per_step) batches.push_back(t / o.seq_len);
+  std::set<std::pair<int, int64_t>> seen;  // two batches asked for may move to the same one
+  for (int n : wp::instance_counts(sys.chips, o.min_chips, o.max_chips, o.pow2_counts))
+    for (int64_t seqs : batches) {
+      progress.enumerating(sys.name, n, en.layouts_seen, static_cast<int>(en.survivors.size()));
+      ++res.sizes.considered;
+      const int ranks = per_instance * n;
+      Size z;
+      z.system = si;
+      z.instances = n;
+      z.chips = sys.chips * n;
+      z.requested = seqs;
+      z.seqs = wp::nearest_batch_with_layouts(model, o.space, ranks, per_instance, seqs, lnc, o.batch_tolerance);
+      if (z.seqs < 0) {
+        ++res.sizes.no_layout;
+        res.no_layouts.push_back({sys.name, n, z.chips, ranks, seqs,
+                                  wp::next_batch_with_layouts(model, o.space, ranks, per_instance, seqs, lnc)});
+        continue;
       }
+      if (z.seqs != seqs) res.batches_used.push_back({sys.name, n, z.chips, seqs, z.seqs});
+      if (!seen.insert({n, z.seqs}).second) continue;
+      z.layouts = wp::enumerate_layouts(model, o.space, ranks, per_instance, z.seqs, lnc);
+      size_bounds(o, sys, res.prices.at(sys.name).first, z);
+      if (!size_over_limits(o, z, res)) en.sizes.push_back(std::move(z));
+    }
+}
+
+// 1. Every system (its price first: a missing one stops the plan at once) and its sizes, best
+// bound first (equal bounds in the order of --systems, then of the instance counts).
+Enumeration start_enumeration(const PlanOptions& o, const workloads::ModelSpec& model, PlanResult& res,
+                              PlanProgress& progress) {
+  Enumeration en;
+  en.compile_params = sim::to_yaml(sim::write_config(workloads::load_compile_params()));
+  for (const auto& sys_name : o.systems) {
+    en.systems.push_back(models::load_system(sys_name, {}));
+    system_price(o, en.systems.back(), res);
   }
-  return survivors;
+  for (size_t si = 0; si < en.systems.size(); ++si) system_sizes(o, model, si, en, res, progress);
+  std::stable_sort(en.sizes.begin(), en.sizes.end(),
+                   [&](const Size& a, const Size& b) { return size_key(a, o.rank_by) < size_key(b, o.rank_by); });
+  return en;
+}
+
+// Enumerates sizes[next] (rules 1 to 4 on each of its layouts) and puts its survivors in `heap`.
+template <class Heap>
+void enumerate_size(const PlanOptions& o, Enumeration& en, Heap& heap, PlanResult& res, PlanProgress& progress) {
+  const Size& z = en.sizes[en.next++];
+  const models::SystemSpec& sys = en.systems[z.system];
+  ++res.sizes.enumerated;
+  Pruning pr;
+  pr.compile_params = en.compile_params;
+  pr.price = res.prices.at(sys.name).first;
+  pr.smallest_oom = en.smallest_oom;
+  for (const auto& l : z.layouts) {
+    Survivor sv;
+    if (survives(o, sys, z.instances, z.seqs, l, pr, res, sv)) {
+      en.survivors.push_back(std::move(sv));
+      heap.push(en.survivors.size() - 1);
+    }
+    progress.enumerating(sys.name, z.instances, ++en.layouts_seen, static_cast<int>(en.survivors.size()));
+  }
+  en.smallest_oom = pr.smallest_oom;
 }
 
 // Simulates the points of one wave not yet in the database (forked, -j at a time) and stores
@@ -390,27 +524,6 @@ std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const
   return results;
 }
 
-// Where a survivor or a candidate stands in the search order: the figure ranked by (a bound on
-// it for a survivor), then for --rank-by chips the time to train (a bound for a survivor);
-// compared lexicographically, so that pruning "no better than the best" stays exact.
-struct SearchKey {
-  double primary = std::numeric_limits<double>::infinity(), secondary = 0;
-  bool operator<(const SearchKey& o) const {
-    return primary != o.primary ? primary < o.primary : secondary < o.secondary;
-  }
-  bool operator>(const SearchKey& o) const { return o < *this; }
-  bool operator!=(const SearchKey& o) const { return primary != o.primary || secondary != o.secondary; }
-};
-
-SearchKey bound_key(const Survivor& s, RankBy rank_by) {
-  if (rank_by == RankBy::Chips) return {double(s.point.chips), s.time_lb};
-  return {rank_by == RankBy::Cost ? s.cost_lb : s.time_lb, 0};
-}
-
-SearchKey candidate_key(const PlanCandidate& c, RankBy rank_by) {
-  return {plan_metric(c, rank_by), rank_by == RankBy::Chips ? c.time_to_train_s : 0};
-}
-
 // One line on stderr per evaluated point (a plan can take minutes).
 void point_line(const PlanCandidate& c, const Survivor& s, PlanProgress& progress) {
   char buf[512];
@@ -435,15 +548,22 @@ void schedule_bound(Survivor& s, StepBounder& bounder, const PlanOptions& o, Pla
 }
 
 // The next wave: up to kWave survivors, best bound first, each with its schedule bound; every
-// survivor left whose bound is not below `best` is pruned (rule 5/6) and the heap emptied.
+// survivor left whose bound is not below `best` is pruned (rule 5/6) and the heap emptied. A size
+// is enumerated when its bound is not above the front's and not above `best`: its survivors'
+// bounds are at least its own, so the sizes left when the search ends are above `best`.
 template <class Heap>
-std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& survivors, const SearchKey& best,
-                                       StepBounder& bounder, const PlanOptions& o, PlanResult& res,
-                                       PlanProgress& progress) {
+std::vector<const Survivor*> next_wave(Heap& heap, Enumeration& en, const SearchKey& best, StepBounder& bounder,
+                                       const PlanOptions& o, PlanResult& res, PlanProgress& progress) {
   auto lb = [&](const Survivor& s) { return bound_key(s, o.rank_by); };
   std::vector<const Survivor*> wave;
-  while (!heap.empty() && wave.size() < kWave) {
-    Survivor& s = survivors[heap.top()];
+  while (wave.size() < kWave) {
+    while (en.next < en.sizes.size()) {
+      const SearchKey k = size_key(en.sizes[en.next], o.rank_by);
+      if ((!o.exhaustive && k > best) || (!heap.empty() && k > lb(en.survivors[heap.top()]))) break;
+      enumerate_size(o, en, heap, res, progress);
+    }
+    if (heap.empty()) break;
+    Survivor& s = en.survivors[heap.top()];
     // The smallest bound left is above the best time (cost): none of them can win, nor tie
     // (a tie would be ranked by the layout's text, so a bound equal to the best is kept).
     if (!o.exhaustive && lb(s) > best) {
@@ -455,7 +575,7 @@ std::vector<const Survivor*> next_wave(Heap& heap, std::vector<Survivor>& surviv
     heap.pop();
     if (!s.scheduled) {  // bound it properly and put it back in its place
       schedule_bound(s, bounder, o, res, progress);
-      progress.searching(res.counts.bounded, static_cast<int>(survivors.size()), res.counts.evaluated,
+      progress.searching(res.counts.bounded, static_cast<int>(en.survivors.size()), res.counts.evaluated,
                          static_cast<int>(heap.size() + wave.size()), 0);
       if (!over_limits(o, s, res)) heap.push(i);
       continue;
@@ -484,23 +604,22 @@ double quantile_threshold(const PlanOptions& o, std::vector<PlanCandidate>& eval
 // 2. Best bound first (A*-like: a survivor gets its schedule bound when it first reaches the
 // front, then goes back in line); evaluates in waves of kWave, pruning what cannot beat the
 // best so far. The order and the pruning depend on the inputs only, not on -j.
-std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<Survivor>& survivors, PointsDb& db,
-                                              PlanResult& res, PlanProgress& progress) {
+std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, Enumeration& en, PointsDb& db, PlanResult& res,
+                                              PlanProgress& progress) {
   auto lb = [&](const Survivor& s) { return bound_key(s, o.rank_by); };
   auto later = [&](size_t a, size_t b) {
-    const Survivor &x = survivors[a], &y = survivors[b];
+    const Survivor &x = en.survivors[a], &y = en.survivors[b];
     return lb(x) != lb(y) ? lb(x) > lb(y) : x.id > y.id;
   };
   std::priority_queue<size_t, std::vector<size_t>, decltype(later)> heap(later);
-  for (size_t i = 0; i < survivors.size(); ++i) heap.push(i);
   StepBounder bounder;
   SearchKey best;
   std::vector<PlanCandidate> evaluated;
   int idx = 0;
   for (;;) {
-    const std::vector<const Survivor*> wave = next_wave(heap, survivors, best, bounder, o, res, progress);
+    const std::vector<const Survivor*> wave = next_wave(heap, en, best, bounder, o, res, progress);
     if (wave.empty()) break;
-    progress.searching(res.counts.bounded, static_cast<int>(survivors.size()), res.counts.evaluated,
+    progress.searching(res.counts.bounded, static_cast<int>(en.survivors.size()), res.counts.evaluated,
                        static_cast<int>(heap.size() + wave.size()), static_cast<int>(wave.size()));
     const std::vector<std::optional<PlanPointResult>> results = run_wave(o, wave, db, res, idx, progress);
     for (size_t i = 0; i < wave.size(); ++i) {
@@ -516,6 +635,7 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, std::vector<
     }
     if (o.rank_quantile > 0 && !o.exhaustive) best = {quantile_threshold(o, evaluated), 0};
   }
+  res.sizes.pruned_bound += static_cast<int>(en.sizes.size() - en.next);  // all above the best (next_wave)
   return evaluated;
 }
 
@@ -532,6 +652,8 @@ PlanResult run_plan(const PlanOptions& o) {
   res.systems = o.systems;
   res.restart = o.restart;
   res.hbm_headroom = o.hbm_headroom;
+  res.batch_tolerance = o.batch_tolerance;
+  res.pow2_counts = o.pow2_counts;
   PointsDb db(o.db);
   std::vector<std::string> model_sets;
   for (const auto& s : o.sets)
@@ -539,8 +661,8 @@ PlanResult run_plan(const PlanOptions& o) {
   const workloads::ModelSpec model = workloads::load_model(o.model, model_sets);
   res.model = model.name;
   PlanProgress progress;
-  std::vector<Survivor> survivors = enumerate_survivors(o, model, res, progress);
-  rank_plan_candidates(o, evaluate_survivors(o, survivors, db, res, progress), res);
+  Enumeration en = start_enumeration(o, model, res, progress);
+  rank_plan_candidates(o, evaluate_survivors(o, en, db, res, progress), res);
   if (o.intervals) {
     progress.phase("80 % intervals of the best candidates (one simulation per fitted parameter)");
     set_plan_intervals(o, res);
