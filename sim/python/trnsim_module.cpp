@@ -252,7 +252,8 @@ py::tuple py_plan(py::dict d) {
       "rank_by", cli.rank_by)("interruption_rate", cli.rate)("checkpoint_write_bw", cli.write_bw)(
       "checkpoint_read_bw", cli.read_bw)("checkpoint_interval", cli.interval)("tp", cli.tp)("pp", cli.pp)(
       "max_fsdp", cli.max_fsdp)("microbatch_sequences", cli.microbatch_sequences)("checkpointing", cli.checkpointing)(
-      "exhaustive", cli.exhaustive)("no_intervals", cli.no_intervals)("set", cli.sets)("json", c.json)
+      "exhaustive", cli.exhaustive)("no_intervals", cli.no_intervals)("set", cli.sets)("json", c.json)(
+      "batch_tolerance", cli.batch_tolerance)("counts", cli.counts)
       .finish();
   return in_child([cli, c] {
     const PlanOptions p = plan_options(cli);  // bad options first, then an unwritable output

@@ -182,6 +182,11 @@ def test_errors(work):
                      lambda: trnsim.plan(model="llama3.1-8b", tokens=1e10, systems="trn2.48xlarge", rank_by="chips"),
                      ["plan", "--model", "llama3.1-8b", "--tokens", "1e10", "--systems", "trn2.48xlarge", "--rank-by",
                       "chips"])
+    expect_cli_error("plan with a bad counts",
+                     lambda: trnsim.plan(model="llama3.1-8b", tokens=1e10, systems="trn2.48xlarge", counts="some",
+                                         batch_tolerance="5%"),
+                     ["plan", "--model", "llama3.1-8b", "--tokens", "1e10", "--systems", "trn2.48xlarge", "--counts",
+                      "some", "--batch-tolerance", "5%"], strip_hint=True)
     try:
         trnsim.load_sweep("bad.yaml")
         check("load_sweep of a YAML file raises trnsim.Error", False)

@@ -199,7 +199,7 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
          prices=None, cache=None, global_batch=None, tokens_per_step=None, seq_len=None, jobs=1, db=None,
          rank_by=None, interruption_rate=None, checkpoint_write_bw=None, checkpoint_read_bw=None,
          checkpoint_interval=None, tp=None, pp=None, max_fsdp=None, microbatch_sequences=None, checkpointing=None,
-         exhaustive=False, intervals=True, set=None, json=None):
+         exhaustive=False, intervals=True, set=None, json=None, batch_tolerance=None, counts=None):
     """`trnsim plan`: the fastest (or cheapest, or fewest-chip) way to train `model` on `tokens`
     tokens on `systems` (docs/plan.md). Returns the --json document (dict): plan (the question
     and the command that asks it again), search (counts), candidates (best first: system, chips,
@@ -209,7 +209,9 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
     or comma-separated text; prices: {system: USD per instance-hour}; deadline and checkpoint_*:
     times and bandwidths with units ("30d", "2.9 GB/s"); rank_by: "time" | "cost" | "chips" |
     "time@0.9" ...; intervals=False skips the 80 % intervals of the best three; set: {key: value}
-    overrides of every point's scenario; json: a file to write as the CLI's --json.
+    overrides of every point's scenario; json: a file to write as the CLI's --json;
+    batch_tolerance: how far the plan may move a batch that has no layout ("15%", 0 for never);
+    counts: "pow2" (powers of two of instances) or "all" (every count).
     On a terminal, a status line on stderr says what the search is doing. Raises Error.
     """
     _choice("cache", cache, ("cold", "warm"))
@@ -222,7 +224,8 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
                  checkpoint_write_bw=_text(checkpoint_write_bw), checkpoint_read_bw=_text(checkpoint_read_bw),
                  checkpoint_interval=_text(checkpoint_interval), tp=_list(tp), pp=_list(pp), max_fsdp=_int(max_fsdp),
                  microbatch_sequences=_list(microbatch_sequences), checkpointing=_list(checkpointing),
-                 exhaustive=bool(exhaustive), no_intervals=not intervals, set=_sets(set), json=_text(json))
+                 exhaustive=bool(exhaustive), no_intervals=not intervals, set=_sets(set), json=_text(json),
+                 batch_tolerance=_text(batch_tolerance), counts=_text(counts))
 
 
 def sweep(sweep, db, jobs=1, shard=None):
