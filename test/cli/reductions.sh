@@ -71,6 +71,11 @@ compare "trn2 UltraServer, TP4 PP2 FSDP8 DP4, 40 micro-batches" qwen3-32b-trn2 -
 compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2
 compare "2 x Trn3 Gen1 UltraServer, TP4 FSDP32 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2 \
   --set system.instances=2 --set parallel.fsdp=32 --set batch.global_batch=128
+# With pipeline stages on a switched fabric: the local symmetry keeps every rank in its stage
+# (TP 16 spans 4 chips; PP 4 puts a stage on 16 chips).
+compare "Trn3 Gen1 UltraServer, TP16 PP4 FSDP4, 8 micro-batches (local symmetry per stage)" qwen3-32b-trn3-gen1 \
+  --set model.num_layers=4 --set parallel.tp=16 --set parallel.pp=4 --set parallel.fsdp=4 --set parallel.dp=1 \
+  --set parallel.microbatches=8 --set batch.global_batch=32
 # Trn3 Gen2 UltraServer (switched): the local symmetry exchanges the 4 ranks of every chip.
 compare "Trn3 Gen2 UltraServer, TP4 FSDP16 DP9 (local symmetry)" qwen3-32b-trn3-gen2 --set model.num_layers=2
 

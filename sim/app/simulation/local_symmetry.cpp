@@ -61,6 +61,10 @@ std::vector<int> chip_perm(const Job& j, const Perm& p) {
 bool element_ok(Job& j, const Perm& p) {
   for (size_t i = 0; i < p.size(); ++i)
     if (p[i] == static_cast<int>(i)) return false;
+  // Every rank stays in its pipeline stage: the stages run different programs, and one rank
+  // per stage is simulated.
+  for (int r = 0; r < j.layout.world(); ++r)
+    if (j.layout.coord(j.apply(p, r)).p != j.layout.coord(r).p) return false;
   std::vector<int32_t> links = j.sys.topology().local_automorphism(chip_perm(j, p));
   if (links.empty()) return false;
   j.links[p] = std::move(links);
@@ -184,10 +188,10 @@ std::vector<Perm> candidates(const Job& j) {
 hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
                                      const workloads::ParallelSpec& par) {
   hw::LocalSymmetry none;
-  if (sys.spec().topology.impl != "switched" || par.pp != 1 || layout.world() != sys.total_ranks()) return none;
+  if (sys.spec().topology.impl != "switched" || layout.world() != sys.total_ranks()) return none;
   Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}, {}};
-  for (auto k :
-       {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp, workloads::GroupKind::Ep}) {
+  for (auto k : {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp,
+                 workloads::GroupKind::Pp, workloads::GroupKind::Ep}) {
     if (layout.group(k, 0).size() < 2) continue;
     std::vector<int> gid(static_cast<size_t>(layout.world()));
     for (int r = 0; r < layout.world(); ++r) {

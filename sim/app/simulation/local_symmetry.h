@@ -13,8 +13,9 @@ namespace trn::app {
 
 /// Candidates, kept greedily while the group they generate passes every check: exchanges of
 /// the ranks of a chip (XOR of their index), XOR of the chip index inside an instance, and the
-/// reversal of the chips (alone and with an XOR). Identity only (inactive) unless the topology
-/// is switched, the job has one pipeline stage and fills the system.
+/// reversal of the chips (alone and with an XOR); with pipeline stages, only those that keep
+/// every rank in its stage (one rank per stage is simulated, and the stages' programs differ).
+/// Identity only (inactive) unless the topology is switched and the job fills the system.
 hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
                                      const workloads::ParallelSpec& par);
 
