@@ -20,6 +20,7 @@
 #include "sim/app/cli/plan_options.h"
 #include "sim/app/commands/bench_collective.h"
 #include "sim/app/commands/bench_core.h"
+#include "sim/app/commands/report.h"
 #include "sim/app/commands/run.h"
 #include "sim/app/commands/startup.h"
 #include "sim/app/commands/sweep.h"
@@ -28,6 +29,7 @@
 #include "sim/base/fork_pool.h"
 #include "sim/base/output_file.h"
 #include "sim/base/paths.h"
+#include "sim/base/warnings.h"
 
 namespace py = pybind11;
 
@@ -96,10 +98,12 @@ CommandError oom_error(const RunResult& r) {
 }
 
 /// In the child: the command's JSON text, or its error with the CLI's exit status (those of
-/// run_cli, sim/app/cli/cli.cpp), sealed in fork_pool's one envelope.
-std::string child_reply(const std::function<std::string()>& command) {
+/// run_cli, sim/app/cli/cli.cpp), sealed in fork_pool's one envelope. `progress`: -1 draws the
+/// progress and status lines when stderr is a terminal, 0 never, 1 always (the option progress=).
+std::string child_reply(const std::function<std::string()>& command, int progress) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   sim::install_signal_cleanup();  // as in main(): SIGINT/SIGTERM remove partial output files
+  if (progress >= 0) sim::force_progress_on_stderr(progress != 0);
   try {
     return sim::ChildResult::of(command()).seal();
   } catch (const CommandError& e) {
@@ -113,7 +117,7 @@ std::string child_reply(const std::function<std::string()>& command) {
 /// (status, text, detail) as bytes: status 0 and the JSON, or the exit status and the message.
 /// A SIGINT that arrived meanwhile raises KeyboardInterrupt (the child has exited by then: it
 /// is stopped when the signal interrupts the wait, or it got the terminal's SIGINT itself).
-py::tuple in_child(const std::function<std::string()>& command) {
+py::tuple in_child(const std::function<std::string()>& command, int progress = -1) {
   sim::ChildOutcome out;
   // A signal that interrupts the wait runs Python's handlers; one that raises (SIGINT's
   // KeyboardInterrupt) stops the child, which takes its own children with it (fork_pool).
@@ -124,8 +128,8 @@ py::tuple in_child(const std::function<std::string()>& command) {
   try {
     py::gil_scoped_release nogil;
     sim::run_forked(
-        1, [&](size_t) { return child_reply(command); }, 1, [&](size_t, sim::ChildOutcome&& c) { out = std::move(c); },
-        "trnsim", interrupted);
+        1, [&](size_t) { return child_reply(command, progress); }, 1,
+        [&](size_t, sim::ChildOutcome&& c) { out = std::move(c); }, "trnsim", interrupted);
   } catch (const sim::Interrupted&) {
     throw py::error_already_set();  // the exception the handler raised
   } catch (const std::exception& e) {
@@ -188,15 +192,16 @@ py::tuple py_run(py::dict d) {
   RunOptions o;
   CommonOptions c;
   bool quiet = false;
-  Args(std::move(d))("scenario", o.scenario)("system", o.system)("chips", o.chips)("set", o.sets)("mode", o.mode)(
-      "model", o.model)("trace", o.trace)("trace_categories", o.categories)("trace_window", o.window)(
+  int progress = -1;
+  Args(std::move(d))("progress", progress)("scenario", o.scenario)("system", o.system)("chips", o.chips)("set", o.sets)(
+      "mode", o.mode)("model", o.model)("trace", o.trace)("trace_categories", o.categories)("trace_window", o.window)(
       "max_memory", o.max_memory)("allow_oom", o.allow_oom)("all_ranks", o.all_ranks)(
       "all_microbatches", o.all_microbatches)("exact", o.exact)("quiet", quiet)("json", c.json)("resolved", c.resolved)(
       "intervals", o.intervals)
       .finish();
   o.progress = !quiet;
   c.sets = o.sets;
-  return in_child([o, c] { return run_command(o, c); });
+  return in_child([o, c] { return run_command(o, c); }, progress);
 }
 
 py::tuple py_startup(py::dict d) {
@@ -245,9 +250,10 @@ py::tuple py_bench_hbm(py::dict d) {
 py::tuple py_plan(py::dict d) {
   PlanCli cli;
   CommonOptions c;
-  Args(std::move(d))("model", cli.model)("tokens", cli.tokens)("systems", cli.systems)("min_chips", cli.min_chips)(
-      "max_chips", cli.max_chips)("deadline", cli.deadline)("max_cost", cli.max_cost)("hbm_headroom", cli.hbm_headroom)(
-      "prices", cli.prices)("cache", cli.cache)("global_batch", cli.global_batch)(
+  int progress = -1;
+  Args(std::move(d))("progress", progress)("model", cli.model)("tokens", cli.tokens)("systems", cli.systems)(
+      "min_chips", cli.min_chips)("max_chips", cli.max_chips)("deadline", cli.deadline)("max_cost", cli.max_cost)(
+      "hbm_headroom", cli.hbm_headroom)("prices", cli.prices)("cache", cli.cache)("global_batch", cli.global_batch)(
       "tokens_per_step", cli.tokens_per_step)("seq_len", cli.seq_len)("jobs", cli.jobs)("db", cli.db)(
       "rank_by", cli.rank_by)("interruption_rate", cli.rate)("checkpoint_write_bw", cli.write_bw)(
       "checkpoint_read_bw", cli.read_bw)("checkpoint_interval", cli.interval)("tp", cli.tp)("pp", cli.pp)(
@@ -255,20 +261,49 @@ py::tuple py_plan(py::dict d) {
       "exhaustive", cli.exhaustive)("no_intervals", cli.no_intervals)("set", cli.sets)("json", c.json)(
       "batch_tolerance", cli.batch_tolerance)("counts", cli.counts)
       .finish();
-  return in_child([cli, c] {
-    const PlanOptions p = plan_options(cli);  // bad options first, then an unwritable output
-    check_outputs(c);
-    const std::string json = plan_json(run_plan(p)).dump(2) + "\n";
-    write_outputs(c, json, "");
-    return json;
-  });
+  return in_child(
+      [cli, c] {
+        const PlanOptions p = plan_options(cli);  // bad options first, then an unwritable output
+        check_outputs(c);
+        const std::string json = plan_json(run_plan(p)).dump(2) + "\n";
+        write_outputs(c, json, "");
+        return json;
+      },
+      progress);
 }
 
+/// The sweep file `sweep`, or the document `text` (named `sweep` in messages). Each finished
+/// point's line goes to stderr as the CLI's does, but only when progress lines are on.
 py::tuple py_sweep(py::dict d) {
   SweepOptions o;
   o.exe = sim::executable_near_self(TRNSIM_EXE);
-  Args(std::move(d))("sweep", o.file)("db", o.db)("jobs", o.jobs)("shard", o.shard)("executable", o.exe).finish();
-  return in_child([o] { return sweep_json(run_sweep(o)).dump(2) + "\n"; });
+  int progress = -1;
+  Args(std::move(d))("progress", progress)("sweep", o.file)("text", o.text)("db", o.db)("jobs", o.jobs)(
+      "shard", o.shard)("executable", o.exe)
+      .finish();
+  return in_child(
+      [o] {
+        auto line = [](const SweepProgress& p) {
+          if (sim::progress_on_stderr()) write_sweep_progress(p, stderr);
+        };
+        return sweep_json(run_sweep(o, line)).dump(2) + "\n";
+      },
+      progress);
+}
+
+/// `trnsim report`: checks and writes the page as report_cli.cpp does; the JSON is report_json
+/// with the page's path first.
+py::tuple py_report(py::dict d) {
+  ReportOptions o;
+  Args(std::move(d))("results", o.results)("db", o.db)("html", o.html).finish();
+  return in_child([o] {
+    if (!o.results.empty() || !o.db.empty()) sim::check_writable(o.html, "--html");
+    const ReportResult r = run_report(o);
+    sim::write_files_atomic({{o.html, r.html}}, {"--html"});
+    nlohmann::ordered_json j = {{"html", o.html}};
+    j.update(report_json(r));
+    return j.dump(2) + "\n";
+  });
 }
 
 }  // namespace
@@ -301,4 +336,5 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("bench_hbm", &trn::app::py_bench_hbm, "trnsim bench hbm: (status, JSON or message, detail)");
   m.def("plan", &trn::app::py_plan, "trnsim plan: (status, JSON or message, detail)");
   m.def("sweep", &trn::app::py_sweep, "trnsim sweep: (status, JSON or message, detail)");
+  m.def("report", &trn::app::py_report, "trnsim report: (status, JSON or message, detail)");
 }

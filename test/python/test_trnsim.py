@@ -8,7 +8,10 @@ PYTHONPATH=BUILD/python).
   the figure of `trnsim run qwen3-32b-trn2 --json`, and the dicts returned by run, startup and
   bench_collective equal the CLI's --json documents apart from sim.wall_s;
 - errors arrive as trnsim.Error with the CLI's message and exit status; Ctrl-C raises
-  KeyboardInterrupt; no child process is left behind.
+  KeyboardInterrupt; no child process is left behind;
+- report() writes the CLI's page byte for byte; sweep(axes=..., scenario=...) writes the rows
+  of the same sweep written as a file and run by the CLI; progress=True draws the CLI's
+  progress lines on stderr, progress=None (no terminal here) none.
 
 Usage: test_trnsim.py PATH/TO/trnsim SOURCE_DIR
 """
@@ -18,6 +21,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -68,11 +72,12 @@ def run_block(name, blocks, ns):
               len(got.splitlines()), len(quoted.splitlines())))
 
 
-def cli(*args):
-    """Runs the CLI with --json; returns (exit status, stdout, stderr, the JSON or None)."""
+def cli(*args, json_out=True):
+    """Runs the CLI (with --json unless json_out is False); returns (exit status, stdout, stderr,
+    the JSON or None)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
-        p = subprocess.run([TRNSIM, *args, "--json", path], capture_output=True, text=True)
+        p = subprocess.run([TRNSIM, *args, *(["--json", path] if json_out else [])], capture_output=True, text=True)
         doc = json.load(open(path)) if os.path.exists(path) else None
     return p.returncode, p.stdout, p.stderr, doc
 
@@ -150,11 +155,14 @@ def test_commands(work):
           pl["plan"]["rank_by"] == "chips" and pl["candidates"][0]["time_to_train_s"] <= 0.1 * 86400, pl["plan"])
 
 
-def expect_cli_error(desc, call, cli_args, strip_hint=False):
-    """call() raises trnsim.Error whose cli_line() and detail are the CLI's stderr."""
-    rc, _, err, _ = cli(*cli_args)
+def expect_cli_error(desc, call, cli_args, strip_hint=False, json_out=True, edit=None):
+    """call() raises trnsim.Error whose cli_line() and detail are the CLI's stderr (edited by
+    `edit`, a function of the text, when given)."""
+    rc, _, err, _ = cli(*cli_args, json_out=json_out)
     if strip_hint:
         err = err.replace(" (see trnsim --help)", "")
+    if edit:
+        err = edit(err)
     try:
         call()
     except trnsim.Error as e:
@@ -192,6 +200,114 @@ def test_errors(work):
         check("load_sweep of a YAML file raises trnsim.Error", False)
     except trnsim.Error as e:
         check("load_sweep of a YAML file raises trnsim.Error (%s)" % e, e.status == 2)
+
+
+def test_report(work):
+    """report() writes the CLI's page byte for byte, returns its counts; errors as the CLI's."""
+    os.chdir(work)  # run.json of test_commands, tiny.sqlite of the worked example
+    t0 = time.time()
+    got = trnsim.report("run.json", db="tiny.sqlite", html="py.html")
+    rc, out, err, _ = cli("report", "run.json", "--db", "tiny.sqlite", "--html", "cli.html", json_out=False)
+    same = rc == 0 and open("py.html", "rb").read() == open("cli.html", "rb").read()
+    check("report(...) writes the page of trnsim report run.json --db tiny.sqlite --html (%.1f s)" % (time.time() - t0),
+          same, "exit %d, %s" % (rc, err.strip()))
+    summary = "report: %d steady-step results, %d first-step results; wrote cli.html\n" % (
+        got["steady_step_results"], got["first_step_results"])
+    check("report() returns the page and the CLI's counts", got["html"] == "py.html" and got["sweep_rows"] == 4
+          and out == summary, got, out)
+    expect_cli_error("report without inputs", lambda: trnsim.report(html="x.html"), ["report", "--html", "x.html"],
+                     json_out=False)
+    expect_cli_error("report onto an input", lambda: trnsim.report(["run.json"], html="run.json"),
+                     ["report", "run.json", "--html", "run.json"], json_out=False)
+    expect_cli_error("report of a missing file", lambda: trnsim.report(["missing.json"], html="x.html"),
+                     ["report", "missing.json", "--html", "x.html"], json_out=False)
+    expect_cli_error("report into a missing directory", lambda: trnsim.report(db="tiny.sqlite", html="no/x.html"),
+                     ["report", "--db", "tiny.sqlite", "--html", "no/x.html"], json_out=False)
+
+
+AXES_YAML = """name: qwen3-32b-trn2-run
+command: run
+scenario: qwen3-32b-trn2
+axes:
+  - key: mode
+    values: [eager, compiled]
+  - key: model.num_layers
+    values: [2]
+"""
+
+
+def db_rows(path):
+    """The points table: its columns and rows, results without their wall-clock fields."""
+    con = sqlite3.connect(path)
+    try:
+        cur = con.execute("SELECT * FROM points ORDER BY idx")
+        cols = [c[0] for c in cur.description]
+        rows = [dict(zip(cols, r)) for r in cur.fetchall()]
+    finally:
+        con.close()
+    for r in rows:
+        r["result"] = no_wall(json.loads(r["result"]))
+    return cols, rows
+
+
+@contextlib.contextmanager
+def stderr_to(path):
+    """File descriptor 2 (which the call's child inherits) into `path`."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(path, "w") as f:
+        os.dup2(f.fileno(), 2)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def progress_lines(text):
+    return [re.sub(r"elapsed \d+s  ETA \d+s", "elapsed Ns  ETA Ns", l) for l in text.splitlines()]
+
+
+def test_sweep_axes(work):
+    """sweep(axes=..., scenario=...) (the page's sweep-axes example wrote axes.sqlite) against
+    the same sweep as a file through the CLI; its errors; progress lines."""
+    os.chdir(work)
+    t0 = time.time()
+    axes = {"mode": ["eager", "compiled"], "model.num_layers": [2]}
+    with open("axes.yaml", "w") as f:
+        f.write(AXES_YAML)
+    rc, out, err, _ = cli("sweep", "axes.yaml", "--db", "cli.sqlite", json_out=False)
+    py, cl = db_rows("axes.sqlite"), db_rows("cli.sqlite")
+    check("sweep(axes=..., scenario=...) has the rows of trnsim sweep axes.yaml (%.1f s)" % (time.time() - t0),
+          rc == 0 and py == cl and len(py[1]) == 2, err, py[0], cl[0])
+    again = trnsim.sweep(axes=axes, scenario="qwen3-32b-trn2", db="cli.sqlite")
+    check("sweep(axes=...) reuses the CLI's rows", again["run"] == 0 and again["points"] == 2, again)
+    try:
+        trnsim.sweep("axes.yaml", db="x.sqlite", axes=axes)
+        check("sweep(FILE, axes=...) raises trnsim.Error", False)
+    except trnsim.Error as e:
+        check("sweep(FILE, axes=...) raises trnsim.Error (%s)" % e, e.status == 2 and "not both" in str(e))
+    bad = {"mode": ["eager"], "parallel.tpp": [4, 8]}
+    with open("bad-axes.yaml", "w") as f:
+        f.write(trnsim.sweep_yaml(bad, "qwen3-32b-trn2"))
+    expect_cli_error("sweep(axes=...) with a bad key: the CLI's message on sweep_yaml()'s file",
+                     lambda: trnsim.sweep(axes=bad, scenario="qwen3-32b-trn2", db="x.sqlite"),
+                     ["sweep", "bad-axes.yaml", "--db", "x.sqlite"], json_out=False,
+                     edit=lambda e: e.replace("bad-axes.yaml:", "sweep(axes=...):"))
+    check("no database after a bad sweep", not os.path.exists("x.sqlite"))
+    one = {"mode": ["eager"], "model.num_layers": [2], "parallel.tp": [4]}
+    with stderr_to("quiet.err"):
+        trnsim.sweep(axes=one, scenario="qwen3-32b-trn2", db="quiet.sqlite")
+    with stderr_to("progress.err"):
+        trnsim.sweep(axes=one, scenario="qwen3-32b-trn2", db="progress.sqlite", progress=True)
+    quiet, shown = open("quiet.err").read(), open("progress.err").read()
+    with open("one.yaml", "w") as f:
+        f.write(trnsim.sweep_yaml(one, "qwen3-32b-trn2"))
+    rc, _, err, _ = cli("sweep", "one.yaml", "--db", "one.sqlite", json_out=False)
+    check("sweep(progress=True) prints the CLI's point lines, progress=None none without a terminal",
+          quiet == "" and progress_lines(shown) == progress_lines(err) == ["[1/1] mode=eager num_layers=2 tp=4: ok  "
+                                                                           "elapsed Ns  ETA Ns"], repr(quiet),
+          repr(shown), repr(err))
 
 
 def children():
@@ -267,18 +383,22 @@ def test_pandas(blocks, ns):
 def main():
     t0 = time.time()
     blocks = doc_blocks()
-    check("docs/python.md has the marked examples", {"worked-example", "errors", "pandas"} <= set(blocks)
+    check("docs/python.md has the marked examples", {"worked-example", "errors", "pandas", "sweep-axes", "report"} <= set(blocks)
           and all(code and out for code, out in blocks.values()), sorted(blocks))
     check("trnsim.executable is the trnsim under test", os.path.samefile(trnsim.executable, TRNSIM))
     with tempfile.TemporaryDirectory() as work:
         os.chdir(work)
         ns = {}
         run_block("worked-example", blocks, ns)
+        run_block("sweep-axes", blocks, {})
+        run_block("report", blocks, {})
         test_pandas(blocks, ns)
         run_block("errors", blocks, {})
         test_done_when(ns)
         test_commands(work)
         test_errors(work)
+        test_report(work)
+        test_sweep_axes(work)
         test_interrupt()
         os.chdir(SRC)
     try:

@@ -24,7 +24,8 @@ inline const std::vector<std::string>& enum_words(SweepCommand) {
 }
 
 struct SweepOptions {
-  std::string file;   // the sweep YAML
+  std::string file;   // the sweep YAML; with `text`: the name its messages give the document
+  std::string text;   // the sweep document itself (YAML, no include:), or empty: read `file`
   std::string db;     // the SQLite database (created or resumed)
   std::string shard;  // "K/N" (1-based) or empty: all
   int jobs = 1;       // worker processes

@@ -90,8 +90,10 @@ std::vector<Point> load_axis(const ConfigNode& ax, size_t a) {
   return values;
 }
 
-Sweep load_sweep(const std::string& path) {
-  ConfigNode root = sim::load_config_file(path);
+// The sweep file, or the document given as text (`name` in its messages; a relative scenario
+// path is then relative to the working directory).
+Sweep load_sweep(const std::string& path, const std::string& text) {
+  ConfigNode root = text.empty() ? sim::load_config_file(path) : sim::parse_yaml_text(text, path);
   Sweep s;
   for (const auto& e : root.map) {
     if (e.key == "name")
@@ -393,7 +395,7 @@ void fill_summary(const Sweep& s, const std::vector<Point>& pts, int k, int n, s
 }  // namespace
 
 SweepResult run_sweep(const SweepOptions& o, const std::function<void(const SweepProgress&)>& progress) {
-  Sweep s = load_sweep(o.file);
+  Sweep s = load_sweep(o.file, o.text);
   const auto [k, n] = parse_shard(o.shard);
   if (o.jobs < 1 || o.jobs > 256) throw ConfigError(sim::Location{"--jobs", 0, 0}, "", "expected 1 to 256 workers");
   if (o.db.empty()) throw ConfigError(sim::Location{"--db", 0, 0}, "", "expected a file path");

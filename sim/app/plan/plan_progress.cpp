@@ -1,14 +1,14 @@
 // PlanProgress (plan_progress.h).
 #include "sim/app/plan/plan_progress.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/base/warnings.h"
+
 namespace trn::app {
 
-PlanProgress::PlanProgress() : on_(isatty(2) != 0), t0_(std::chrono::steady_clock::now()) {}
+PlanProgress::PlanProgress() : on_(sim::progress_on_stderr()), t0_(std::chrono::steady_clock::now()) {}
 
 PlanProgress::~PlanProgress() { clear(); }
 

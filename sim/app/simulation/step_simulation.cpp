@@ -2,8 +2,6 @@
 #include "sim/app/simulation/step_simulation.h"
 
 #include <algorithm>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +19,7 @@
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/local_symmetry.h"
 #include "sim/app/trace/perfetto_sink.h"
+#include "sim/base/warnings.h"
 #include "sim/kernel/event_queue.h"
 #include "workloads/graph/training_graph.h"
 #include "workloads/lowering/lower_program.h"
@@ -258,7 +257,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   }
   std::unique_ptr<Timeline> timeline = trace.path.empty() ? nullptr : attach_trace(trace, s, sys.get(), runner.get());
   std::unique_ptr<Progress> meter;
-  if (!progress.empty() && isatty(2)) {
+  if (!progress.empty() && sim::progress_on_stderr()) {
     meter = std::make_unique<Progress>(progress, r.ops, wall0);
     sys->events().set_progress([&] { meter->update(*runner); }, 1u << 14);
   }

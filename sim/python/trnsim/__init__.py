@@ -14,14 +14,16 @@ Built by `make build` into build/python (use it with PYTHONPATH=build/python) fo
 /usr/bin/python3; any CPython 3.11 on the same machine can import it.
 """
 import json as _json
+import os as _os
+import re as _re
 import sqlite3 as _sqlite3
 import sys as _sys
 import urllib.parse as _urlparse
 
 from . import _trnsim
 
-__all__ = ["Error", "run", "startup", "bench_collective", "bench_matmul", "bench_hbm", "plan", "sweep", "load_sweep",
-           "executable"]
+__all__ = ["Error", "run", "startup", "bench_collective", "bench_matmul", "bench_hbm", "plan", "sweep", "sweep_yaml",
+           "load_sweep", "report", "executable"]
 
 #: The trnsim executable that sweep() runs its points with (the one built beside the module).
 executable = _trnsim.executable
@@ -89,6 +91,11 @@ def _int(value):
     return None if value is None else int(value)
 
 
+def _progress(value):
+    """progress=: None when stderr is a terminal (the child decides), else 1 or 0."""
+    return None if value is None else int(bool(value))
+
+
 def _call(command, **options):
     status, text, detail = command({k: v for k, v in options.items() if v is not None})
     text = text.decode("utf-8", "replace")
@@ -99,7 +106,7 @@ def _call(command, **options):
 
 def run(scenario=None, set=None, mode=None, model=None, max_memory=None, allow_oom=False, all_ranks=False,
         all_microbatches=False, exact=False, trace=None, trace_categories=None, trace_window=None,
-        quiet=False, json=None, resolved=None, system=None, chips=None, intervals=True):
+        quiet=False, json=None, resolved=None, system=None, chips=None, intervals=True, progress=None):
     """`trnsim run SCENARIO`: one steady training step. Returns the --json document (dict):
     scenario, mode, system, model, precision, steady (step_time_s, tokens_per_s, mfu,
     breakdown..., and with intervals=True (the default) step_time_s_interval,
@@ -111,7 +118,9 @@ def run(scenario=None, set=None, mode=None, model=None, max_memory=None, allow_o
     {key: value} overrides (--set); mode: "eager" | "compiled" (default: the scenario's); model:
     zoo name, YAML, config.json or a Hugging Face model directory;
     max_memory: size with unit, e.g. "8GiB"; trace: Perfetto JSON file to write; json,
-    resolved: files to write as the CLI's --json and --resolved. Raises Error.
+    resolved: files to write as the CLI's --json and --resolved; progress: the progress line of a
+    long run on stderr, None when stderr is a terminal (as the CLI), True or False to force it
+    (quiet=True also turns it off). Raises Error.
     """
     _choice("mode", mode, ("eager", "compiled"))
     return _call(_trnsim.run, scenario=_text(scenario) or "", system=_text(system), chips=_int(chips),
@@ -119,7 +128,8 @@ def run(scenario=None, set=None, mode=None, model=None, max_memory=None, allow_o
                  max_memory=_text(max_memory), allow_oom=bool(allow_oom), all_ranks=bool(all_ranks),
                  all_microbatches=bool(all_microbatches), exact=bool(exact), trace=_text(trace),
                  trace_categories=_text(trace_categories), trace_window=_text(trace_window),
-                 quiet=bool(quiet), json=_text(json), resolved=_text(resolved), intervals=bool(intervals))
+                 quiet=bool(quiet), json=_text(json), resolved=_text(resolved), intervals=bool(intervals),
+                 progress=_progress(progress))
 
 
 def startup(scenario=None, set=None, mode=None, cache=None, budget=None, price_per_hour=None, model=None,
@@ -199,7 +209,7 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
          prices=None, cache=None, global_batch=None, tokens_per_step=None, seq_len=None, jobs=1, db=None,
          rank_by=None, interruption_rate=None, checkpoint_write_bw=None, checkpoint_read_bw=None,
          checkpoint_interval=None, tp=None, pp=None, max_fsdp=None, microbatch_sequences=None, checkpointing=None,
-         exhaustive=False, intervals=True, set=None, json=None, batch_tolerance=None, counts=None):
+         exhaustive=False, intervals=True, set=None, json=None, batch_tolerance=None, counts=None, progress=None):
     """`trnsim plan`: the fastest (or cheapest, or fewest-chip) way to train `model` on `tokens`
     tokens on `systems` (docs/plan.md). Returns the --json document (dict): plan (the question
     and the command that asks it again), search (counts), candidates (best first: system, chips,
@@ -212,7 +222,8 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
     overrides of every point's scenario; json: a file to write as the CLI's --json;
     batch_tolerance: how far the plan may move a batch that has no layout ("15%", 0 for never);
     counts: "pow2" (powers of two of instances) or "all" (every count).
-    On a terminal, a status line on stderr says what the search is doing. Raises Error.
+    A status line on stderr says what the search is doing when stderr is a terminal
+    (progress=None, as the CLI) or progress=True; progress=False never. Raises Error.
     """
     _choice("cache", cache, ("cold", "warm"))
     price_list = None if prices is None else [f"{k}={v}" for k, v in dict(prices).items()]
@@ -225,18 +236,137 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
                  checkpoint_interval=_text(checkpoint_interval), tp=_list(tp), pp=_list(pp), max_fsdp=_int(max_fsdp),
                  microbatch_sequences=_list(microbatch_sequences), checkpointing=_list(checkpointing),
                  exhaustive=bool(exhaustive), no_intervals=not intervals, set=_sets(set), json=_text(json),
-                 batch_tolerance=_text(batch_tolerance), counts=_text(counts))
+                 batch_tolerance=_text(batch_tolerance), counts=_text(counts), progress=_progress(progress))
 
 
-def sweep(sweep, db, jobs=1, shard=None):
-    """`trnsim sweep SWEEP --db DB -j JOBS [--shard K/N]`: runs the points of the sweep file not
-    yet in the database (each as a `trnsim run` or `startup` process of `trnsim.executable`).
-    A stored row is reused only when its inputs are unchanged (docs/sweeps.md). Returns {sweep,
-    points, run, stale, shard, shards, db}; read the rows with load_sweep(db).
-    Raises Error.
+_PLAIN = _re.compile(r"[A-Za-z][A-Za-z0-9_.+/-]*")
+_YAML_WORDS = {"true", "false", "null", "yes", "no", "on", "off", "y", "n"}
+
+
+def _yaml_scalar(v):
+    """One value of a sweep document: numbers and booleans as the CLI's --set takes them, text
+    plain or JSON-quoted, a list or dict as quoted flow text (docs/sweeps.md)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, (dict, list, tuple)):
+        return _json.dumps(_json.dumps(v))
+    v = str(v)
+    return v if _PLAIN.fullmatch(v) and v.lower() not in _YAML_WORDS else _json.dumps(v)
+
+
+def _yaml_axis(axis, where):
+    """The lines of one axis of the sweep file's own form: {key: K, values: [...]} or
+    {values: [{K: V, ...}, ...]}; other keys are written too (the sweep's check names them)."""
+    if not isinstance(axis, dict):
+        raise Error("%s: expected {key: K, values: [...]} or {values: [{K: V, ...}, ...]}, found %s"
+                    % (where, type(axis).__name__))
+    lines = []
+    for k, v in axis.items():
+        lead = "  - " if not lines else "    "
+        if k == "values" and isinstance(v, (list, tuple)):
+            lines.append(lead + "values:")
+            for item in v:
+                if isinstance(item, dict):
+                    item = "{%s}" % ", ".join("%s: %s" % (_yaml_scalar(str(ik)), _yaml_scalar(iv))
+                                              for ik, iv in item.items())
+                else:
+                    item = _yaml_scalar(item)
+                lines.append("      - " + item)
+        else:
+            lines.append("%s%s: %s" % (lead, _yaml_scalar(str(k)), _yaml_scalar(v)))
+    return lines or ["  - {}"]  # an empty axis stays in its place, for the sweep's check to name
+
+
+def _axes_list(axes):
+    """axes as a list of axes of the sweep file's form: {key: [values]} gives one axis per key."""
+    if isinstance(axes, dict):
+        out = []
+        for key, values in axes.items():
+            if not isinstance(values, (list, tuple)):
+                raise Error("axes[%r]: expected a list of values, found %s" % (key, type(values).__name__))
+            # a list or dict is the value of `key` (flow text), not a zipped axis's point
+            out.append({"key": key, "values": [_json.dumps(v) if isinstance(v, (dict, list, tuple)) else v
+                                               for v in values]})
+        return out
+    if isinstance(axes, (list, tuple)):
+        return list(axes)
+    raise Error("axes: expected {key: [values]} or a list of axes ({key: K, values: [...]}, "
+                "{values: [{K: V, ...}]}), found %s" % type(axes).__name__)
+
+
+def _default_name(scenario, command):
+    base = _os.path.basename(str(scenario).rstrip("/"))
+    stem, ext = _os.path.splitext(base)
+    return "%s-%s" % (stem if ext in (".yaml", ".yml", ".json") else base, command)
+
+
+def sweep_yaml(axes, scenario, command="run", name=None):
+    """The sweep file that sweep(axes=..., scenario=...) runs, as text (docs/sweeps.md): save it
+    to run the same sweep with `trnsim sweep FILE`. axes: {key: [values]} (one axis per key, in
+    order) or a list of axes in the file's form, {"key": K, "values": [...]} or {"values":
+    [{K: V, ...}, ...]} (a zipped axis); a value is any --set value (a list or dict becomes flow
+    text). name: default "SCENARIO-COMMAND" (the scenario's file name without .yaml). Raises Error.
     """
-    return _call(_trnsim.sweep, sweep=str(sweep), db=str(db), jobs=int(jobs), shard=_text(shard),
-                 executable=executable)
+    if command not in ("run", "startup"):
+        raise Error("command: expected run or startup, found %r" % (command,))
+    if scenario is None or str(scenario) == "":
+        raise Error("scenario: expected the base scenario of every point (a name or a YAML path)")
+    axes = _axes_list(axes)
+    if not axes:
+        raise Error("axes: expected at least one axis")
+    name = _default_name(scenario, command) if name is None else str(name)
+    lines = ["name: " + _yaml_scalar(name), "command: " + command, "scenario: " + _yaml_scalar(str(scenario)), "axes:"]
+    for i, axis in enumerate(axes):
+        lines += _yaml_axis(axis, "axes[%d]" % i)
+    return "\n".join(lines) + "\n"
+
+
+def sweep(sweep=None, db=None, jobs=1, shard=None, axes=None, scenario=None, command=None, name=None, progress=None):
+    """`trnsim sweep SWEEP --db DB -j JOBS [--shard K/N]`: runs the points of the sweep not yet
+    in the database (each as a `trnsim run` or `startup` process of `trnsim.executable`).
+    A stored row is reused only when its inputs are unchanged (docs/sweeps.md). Returns {sweep,
+    points, run, stale, shard, shards, db, done, infeasible, failed}; read the rows with
+    load_sweep(db).
+
+    The sweep is a file (sweep=) or, without one, axes= and scenario= (with command= "run" or
+    "startup" and name=, as sweep_yaml() writes them); messages about it then name the lines of
+    that document as "sweep(axes=...):LINE:COL". A line per finished point on stderr when
+    stderr is a terminal (progress=None) or progress=True; progress=False never. Raises Error.
+    """
+    if db is None:
+        raise TypeError("sweep() missing the argument db (the SQLite database of the results)")
+    if sweep is not None and (axes is not None or scenario is not None or command is not None or name is not None):
+        raise Error("sweep: give a sweep file or axes= with scenario= (command=, name=), not both")
+    if sweep is None and axes is None:
+        raise Error("sweep: expected a sweep file, or axes= and scenario=")
+    options = dict(db=str(db), jobs=int(jobs), shard=_text(shard), executable=executable,
+                   progress=_progress(progress))
+    if sweep is None:
+        options.update(sweep="sweep(axes=...)", text=sweep_yaml(axes, scenario, command or "run", name))
+    else:
+        options.update(sweep=str(sweep))
+    return _call(_trnsim.sweep, **options)
+
+
+def report(results=None, *, html, db=None):
+    """`trnsim report [RESULTS...] [--db DB] --html FILE`: one self-contained HTML page with plots
+    of run, startup and sweep results, of plans, or of one trace (docs/tutorial.md, Reports).
+    results: a result file of `--json` (run, startup, plan) or `--trace`, or a list of them; db:
+    a sweep database; html: the page to write (keyword only: never taken for an input).
+    Returns {html, source, plans, traces, steady_step_results, first_step_results,
+    points_without_result, validation_rows, sweep_rows}: what the page shows. Raises Error.
+    """
+    if results is None:
+        results = []
+    elif isinstance(results, (str, bytes, _os.PathLike)):
+        results = [_os.fsdecode(results)]
+    else:
+        results = [_os.fsdecode(r) for r in results]
+    return _call(_trnsim.report, results=results, db=_text(db), html=_os.fsdecode(html))
 
 
 def _scalar(text):
