@@ -210,10 +210,43 @@ check "chromium: validation report loads without errors" test -n "$(grep -o 'dat
 sed 's#</body>#<script>no_such_function();</script></body>#' "$D/db.html" >"$D/broken.html"
 body=$(body_of "$D/broken.html")
 check "chromium: a script error shows in the DOM" test -n "$(grep -o 'data-js-errors="[1-9]' <<<"$body")"
+# A sweep over two axes at one chip count: a heat map (rows checkpointing, columns mode), one
+# shaded cell per point, in both the throughput and the MFU figure (issue 32, item 4).
+cat >"$D/two.yaml" <<'YAML'
+name: report-two-axes
+command: run
+scenario: qwen3-32b-trn2
+axes:
+  - values:
+      - {model: llama3.1-8b, model.num_layers: 2, batch.global_batch: 16, checkpointing: none}
+      - {model: llama3.1-8b, model.num_layers: 2, batch.global_batch: 16, checkpointing: full}
+  - key: mode
+    values: [eager, compiled]
+YAML
+expect_ok "sweep over two axes at one chip count" -- sweep "$D/two.yaml" --db "$D/two.sqlite" -j 2
+expect_ok "report of a sweep over two axes" -- report --db "$D/two.sqlite" --html "$D/two.html"
+check "two axes: a heat map cell per point in each of the two figures" test "$(grep -o 'class="cell"' "$D/two.html" | wc -l)" -eq 8
+check "two axes: rows and columns named by the axes" bash -c "grep -q '>checkpointing<' '$D/two.html' && grep -q '>mode<' '$D/two.html'"
+# A plan's limits: far from every candidate, named in a note; near them, drawn as dashed lines
+# (the fixture's question moved to just past its candidates). Two plans: one figure with both.
+P=$SRC/test/data/plan/llama3.1-8b-2-layers.plan.json
+python3 - "$P" "$D/near.plan.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [x for x in d['candidates'] if x['cost_usd'] is not None]
+d['plan']['question']['deadline_s'] = 1.1 * max(x['time_to_train_s'] for x in c)
+d['plan']['question']['max_cost_usd'] = 1.1 * max(x['cost_usd'] for x in c)
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+expect_ok "report of a plan with its limits near the candidates" -- report "$D/near.plan.json" --html "$D/near.html"
+check "plan: the deadline and the cost limit drawn as lines" bash -c "grep -q '>deadline 0.0' '$D/near.html' && grep -q '>cost limit \\$' '$D/near.html'"
+expect_ok "report of two plans" -- report "$P" "$D/near.plan.json" --html "$D/plans.html"
+check "two plans: one figure with both, each named" bash -c "grep -q 'id=\"pareto-all\"' '$D/plans.html' && grep -q '<li>plan 2: llama3.1-8b on 1e+10 tokens on trn2.48xlarge, trn2-ultraserver' '$D/plans.html'"
 # Layout, from the DOM (issue 32, item 4): the sweep pages above, the run and startup page, the
 # validation page, and a plan page (test/data/plan: a small plan of two systems, made by the command
 # in its JSON) alone and beside another plan.
 expect_ok "report of a plan" -- report "$SRC/test/data/plan/llama3.1-8b-2-layers.plan.json" --html "$D/plan.html"
+check "plan: limits far from every candidate named in a note" grep -q 'The deadline, 30 days, is far to the right' "$D/plan.html"
 layout() {  # FILE: the layout check's findings, or "ok N texts"
   python3 - "$1" "$SRC/test/cli/report_layout.js" "$D/layout.html" <<'PY'
 import sys
@@ -232,7 +265,7 @@ else:
     p = json.loads(html.unescape(m.group(1)))
     print("; ".join(p[:5]) + (" (%d in all)" % len(p) if len(p) > 5 else "") if p else "ok %s texts" % n.group(1))'
 }
-for f in db one both val plan; do
+for f in db one two both val plan near plans; do
   verdict=$(layout "$D/$f.html")
   case $verdict in
     "ok 0 texts") fail "chromium layout: $f report" "no text found" ;;

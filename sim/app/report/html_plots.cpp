@@ -376,3 +376,81 @@ std::string bar_plot(const BarPlot& p) {
 }
 
 }  // namespace trn::app::report
+
+namespace trn::app::report {
+
+namespace {
+
+// Width of a text at the report's 12-px sans-serif, estimated per character.
+double text_w(const std::string& s) { return 7.0 * static_cast<double>(s.size()); }
+
+// A blue from light (t = 0) to dark (t = 1), and the text colour that reads on it.
+std::string shade(double t) {
+  const int r = static_cast<int>(std::lround(222 - t * (222 - 8))),
+            g = static_cast<int>(std::lround(235 - t * (235 - 69))),
+            b = static_cast<int>(std::lround(247 - t * (247 - 148)));
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
+  return buf;
+}
+
+}  // namespace
+
+std::string heat_map(const HeatMap& p) {
+  double lo = 1e300, hi = -1e300, row_w = text_w(p.row_label);
+  int points = 0;
+  for (const auto& row : p.values)
+    for (double v : row)
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v), ++points;
+  for (const auto& r : p.rows) row_w = std::max(row_w, text_w(r));
+  const double x0 = std::min(row_w + 24, 300.0), x1 = kW - 24, y0 = kTop + 36, cell_h = 36;
+  const double cell_w = (x1 - x0) / static_cast<double>(std::max<size_t>(p.cols.size(), 1));
+  for (size_t c = 0; c < p.cols.size(); ++c) {
+    if (text_w(p.cols[c]) > cell_w - 8) return "";
+    for (const auto& row : p.texts)
+      if (c < row.size() && text_w(row[c]) > cell_w - 8) return "";
+  }
+  for (const auto& r : p.rows)
+    if (text_w(r) > x0 - 16) return "";
+  const double y1 = y0 + cell_h * static_cast<double>(p.rows.size()), h = y1 + 64;
+  std::string s = svg_open(p.id, h, points);
+  s += "<text class=\"axislabel\" x=\"" + px((x0 + x1) / 2) + "\" y=\"" + px(kTop + 6) + "\" text-anchor=\"middle\">" +
+       esc(p.col_label) + "</text>\n";
+  s += "<text class=\"axislabel\" x=\"" + px(x0 - 8) + "\" y=\"" + px(kTop + 6) + "\" text-anchor=\"end\">" +
+       esc(p.row_label) + "</text>\n";
+  for (size_t c = 0; c < p.cols.size(); ++c)
+    s += "<text class=\"tick\" x=\"" + px(x0 + cell_w * (static_cast<double>(c) + 0.5)) + "\" y=\"" + px(y0 - 8) +
+         "\" text-anchor=\"middle\">" + esc(p.cols[c]) + "</text>\n";
+  for (size_t r = 0; r < p.rows.size(); ++r) {
+    const double y = y0 + cell_h * static_cast<double>(r);
+    s += "<text class=\"rowlabel\" x=\"" + px(x0 - 8) + "\" y=\"" + px(y + cell_h / 2 + 4) + "\" text-anchor=\"end\">" +
+         esc(p.rows[r]) + "</text>\n";
+    for (size_t c = 0; c < p.cols.size(); ++c) {
+      const double v = r < p.values.size() && c < p.values[r].size() ? p.values[r][c] : std::nan("");
+      const double x = x0 + cell_w * static_cast<double>(c);
+      const std::string text = r < p.texts.size() && c < p.texts[r].size() ? p.texts[r][c] : "";
+      if (!std::isfinite(v)) {
+        s += "<rect x=\"" + px(x + 1) + "\" y=\"" + px(y + 1) + "\" width=\"" + px(cell_w - 2) + "\" height=\"" +
+             px(cell_h - 2) + "\" fill=\"#f4f4f4\"><title>no point</title></rect>\n";
+        continue;
+      }
+      const double t = hi > lo ? (v - lo) / (hi - lo) : 1;
+      s += "<rect class=\"mark\" x=\"" + px(x + 1) + "\" y=\"" + px(y + 1) + "\" width=\"" + px(cell_w - 2) +
+           "\" height=\"" + px(cell_h - 2) + "\" fill=\"" + shade(t) + "\"><title>" +
+           esc(p.rows[r] + ", " + p.cols[c] + ": " + text) + "</title></rect>\n";
+      s += "<text class=\"cell\" x=\"" + px(x + cell_w / 2) + "\" y=\"" + px(y + cell_h / 2 + 4) +
+           "\" text-anchor=\"middle\" fill=\"" + (t > 0.55 ? "#ffffff" : "#222222") + "\">" + esc(text) + "</text>\n";
+    }
+  }
+  // The scale: light is the lowest value, dark the highest.
+  const double sy = y1 + 18, sw = std::min(240.0, x1 - x0);
+  for (int i = 0; i < 12; ++i)
+    s += "<rect x=\"" + px(x0 + sw * i / 12.0) + "\" y=\"" + px(sy) + "\" width=\"" + px(sw / 12.0 + 0.5) +
+         "\" height=\"10\" fill=\"" + shade(i / 11.0) + "\"/>";
+  s += "<text class=\"note\" x=\"" + px(x0) + "\" y=\"" + px(sy + 26) + "\">lowest " + esc(si(lo)) + "</text>";
+  s += "<text class=\"note\" x=\"" + px(x0 + sw) + "\" y=\"" + px(sy + 26) + "\" text-anchor=\"end\">highest " +
+       esc(si(hi)) + "</text>\n</svg>\n";
+  return s;
+}
+
+}  // namespace trn::app::report

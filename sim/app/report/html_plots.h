@@ -75,4 +75,16 @@ struct BarPlot {
 /// An <svg class="plot"> of horizontal bars made of segments along a linear x axis.
 std::string bar_plot(const BarPlot& p);
 
+struct HeatMap {
+  std::string id, row_label, col_label;         // what the rows and the columns vary
+  std::vector<std::string> rows, cols;          // their values, top to bottom and left to right
+  std::vector<std::vector<double>> values;      // [row][col]; NaN: no point there
+  std::vector<std::vector<std::string>> texts;  // [row][col]: the cell's text (and hover)
+};
+
+/// An <svg class="plot"> grid of cells, each shaded by its value (light: low, dark: high) and
+/// labelled with its text; a scale of the lowest and highest value under it. Empty when a
+/// column's values do not fit their cell width (the caller then draws bars).
+std::string heat_map(const HeatMap& p);
+
 }  // namespace trn::app::report

@@ -110,6 +110,41 @@ std::string points_bars(const std::vector<RunPoint>& runs, bool mfu) {
   return bar_plot(p) + note;
 }
 
+// Points at one chip count that vary exactly two sweep axes ("k1=a, k2=b" labels, every pair
+// at most once): throughput or MFU as a heat map, rows by the first axis and columns by the
+// second. Empty when the labels are not such a grid or do not fit (bars are drawn instead).
+std::string points_heat_map(const std::vector<RunPoint>& runs, bool mfu) {
+  HeatMap p;
+  p.id = mfu ? "mfu" : "throughput";
+  std::vector<std::pair<size_t, size_t>> at;
+  for (const auto& r : runs) {
+    const size_t comma = r.label.find(", ");
+    if (comma == std::string::npos || r.label.find(", ", comma + 2) != std::string::npos) return "";
+    const std::string a = r.label.substr(0, comma), b = r.label.substr(comma + 2);
+    const size_t ea = a.find('='), eb = b.find('=');
+    if (ea == std::string::npos || eb == std::string::npos) return "";
+    const std::string ka = a.substr(0, ea), kb = b.substr(0, eb);
+    if (p.row_label.empty()) p.row_label = ka, p.col_label = kb;
+    if (ka != p.row_label || kb != p.col_label) return "";
+    auto index = [](std::vector<std::string>& v, const std::string& x) {
+      auto it = std::find(v.begin(), v.end(), x);
+      if (it == v.end()) return v.push_back(x), v.size() - 1;
+      return static_cast<size_t>(it - v.begin());
+    };
+    at.push_back({index(p.rows, a.substr(ea + 1)), index(p.cols, b.substr(eb + 1))});
+  }
+  if (p.rows.size() < 2 || p.cols.size() < 2) return "";
+  p.values.assign(p.rows.size(), std::vector<double>(p.cols.size(), std::nan("")));
+  p.texts.assign(p.rows.size(), std::vector<std::string>(p.cols.size()));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    auto [r, c] = at[i];
+    if (std::isfinite(p.values[r][c])) return "";  // two points in one cell
+    p.values[r][c] = mfu ? 100 * runs[i].mfu : runs[i].tokens_per_s;
+    p.texts[r][c] = mfu ? num(p.values[r][c], 3) + " %" : grouped(p.values[r][c]);
+  }
+  return heat_map(p);
+}
+
 // Simulated / published throughput against the published figure (log x): the fitted
 // (in-sample) ratio and the leave-one-out ratio of every row, agreement at 1 and a +-15 % band;
 // with the residuals' `releases`, AWS's figures for the same jobs at other SDK releases against
@@ -462,12 +497,21 @@ std::string scaling_figures(const std::vector<RunPoint>& runs, const std::string
   // Points of one chip count (a sweep over systems, layouts or modes) are bars, one per point.
   const int chips = one_chip_count(runs);
   const std::string at = " (every point at " + std::to_string(chips) + " chips)";
-  const std::string bars_caption =
+  std::string bars_caption =
       "Each bar is one simulated steady step, labelled by what differs between the points, with its 80 % interval "
       "as a whisker. All the points have " +
       std::to_string(chips) + " chips, so against chip count they would stack on one x.";
-  std::string tp = chips ? points_bars(runs, false) : chips_plot(runs, false);
-  std::string mfu = chips ? points_bars(runs, true) : chips_plot(runs, true);
+  // Two sweep axes at one chip count: a heat map, rows by one axis and columns by the other.
+  std::string tp = chips ? points_heat_map(runs, false) : chips_plot(runs, false);
+  std::string mfu = chips ? points_heat_map(runs, true) : chips_plot(runs, true);
+  const bool heat = chips && !tp.empty();
+  if (heat)
+    bars_caption =
+        "Each cell is one simulated steady step: the rows and the columns are the two axes the points vary "
+        "(all at " +
+        std::to_string(chips) + " chips); darker is higher. Hover over a cell for its numbers.";
+  if (chips && tp.empty()) tp = points_bars(runs, false);
+  if (chips && mfu.empty()) mfu = points_bars(runs, true);
   h += figure(
       "throughput", chips ? "Throughput of each point" + at : "Throughput against chip count",
       tp.empty() ? no_data(runs.empty() ? need_run : no_chips) : tp,
@@ -482,8 +526,8 @@ std::string scaling_figures(const std::vector<RunPoint>& runs, const std::string
               mfu.empty() ? no_data(runs.empty() ? need_run : no_chips) : mfu,
               chips ? bars_caption +
                           " MFU (model FLOPs utilisation) is the model's FLOPs per second divided by the chips' "
-                          "published dense BF16 peak; chip generations have different peaks, so compare bars of one "
-                          "colour."
+                          "published dense BF16 peak; chip generations have different peaks, so compare " +
+                          std::string(heat ? "cells of one chip generation." : "bars of one colour.")
                     : "MFU (model FLOPs utilisation) is the model's FLOPs per second divided by the chips' published "
                       "dense BF16 peak. A flat line means the system scales; a falling line shows where communication "
                       "starts to dominate. Chip generations have different peaks, so compare points of one colour.");
