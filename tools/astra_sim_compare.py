@@ -116,10 +116,16 @@ def run_astra(workload, groups, net, sysj, tmp):
     return wall, rss, max(cycles) * 1e-9  # the analytical backend counts nanoseconds
 
 
-def write_allreduce(n, size, out):
-    gen = tempfile.mkdtemp(dir=out)
+def chakra_python(tmp):
+    """The directory of chakra_et_pb2.py, compiled once from trnsim's schema."""
+    gen = os.path.join(tmp, "pb")
+    os.makedirs(gen)
     subprocess.run(["protoc", "--python_out=" + gen, "-I", os.path.join(root, "sim", "app", "commands"),
                     "chakra_et.proto"], check=True)
+    return gen
+
+
+def write_allreduce(gen, n, size, out):
     code = r"""
 import os, sys
 sys.path.insert(0, sys.argv[1])
@@ -149,6 +155,7 @@ def main():
     tmp = tempfile.mkdtemp()
     rows = []
     try:
+        gen = chakra_python(tmp)
         for inst in (1, 4, 16):
             net, sysj, n = network("trn2-ultraserver", inst, 2)
             d = os.path.join(tmp, "ar%d" % n)
@@ -156,7 +163,7 @@ def main():
             tw, tr, _ = timed([trnsim, "bench", "collective", "--system", "trn2-ultraserver", "--instances", str(inst),
                                "--sizes", "1GiB", "--json", os.path.join(d, "t.json")], tmp)
             ts = json.load(open(os.path.join(d, "t.json")))["rows"][-1]["time_s"]
-            aw, ar, asim = run_astra(write_allreduce(n, 1 << 30, d), "empty", net, sysj, tmp)
+            aw, ar, asim = run_astra(write_allreduce(gen, n, 1 << 30, d), "empty", net, sysj, tmp)
             rows.append({"label": "1 GiB all-reduce, %s ranks (%d trn2 UltraServer%s)" % (format(n, ","), inst,
                                                                                         "s" if inst > 1 else ""),
                          "ranks": n, "trnsim": {"wall_s": tw, "rss_mib": tr, "simulated_s": ts},

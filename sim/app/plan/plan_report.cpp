@@ -23,8 +23,10 @@ std::pair<double, double> interval_of(const nlohmann::json& c, const char* key, 
   return {c[key]["low"].get<double>() * scale, c[key]["high"].get<double>() * scale};
 }
 
-// Dollars as a manager reads them: $950, $12.3 k, $1.47 M.
-std::string money_short(double usd) {
+// Dollars as a manager reads them: $950, $12.3 k, $1.47 M; "-" when unknown (a system without
+// a price).
+std::string money(double usd) {
+  if (!std::isfinite(usd)) return "-";
   if (usd >= 1e6) return "$" + num(usd / 1e6, 3) + " M";
   if (usd >= 1e4) return "$" + num(usd / 1e3, 3) + " k";
   return "$" + num(usd, 4);
@@ -69,14 +71,13 @@ std::string add_limits(report::XYPlot& xy, const nlohmann::json& meta) {
     xy.series.push_back(se);
   };
   if (draw_d) line("deadline " + num(deadline, 3) + " d", {deadline, y0}, {deadline, y1}, 5);
-  if (draw_b) line("cost limit " + money_short(budget), {x0, budget}, {x1, budget}, 7);
+  if (draw_b) line("cost limit " + money(budget), {x0, budget}, {x1, budget}, 7);
   std::string note;
   if (std::isfinite(deadline) && !draw_d)
     note += "The deadline, " + num(deadline, 3) +
             " days, is far to the right of every candidate (the slowest: " + num(x1, 3) + " days). ";
   if (std::isfinite(budget) && !draw_b)
-    note += "The cost limit, " + money_short(budget) +
-            ", is far above every candidate (the dearest: " + money_short(y1) + "). ";
+    note += "The cost limit, " + money(budget) + ", is far above every candidate (the dearest: " + money(y1) + "). ";
   return note.empty() ? "" : "<p class=\"note\">" + esc(note) + "Not drawn, so that the candidates stay apart.</p>\n";
 }
 
@@ -144,9 +145,6 @@ std::string breakdown_plot(const nlohmann::json& cands, int pi) {
   h += "<h3>Where the time goes</h3>\n" + report::bar_plot(bp) + "\n";
   return h;
 }
-
-// Dollars, "-" when unknown (a system without a price).
-std::string money(double usd) { return std::isfinite(usd) ? money_short(usd) : "-"; }
 
 // The question the plan answers (its JSON's plan.question, when it has one): systems, chips,
 // deadline, cost limit, batch, and the command that asks it again.

@@ -258,18 +258,24 @@ struct Pruning {
   double smallest_oom = std::numeric_limits<double>::infinity();
 };
 
-// Rule 4: true (and counted) when the bounds exceed the deadline or the budget.
-bool over_limits(const PlanOptions& o, const Survivor& sv, PlanResult& res) {
+// Rule 4: true (and counted in `deadline` or `budget`) when the bounds on the time to train and
+// the cost exceed the deadline or the budget.
+bool bounds_over_limits(const PlanOptions& o, double time_lb, double cost_lb, int& deadline, int& budget) {
   if (o.exhaustive) return false;
-  if (o.deadline_s > 0 && sv.time_lb > o.deadline_s) {
-    ++res.counts.pruned_deadline;
+  if (o.deadline_s > 0 && time_lb > o.deadline_s) {
+    ++deadline;
     return true;
   }
-  if (o.budget_usd > 0 && sv.cost_lb > o.budget_usd) {
-    ++res.counts.pruned_budget;
+  if (o.budget_usd > 0 && cost_lb > o.budget_usd) {
+    ++budget;
     return true;
   }
   return false;
+}
+
+// Rule 4 on one layout.
+bool over_limits(const PlanOptions& o, const Survivor& sv, PlanResult& res) {
+  return bounds_over_limits(o, sv.time_lb, sv.cost_lb, res.counts.pruned_deadline, res.counts.pruned_budget);
 }
 
 // Fills a survivor's point (`n` instances of `sys`, `seqs` sequences per step, layout `l`) and
@@ -388,16 +394,7 @@ void size_bounds(const PlanOptions& o, const models::SystemSpec& sys, double pri
 
 // Rule 4 on a whole size: true (and counted) when its bounds exceed the deadline or the budget.
 bool size_over_limits(const PlanOptions& o, const Size& z, PlanResult& res) {
-  if (o.exhaustive) return false;
-  if (o.deadline_s > 0 && z.time_lb > o.deadline_s) {
-    ++res.sizes.pruned_deadline;
-    return true;
-  }
-  if (o.budget_usd > 0 && z.cost_lb > o.budget_usd) {
-    ++res.sizes.pruned_budget;
-    return true;
-  }
-  return false;
+  return bounds_over_limits(o, z.time_lb, z.cost_lb, res.sizes.pruned_deadline, res.sizes.pruned_budget);
 }
 
 // The lazy enumeration: the systems, the sizes not yet enumerated (best bound first) and the

@@ -163,7 +163,8 @@ void read_releases(const Reader& r, const Json& j, ReportData& d) {
 }
 
 // Adds one result (run or startup, told apart by their keys) to `d`.
-void add_result(ReportData& d, const Reader& r, const std::string& text, const std::string& label) {
+void add_result(ReportData& d, const Reader& r, const std::string& text, const std::string& label,
+                const std::vector<std::string>& varied = {}) {
   Json j;
   try {
     j = Json::parse(text);
@@ -192,6 +193,7 @@ void add_result(ReportData& d, const Reader& r, const std::string& text, const s
   } else if (j.is_object() && j.contains("steady")) {
     RunPoint p = read_run(r, j);
     p.label = label.empty() ? p.scenario + " (" + p.mode + ")" : label;
+    p.varied = varied;
     d.runs.push_back(p);
   } else {
     r.fail("",
@@ -274,14 +276,16 @@ ReportData load_sweep_db(const std::string& path) {
     d.sweeps.push_back({sweep, count[sweep] > 1 ? shared : ""});
   }
   for (const auto& r : rows) {
-    std::string label;
+    std::vector<std::string> varied;
     for (const auto& i : r.items)
       if (count[r.sweep] == 1 || std::find(common[r.sweep].begin(), common[r.sweep].end(), i) == common[r.sweep].end())
-        label += (label.empty() ? "" : ", ") + i;
+        varied.push_back(i);
+    std::string label;
+    for (const auto& i : varied) label += (label.empty() ? "" : ", ") + i;
     if (label.empty()) label = r.sweep;
     ++d.rows;
     if (r.status == storage::PointStatus::Ok)
-      add_result(d, Reader{"--db " + path + ": row '" + r.id + "'"}, r.result, label);
+      add_result(d, Reader{"--db " + path + ": row '" + r.id + "'"}, r.result, label, varied);
     else
       d.skipped.push_back({label, sim::word_of(r.status), r.reason});
   }

@@ -20,7 +20,8 @@ struct RoofOp {
 /// One `trnsim run` result.
 struct RunPoint {
   std::string label, scenario, mode, system, chip;
-  int chips = 0;  // 0: unknown (a result from a trnsim without the `system` section)
+  std::vector<std::string> varied;  // a sweep row's "key=value" items that differ between its points
+  int chips = 0;                    // 0: unknown (a result from a trnsim without the `system` section)
   double step_time_s = 0, tokens_per_s = 0, mfu = 0;
   Interval step_interval, tokens_interval, mfu_interval;
   Parts breakdown;

@@ -110,17 +110,16 @@ std::string points_bars(const std::vector<RunPoint>& runs, bool mfu) {
   return bar_plot(p) + note;
 }
 
-// Points at one chip count that vary exactly two sweep axes ("k1=a, k2=b" labels, every pair
-// at most once): throughput or MFU as a heat map, rows by the first axis and columns by the
-// second. Empty when the labels are not such a grid or do not fit (bars are drawn instead).
+// Points at one chip count that vary exactly two sweep axes (RunPoint::varied, every pair of
+// values at most once): throughput or MFU as a heat map, rows by the first axis and columns by
+// the second. Empty when the points are not such a grid or do not fit (bars are drawn instead).
 std::string points_heat_map(const std::vector<RunPoint>& runs, bool mfu) {
   HeatMap p;
   p.id = mfu ? "mfu" : "throughput";
   std::vector<std::pair<size_t, size_t>> at;
   for (const auto& r : runs) {
-    const size_t comma = r.label.find(", ");
-    if (comma == std::string::npos || r.label.find(", ", comma + 2) != std::string::npos) return "";
-    const std::string a = r.label.substr(0, comma), b = r.label.substr(comma + 2);
+    if (r.varied.size() != 2) return "";
+    const std::string &a = r.varied[0], &b = r.varied[1];
     const size_t ea = a.find('='), eb = b.find('=');
     if (ea == std::string::npos || eb == std::string::npos) return "";
     const std::string ka = a.substr(0, ea), kb = b.substr(0, eb);
