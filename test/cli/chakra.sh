@@ -137,14 +137,80 @@ print('ok %.6f s against %.6f s recorded' % (fin, rec) if abs(fin / rec - 1) < 1
 roundtrip "round trip, qwen3-32b-trn2 cut on trn2.48xlarge" "$D/qwen" trn2.48xlarge
 roundtrip "round trip, eager pipeline cut on 4 x trn1.32xlarge (sends and receives)" "$D/llama" trn1.32xlarge
 
-# Costed instead of replayed: every node is timed one way, and the counts add up to the nodes.
-run_trnsim run --workload-et "$D/qwen" --system trn2-ultraserver
-check "the qwen3 traces costed on a trn2 UltraServer: the node counts add up" "$PY" -c "
+# Costed instead of replayed: trnsim's exports name each compute node's operator and operands
+# (trn_operator, inputs), so the NeuronCore model times them as the original run did, and the
+# step read back is the step exported (the same cost models; collectives re-simulated).
+costed() {  # DESC DIR SYSTEM
+  run_trnsim run --workload-et "$2" --system "$3"
+  [ "$RC" -eq 0 ] || { fail "$1" "exit $RC: $(head -c 300 "$ERR")"; return; }
+  local got
+  got=$("$PY" -c "
 import re, sys
 t = open(sys.argv[1]).read()
 nodes = int(re.search(r'(\d+) nodes on', t).group(1))
-counts = [int(x) for x in re.findall(r' (\d+)', t.split('timed by:')[1].splitlines()[0])]
-sys.exit(0 if sum(counts) == nodes and 'roofline' in t else 1)" "$OUT"
+line = t.split('timed by:')[1].splitlines()[0]
+model = int(re.search(r'NeuronCore model (\d+)', line).group(1))
+counts = sum(int(n) for _, n in re.findall(r'([a-z]+) (\d+)', re.sub(r'\(.*\)', '', line)))
+fin = float(re.search(r'finish +([0-9.]+) s', t).group(1))
+rec = float(re.search(r'recorded step +([0-9.]+) s', t).group(1))
+ok = counts == nodes and 'roofline' not in line and 'duration' not in line and abs(fin / rec - 1) < 1e-5
+print(('ok ' if ok else 'FAIL ') + '%d of %d nodes by the NeuronCore model; %.6f s against %.6f s recorded' %
+      (model, nodes, fin, rec))" "$OUT")
+  case $got in ok*) pass "$1: ${got#ok }" ;; *) fail "$1" "${got#FAIL }" ;; esac
+}
+costed "qwen3-32b-trn2 cut costed by the NeuronCore model" "$D/qwen" trn2.48xlarge
+costed "eager pipeline cut costed by the NeuronCore model (sends and receives)" "$D/llama" trn1.32xlarge
+
+# Named operators of PyTorch traces (aten names, IOInfo shapes as Chakra's converter writes them),
+# one per rank so that each rank's finish is its node's time: a GEMM against the tiling model's
+# closed form at the calibrated kernel efficiency; linear = mm on the flattened rows; twice the K
+# is slower; the same FLOPs under an unknown name go to the roofline (the chip's peak), faster;
+# flash attention's backward costs more than its forward; an add reads more than a neg.
+PYTHONPATH="$D" "$PY" - "$D/ops" <<'PY'
+import os, sys
+import chakra_et_pb2 as pb
+from google.protobuf.internal.encoder import _VarintBytes
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+B = "Tensor(c10::BFloat16)"
+def op(name, shapes, extra=(), **attrs):
+    n = pb.Node(id=1, name=name, type=pb.COMP_NODE)
+    n.inputs.shapes = str(list(shapes) + [[] for _ in extra])
+    n.inputs.types = str([B] * len(shapes) + [t for t, _ in extra])
+    n.inputs.values = str([[i, i, 0, 1, 2, "cpu"] for i in range(len(shapes))] + [v for _, v in extra])
+    for k, v in attrs.items():
+        n.attr.add(name=k, int64_val=v)
+    return n
+q, kv = [1, 40, 4096, 128], [1, 8, 4096, 128]
+ranks = [op("aten::mm", [[4096, 5120], [5120, 5120]]),
+         op("aten::linear", [[2, 2048, 5120], [5120, 5120]]),
+         op("aten::mm", [[4096, 10240], [10240, 5120]]),
+         op("my_fused_gemm", [], num_ops=2 * 4096 * 5120 * 5120),
+         op("aten::_scaled_dot_product_flash_attention", [q, kv, kv], [("Double", 0.0), ("Bool", True)]),
+         op("aten::_scaled_dot_product_flash_attention_backward", [q, q, kv, kv], [("Double", 0.0), ("Bool", True)]),
+         op("aten::add", [[4096, 5120], [4096, 5120]]),
+         op("aten::neg", [[4096, 5120]])]
+for r, n in enumerate(ranks):
+    with open(os.path.join(out, "ops.%d.et" % r), "wb") as f:
+        for m in (pb.GlobalMetadata(version="1.0.0"), n):
+            d = m.SerializeToString()
+            f.write(_VarintBytes(len(d)) + d)
+PY
+run_trnsim run --workload-et "$D/ops" --system trn2.48xlarge --json "$D/ops.json"
+cp "$OUT" "$D/ops.out"
+run_trnsim bench matmul --chip trn2 --m 2048 --n 5120 --k 5120 --json "$D/mm.json"
+check "named operators: timed by the NeuronCore model, except the unknown one" \
+  grep -q "NeuronCore model 7 (matmul 3, attention 2, elementwise 2) roofline 1" "$D/ops.out"
+check "named operators: mm = tiling model / kernel efficiency (0.5 %); linear = mm; 2K slower; roofline faster; attention backward > forward; add > neg" "$PY" -c "
+import json, re, sys
+f = json.load(open(sys.argv[1]))['rank_finish_s']
+mm = json.load(open(sys.argv[2]))['cost_model_time_s']  # M = 4096 / LNC 2 per physical core
+eff = float(re.search(r'kernel_efficiency: ([0-9.]+)', open(sys.argv[3]).read()).group(1))
+want = mm / eff
+print('mm %.6f s, closed form %.6f s; linear %.6f, 2K %.6f, roofline %.6f, attention %.6f / %.6f, add %.6f, neg %.6f'
+      % (f[0], want, f[1], f[2], f[3], f[4], f[5], f[6], f[7]))
+ok = abs(f[0] / want - 1) < 5e-3 and f[1] == f[0] and f[2] > 1.9 * f[0] and f[3] < f[0] and f[5] > f[4] and f[6] > f[7]
+sys.exit(0 if ok else 1)" "$D/ops.json" "$D/mm.json" "$SRC/workloads/calibration/runtime.yaml"
 
 # The hand-made trace (tools/make_chakra_example.py; ids in reverse, so the reader orders them):
 # rank 3 runs 1e12 FLOPs, a 64 MiB all-reduce of the 4 ranks, 1e12 FLOPs: 2e12 FLOPs at the BF16
@@ -165,13 +231,14 @@ ar = json.load(open(sys.argv[2]))['rows'][0]['time_s']
 want = 2e12 / (peak / phys * lnc) + ar
 print('earliest %.6f s, closed form %.6f s' % (first, want))
 sys.exit(0 if abs(first / want - 1) < 5e-3 else 1)" "$D/hand.out" "$D/ar.json" "$D/trn2.yaml"
-check "hand trace: 8 roofline, 4 collective, 2 transfer and 1 memory node" grep -q "collective 4 memory 1 roofline 8 transfer 2" "$D/hand.out"
+check "hand trace: 5 named operators, 8 roofline, 4 collective, 2 transfer and 1 memory node" grep -q \
+  "NeuronCore model 5 (matmul 1, attention 1, norm 1, elementwise 2) collective 4 memory 1 roofline 8 transfer 2" "$D/hand.out"
 # The JSON document (docs/schema/run-trace.schema.json; json_schema.sh validates it) says the same,
 # and the same inputs give the same document (wall time aside).
 for i in 1 2; do
   run_trnsim run --workload-et "$HAND" --system trn2.48xlarge --json "$D/hand$i.json"
 done
-check "hand trace --json: rank 3 ends at the earliest finish, rank 0 at the latest; deterministic" "$PY" -c "
+check "hand trace --json: rank 3 ends at the earliest finish, the latest rank at the finish; deterministic" "$PY" -c "
 import json, re, sys
 t = open(sys.argv[1]).read()
 a, b = (json.load(open(p)) for p in sys.argv[2:4])

@@ -46,14 +46,15 @@ bool auto_cast_gemms(const OpCostContext& c) {
   return c.s.precision.fp32() && c.s.compile.auto_cast == AutoCast::Matmult;
 }
 
-// The tensor engine's input dtype for op `g`'s matmuls (a GEMM or attention): FP8 / MXFP8 for
-// the FP8 GEMMs; for an FP32 model BF16 with auto-cast and FP32 (at the tiling model's
-// fp32_slowdown) without; BF16 otherwise.
+}  // namespace
+
 models::DType gemm_dtype(const OpCostContext& c, const GraphOp& g) {
   if (c.s.precision.fp32()) return auto_cast_gemms(c) ? models::DType::BF16 : models::DType::FP32;
   if (!fp8_gemm(c, g)) return models::DType::BF16;
   return c.s.precision.mxfp8() ? models::DType::MXFP8 : models::DType::FP8;
 }
+
+namespace {
 
 // The dtype the model's tensors are stored in (HBM and the kernels' SBUF tiles): FP32 for an
 // FP32 model, BF16 otherwise (the FP8 path keeps BF16 tensors and casts copies).

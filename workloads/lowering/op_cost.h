@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "models/cost/dtype.h"
 #include "models/ir/program.h"
 #include "workloads/graph/training_graph.h"
 #include "workloads/scenario/scenario_spec.h"
@@ -23,6 +24,10 @@ struct OpCostContext {
   bool eager;
 };
 
+/// The tensor engine's input dtype for op `g`'s matmuls (a GEMM or attention): FP8 / MXFP8 for
+/// the FP8 GEMMs; for an FP32 model BF16 with auto-cast and FP32 (at the tiling model's
+/// fp32_slowdown) without; BF16 otherwise.
+models::DType gemm_dtype(const OpCostContext& c, const GraphOp& g);
 /// The timed op of compute graph op `g` (not a collective: those are timed by the fabric).
 models::Op compute_op(const OpCostContext& c, const GraphOp& g);
 /// The casts that run before op `g`, in order: the FP8 casts and scales of an FP8 GEMM, or the

@@ -208,6 +208,15 @@ ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<st
   return s;
 }
 
+RuntimeSpec load_runtime_calibration() {
+  const ConfigNode cal = sim::load_config_file(sim::data_root() + "/workloads/calibration/runtime.yaml");
+  ScenarioSpec s;
+  const ConfigNode* runtime = cal.find("runtime");
+  if (!runtime) throw sim::ConfigError(cal.loc, "runtime", "expected the section 'runtime'");
+  sim::read_config(*runtime, s.runtime, "runtime.");
+  return s.runtime;
+}
+
 void check_scenario_sets(const std::string& name_or_path, const std::vector<sim::SetAssignment>& sets) {
   std::vector<sim::SetAssignment> refs, late;
   for (const auto& a : sets) (is_reference(a.key) ? refs : late).push_back(scenario_set(a));

@@ -248,6 +248,9 @@ struct ScenarioSpec {
 ScenarioSpec load_scenario(const std::string& name_or_path, const std::vector<std::string>& sets,
                            const std::string& model_override = "");
 
+/// The runtime parameters every scenario starts from (workloads/calibration/runtime.yaml).
+RuntimeSpec load_runtime_calibration();
+
 /// Checks assignments against the scenario's schema without the cross-field and layout checks:
 /// every key exists, every value has the right type, unit, range or word, and a `system` or
 /// `model` value names something that loads. For a sweep's axes, before anything runs: errors

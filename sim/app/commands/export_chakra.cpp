@@ -12,10 +12,12 @@
 #include <google/protobuf/util/delimited_message_util.h>
 
 #include "chakra_et.pb.h"
+#include "sim/app/commands/chakra_operators.h"
 #include "sim/app/commands/common.h"
 #include "sim/base/config_node.h"
 #include "sim/base/provenance.h"
 #include "workloads/lowering/lower_program.h"
+#include "workloads/lowering/op_cost.h"
 #include "workloads/parallel/parallel_passes.h"
 
 namespace trn::app {
@@ -113,6 +115,97 @@ pb::Node node(const Op& op, uint64_t id, const Ran& ran, int rank, const models:
   return n;
 }
 
+// The graph op each compute op of a stage's program stands for: the op of the same name whose
+// cost (workloads/lowering/op_cost.h) is the op's (ops of one name differ only where their
+// shapes do, as attention with and without a sliding window).
+class StageOps {
+ public:
+  StageOps(const workloads::TrainingGraph& t, const workloads::OpCostContext& c) {
+    for (workloads::Vertex v : t.order) {
+      const workloads::GraphOp& g = t.g[v];
+      if (g.kind != workloads::OpKind::Collective) by_name_.emplace(g.name, std::make_pair(&g, compute_op(c, g)));
+    }
+  }
+  const workloads::GraphOp* find(const Op& op) const {
+    auto [lo, hi] = by_name_.equal_range(op.name);
+    for (auto it = lo; it != hi; ++it)
+      if (it->second.second.duration_s == op.duration_s && it->second.second.flops == op.flops) return it->second.first;
+    return nullptr;
+  }
+
+ private:
+  std::multimap<std::string, std::pair<const workloads::GraphOp*, Op>> by_name_;
+};
+
+// The type text (IOInfo.types) of graph op `g`'s tensors, as PyTorch's execution traces name them.
+std::string tensor_type(const workloads::OpCostContext& c, const workloads::GraphOp& g) {
+  if (c.s.precision.fp32()) return "'Tensor(float)'";
+  if (g.kind == workloads::OpKind::Matmul) {
+    const models::DType d = workloads::gemm_dtype(c, g);
+    if (d == models::DType::FP8) return "'Tensor(c10::Float8_e4m3fn)'";
+    if (d == models::DType::MXFP8) return "'Tensor(trn::MXFP8)'";
+  }
+  return c.s.precision.compute == workloads::ComputeDType::FP16 ? "'Tensor(c10::Half)'" : "'Tensor(c10::BFloat16)'";
+}
+
+int64_t whole(double x) { return static_cast<int64_t>(std::llround(x)); }
+
+// Names graph op `g`'s operator and operands on node `n` (chakra_operators.h reads them back):
+// trn_operator, inputs.shapes, .types and .values, and trn_window for a sliding window.
+void describe(pb::Node& n, const workloads::OpCostContext& c, const workloads::GraphOp& g) {
+  using workloads::OpKind;
+  std::string op;
+  std::vector<std::vector<int64_t>> shapes;
+  std::string extra_types, extra_values;
+  const int64_t t = whole(g.tokens), w = whole(g.width);
+  switch (g.kind) {
+    case OpKind::Matmul:
+      op = g.experts > 1 ? "aten::bmm" : "aten::mm";
+      shapes = g.experts > 1
+                   ? std::vector<std::vector<int64_t>>{{g.experts, t, whole(g.k)}, {g.experts, whole(g.k), whole(g.n)}}
+                   : std::vector<std::vector<int64_t>>{{t, whole(g.k)}, {whole(g.k), whole(g.n)}};
+      break;
+    case OpKind::Attention: {
+      const bool bwd = g.phase == workloads::Phase::Backward && !g.recompute;
+      op = bwd ? "aten::_scaled_dot_product_flash_attention_backward" : "aten::_scaled_dot_product_flash_attention";
+      const std::vector<int64_t> q{whole(g.sequences), g.heads, whole(g.seq), g.head_dim};
+      const std::vector<int64_t> kv{whole(g.sequences), g.kv_heads, whole(g.seq), g.head_dim};
+      shapes = bwd ? std::vector<std::vector<int64_t>>{q, q, kv, kv} : std::vector<std::vector<int64_t>>{q, kv, kv};
+      extra_types = ", 'Double', 'Bool'";  // dropout_p, is_causal
+      extra_values = std::string(", 0.0, ") + (g.causal ? "True" : "False");
+      if (g.window > 0) {
+        pb::AttributeProto* wa = n.add_attr();
+        wa->set_name("trn_window");
+        wa->set_double_val(g.window);
+      }
+      break;
+    }
+    case OpKind::Elementwise:
+      op = std::string("trn::") + models::engine_name(g.engine);
+      shapes.assign(static_cast<size_t>(std::max(1, g.inputs)), {t, w});
+      break;
+    case OpKind::Embedding: op = "trn::gpsimd", shapes = {{t, w}}; break;
+    case OpKind::Loss: op = "trn::scalar", shapes = {{t, w}, {t, w}}; break;  // logits and labels' one-hot reads
+    case OpKind::Optimizer:  // its vector passes over the parameter shard
+      op = "trn::vector", shapes = {{whole(g.width * c.s.precision.optimizer_cost().vector_passes)}};
+      break;
+    case OpKind::Collective: return;
+  }
+  std::string types = "[";
+  std::string values = "[";
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    types += (i ? ", " : "") + tensor_type(c, g);
+    values += (i ? ", " : "") + std::string("'<Tensor>'");
+  }
+  for (int i = 0; i < (extra_types.empty() ? 0 : 2); ++i) shapes.emplace_back();  // the two scalars' shapes: []
+  pb::AttributeProto* a = n.add_attr();
+  a->set_name("trn_operator");
+  a->set_string_val(op);
+  n.mutable_inputs()->set_shapes(shapes_text(shapes));
+  n.mutable_inputs()->set_types(types + extra_types + "]");
+  n.mutable_inputs()->set_values(values + extra_values + "]");
+}
+
 // For each op of `prog` (a rank's whole program, ops in emission order), the op of its stage's
 // simulated rank that it stands for. The simulation hands a segment's host ops out ahead of its
 // other ops, so the two orders agree within host ops and within the others.
@@ -144,6 +237,11 @@ std::string metadata(const workloads::ScenarioSpec& s, double step) {
   add("trn_producer")->set_string_val("trnsim " + sim::trnsim_version());
   add("trn_scenario")->set_string_val(s.name);
   add("trn_step_time_s")->set_double_val(step);
+  // How the named operators were costed (import_chakra.cpp reads these back).
+  add("trn_mode")->set_string_val(workloads::enum_word(s.mode));
+  add("trn_frontend")->set_string_val(workloads::enum_word(s.compile.frontend));
+  add("trn_attention")->set_string_val(workloads::enum_word(s.compile.attention));
+  add("trn_auto_cast")->set_string_val(workloads::enum_word(s.compile.auto_cast));
   std::string out;
   append_delimited(m, out);
   return out;
@@ -176,8 +274,10 @@ ChakraExportResult run_export_chakra(const ChakraExportOptions& o) {
   Groups groups;
   TagCounters tags;
   const std::string head = metadata(s, res.step_time_s);
+  const workloads::OpCostContext cost{s, s.system.chip, s.effective_lnc(), s.mode == workloads::ExecMode::Eager};
   for (int p = 0; p < layout.stages(); ++p) {
     const workloads::TrainingGraph g = workloads::stage_training_graph(s, p);
+    const StageOps graph_ops(g, cost);
     const std::vector<Ran>& stage = ran.at(reps.at(static_cast<size_t>(p)));
     for (int rank = p * layout.per_stage(); rank < (p + 1) * layout.per_stage(); ++rank) {
       const models::Program prog = workloads::lower_rank(s, layout, g, rank);
@@ -187,6 +287,8 @@ ChakraExportResult run_export_chakra(const ChakraExportOptions& o) {
       for (size_t i = 0; i < prog.ops.size(); ++i) {
         const Op& op = prog.ops[i];
         pb::Node n = node(op, i, stage[m[i]], rank, prog, groups, tags);
+        if (n.type() == pb::COMP_NODE && op.engine != Engine::Host)
+          if (const workloads::GraphOp* go = graph_ops.find(op)) describe(n, cost, *go);
         auto it = last.find({op.engine, op.queue});
         if (it != last.end()) n.add_ctrl_deps(it->second);
         last[{op.engine, op.queue}] = i;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
 #include <queue>
 #include <regex>
 #include <set>
@@ -17,8 +18,11 @@
 #include <google/protobuf/util/delimited_message_util.h>
 
 #include "chakra_et.pb.h"
+#include "sim/app/commands/chakra_operators.h"
 #include "sim/app/commands/documents.h"
 #include "sim/base/config_node.h"
+#include "sim/base/config_reader.h"
+#include "workloads/lowering/op_cost.h"
 
 namespace trn::app {
 
@@ -166,12 +170,63 @@ std::vector<size_t> topological(const std::vector<pb::Node>& nodes, const std::s
   return order;
 }
 
+// The NeuronCore model's costs of named operators (chakra_operators.h), as trnsim's own lowering
+// times its ops (workloads/lowering/op_cost.h): the system's chip at its default LNC, the runtime
+// calibration's kernel efficiency for the trace's mode and frontend (eager through TorchNeuron,
+// PyTorch's, unless trnsim's metadata says otherwise), the tensors' dtype from the node's types.
+class OperatorCosts {
+ public:
+  OperatorCosts(const models::SystemSpec& system, const pb::GlobalMetadata& meta) {
+    base_.system = system;
+    base_.runtime = workloads::load_runtime_calibration();
+    base_.mode = workloads::ExecMode::Eager;
+    for (const auto& a : meta.attr()) {
+      if (a.name() == "trn_mode" && a.string_val() == "compiled") base_.mode = workloads::ExecMode::Compiled;
+      if (a.name() == "trn_frontend" && a.string_val() == "xla") base_.compile.frontend = workloads::Frontend::Xla;
+      if (a.name() == "trn_attention" && a.string_val() == "unfused")
+        base_.compile.attention = workloads::AttentionKernel::Unfused;
+      if (a.name() == "trn_auto_cast" && a.string_val() == "none") base_.compile.auto_cast = workloads::AutoCast::None;
+    }
+  }
+  Op cost(const NamedOperator& n) {
+    auto it = by_dtype_.find(n.dtype);
+    if (it == by_dtype_.end()) {
+      workloads::ScenarioSpec s = base_;
+      s.precision.compute = compute_dtype(n.dtype);
+      it = by_dtype_.emplace(n.dtype, std::move(s)).first;
+    }
+    const workloads::ScenarioSpec& s = it->second;
+    return workloads::compute_op(workloads::OpCostContext{s, s.system.chip, s.effective_lnc(), true}, n.op);
+  }
+  /// What the costs depend on beyond the system (for the inputs hash).
+  std::string inputs() const {
+    using workloads::enum_word;
+    return "runtime:\n" + sim::to_yaml(sim::write_config(base_.runtime)) + "costs: " + enum_word(base_.mode) + " " +
+           enum_word(base_.compile.frontend) + " " + enum_word(base_.compile.attention) + " " +
+           enum_word(base_.compile.auto_cast) + "\n";
+  }
+
+ private:
+  static workloads::ComputeDType compute_dtype(models::DType d) {
+    switch (d) {
+      case models::DType::FP32: return workloads::ComputeDType::FP32;
+      case models::DType::FP16: return workloads::ComputeDType::FP16;
+      case models::DType::FP8: return workloads::ComputeDType::FP8;
+      case models::DType::MXFP8: return workloads::ComputeDType::MXFP8;
+      default: return workloads::ComputeDType::BF16;
+    }
+  }
+  workloads::ScenarioSpec base_;
+  std::map<models::DType, workloads::ScenarioSpec> by_dtype_;
+};
+
 struct Builder {
   const ChakraImportOptions& opt;
   const std::map<std::string, std::vector<int>>& groups;
   double flop_rate = 0;  // per logical core
   int world = 0;
   std::map<std::string, int64_t>& costed;
+  OperatorCosts* operators = nullptr;
 
   static bool compute_engine(const std::string& e, Engine* out) {
     static const std::map<std::string, Engine> names = {
@@ -197,6 +252,21 @@ struct Builder {
       return;
     }
     if (!compute_engine(a.text("trn_engine"), &op.engine)) op.engine = op.flops > 0 ? Engine::Tensor : Engine::Vector;
+    NamedOperator named;
+    std::string why;
+    if (!opt.durations && named_operator(a.get("trn_operator") ? a.text("trn_operator") : n.name(), n.inputs().shapes(),
+                                         n.inputs().types(), n.inputs().values(), &named, &why)) {
+      named.op.window = a.num("trn_window");
+      const Op c = operators->cost(named);
+      op.engine = c.engine;
+      op.duration_s = c.duration_s;
+      op.flops = c.flops;
+      op.tensor_busy = c.tensor_busy;
+      op.sbuf_bytes = c.sbuf_bytes;
+      op.bytes = a.get("tensor_size") ? a.num("tensor_size") : c.bytes;  // the producer's HBM traffic when it says
+      ++costed[named.family];
+      return;
+    }
     if (opt.durations || (op.flops <= 0 && op.bytes <= 0)) {
       op.duration_s = duration(n, a);
       op.bytes = 0;  // the recorded time already holds the node's memory traffic
@@ -331,12 +401,17 @@ ChakraImportResult run_import_chakra(const ChakraImportOptions& o) {
                        "\ncomm_groups: " + inputs_hash(groups_text) + "\n" + models::resolved_yaml(res.system, "");
   const int lnc = res.system.chip.cores.default_lnc;
   Builder b{o, groups, res.system.chip.peak.bf16.v / res.system.chip.cores.physical * lnc, res.ranks, res.costed};
+  std::unique_ptr<OperatorCosts> operators;
   std::vector<models::Program> programs;
   for (int r = 0; r < res.ranks; ++r) {
     const Trace t = read_trace(files[static_cast<size_t>(r)]);
-    if (r == 0)
+    if (r == 0) {
       for (const auto& a : t.meta.attr())
         if (a.name() == "trn_step_time_s") res.recorded_step_s = a.double_val();
+      operators = std::make_unique<OperatorCosts>(res.system, t.meta);
+      b.operators = operators.get();
+      inputs += operators->inputs();
+    }
     res.nodes += static_cast<int64_t>(t.nodes.size());
     inputs += "rank " + std::to_string(r) + ": " + t.hash + "\n";
     programs.push_back(build(t, r, b, files[static_cast<size_t>(r)]));
@@ -349,8 +424,21 @@ ChakraImportResult run_import_chakra(const ChakraImportOptions& o) {
 void write_import_text(const ChakraImportResult& r, FILE* out) {
   std::fprintf(out, "Chakra traces %s: %d ranks, %lld nodes on %d x %s\n", r.name.c_str(), r.ranks,
                static_cast<long long>(r.nodes), r.system.instances, r.system.name.c_str());
+  // The NeuronCore model's named operators first, as one group, then the other ways.
+  static const char* const families[] = {"matmul", "attention", "norm", "elementwise", "embedding"};
+  int64_t modelled = 0;
+  std::string parts;
+  for (const char* f : families) {
+    auto it = r.costed.find(f);
+    if (it == r.costed.end()) continue;
+    modelled += it->second;
+    parts += std::string(parts.empty() ? "" : ", ") + f + " " + std::to_string(it->second);
+  }
   std::fprintf(out, "  nodes timed by:");
-  for (const auto& [how, n] : r.costed) std::fprintf(out, " %s %lld", how.c_str(), static_cast<long long>(n));
+  if (modelled) std::fprintf(out, " NeuronCore model %lld (%s)", static_cast<long long>(modelled), parts.c_str());
+  for (const auto& [how, n] : r.costed)
+    if (std::find(std::begin(families), std::end(families), how) == std::end(families))
+      std::fprintf(out, " %s %lld", how.c_str(), static_cast<long long>(n));
   const double first =
       r.run.rank_finish.empty() ? 0 : *std::min_element(r.run.rank_finish.begin(), r.run.rank_finish.end());
   std::fprintf(out, "\n  finish           %.6f s (the latest rank; the earliest %.6f s)\n", r.run.finish_s, first);

@@ -1,8 +1,9 @@
 // `trnsim run --workload-et DIR --system NAME`: per-rank Chakra execution traces (docs/interop.md)
 // simulated on Trainium hardware. Collectives and pipeline transfers run on the fabric model,
-// memory nodes on the DMA engines and HBM; a compute node is costed by a roofline on its FLOPs
-// (the chip's published dense BF16 peak per logical core) with its bytes streamed through HBM
-// under contention, or replays its recorded duration when it has neither (or with
+// memory nodes on the DMA engines and HBM; a compute node that names an operator trnsim knows
+// with its shapes is timed by the NeuronCore model (chakra_operators.h), another by a roofline on
+// its FLOPs (the chip's published dense BF16 peak per logical core), with its bytes streamed
+// through HBM under contention, or replays its recorded duration when it has neither (or with
 // --et-durations); CPU nodes replay their duration on the host. The choice per node is counted in
 // the output.
 #pragma once
@@ -32,7 +33,7 @@ struct ChakraImportResult {
   int ranks = 0;
   int64_t nodes = 0;
   std::map<std::string, int64_t>
-      costed;  // how nodes were timed: roofline, duration, host, memory, collective, transfer
+      costed;  // how nodes were timed: an operator family, roofline, duration, host, memory, collective, transfer
   models::SystemSpec system;
   double recorded_step_s = -1;  // the step the producer recorded (trnsim's trn_step_time_s), -1: none
   bool durations = false;       // --et-durations
