@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PKGS := cmake g++ make pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev \
             libyaml-cpp-dev catch2 nlohmann-json3-dev libcli11-dev libbenchmark-dev python3 \
-            libsqlite3-dev sqlite3 parallel chromium time python3-dev pybind11-dev python3-jsonschema python3-pandas \
+            libsqlite3-dev sqlite3 parallel chromium time python3-dev pybind11-dev python3-jsonschema python3-pandas python3-yaml \
             clang-format clang-tidy libprotobuf-dev protobuf-compiler python3-protobuf
 
 # Only for `make fuzz` (clang with libFuzzer), so that `make test` does not pay for them.

@@ -273,6 +273,50 @@ for f in db one two both val plan near plans; do
     *) fail "chromium layout: $f report" "$verdict" ;;
   esac
 done
+# The shipped examples' pages: every shipped sweep's report and the plan of docs/tutorial.md step
+# 4, from their results kept in test/data/report (tools/make_report_fixtures.sh ran them as the
+# docs do; the numbers are that build's, the axes and labels the shipped files', checked first).
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3  # Debian's python3-yaml
+F=$SRC/test/data/report
+for sweep in "$SRC"/workloads/sweeps/*.yaml; do
+  name=$(basename "$sweep" .yaml)
+  got=$("$PY" - "$sweep" "$F/$name.sql" "$D/ship-$name.sqlite" <<'PY'
+import math, os, sqlite3, sys, yaml
+sweep, sql, db = sys.argv[1:4]
+if not os.path.exists(sql):
+    sys.exit(print("FAIL no fixture %s (tools/make_report_fixtures.sh)" % sql))
+s = yaml.safe_load(open(sweep))
+if os.path.exists(db):
+    os.remove(db)
+con = sqlite3.connect(db)
+con.executescript(open(sql).read())
+rows = con.execute("SELECT sweep, sets FROM points").fetchall()
+keys = set()
+for a in s["axes"]:
+    keys |= {a["key"]} if "key" in a else {k for v in a["values"] for k in v}
+want = math.prod(len(a["values"]) for a in s["axes"])
+names = {r[0] for r in rows}
+got = {k for r in rows for k in (i.split("=", 1)[0] for i in r[1].split(";"))}
+ok = len(rows) == want and names == {s["name"]} and got == keys
+print(("ok " if ok else "FAIL ") + "%d points of sweep %s over %s" % (len(rows), sorted(names), sorted(got)))
+PY
+)
+  case $got in
+    ok*) pass "shipped sweep $name: the fixture holds its points (${got#ok })" ;;
+    *) fail "shipped sweep $name: fixture" "${got#FAIL }"; continue ;;
+  esac
+  expect_ok "report of the shipped sweep $name" -- report --db "$D/ship-$name.sqlite" --html "$D/ship-$name.html"
+done
+expect_ok "report of the tutorial's plan" -- report "$F/tutorial-plan.plan.json" --html "$D/ship-plan.html"
+for f in "$D"/ship-*.html; do
+  verdict=$(layout "$f")
+  case $verdict in
+    "ok 0 texts") fail "chromium layout: shipped example $(basename "$f")" "no text found" ;;
+    ok*) pass "chromium layout: shipped example $(basename "$f"): no overlapping, duplicated, clipped or cut-short label (${verdict#ok })" ;;
+    *) fail "chromium layout: shipped example $(basename "$f")" "$verdict" ;;
+  esac
+done
 # The check itself: two labels drawn on top of each other are found.
 sed 's#</svg>#<text class="tick" x="40" y="40">overlap</text><text class="tick" x="42" y="41">overlap2</text></svg>#' \
   "$D/val.html" > "$D/bad-layout.html"

@@ -21,6 +21,22 @@ std::string px(double v) {
 
 std::string truncate(const std::string& s, size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "\u2026"; }
 
+// `s` in lines of at most `width` characters, broken at spaces (a longer word gets a line of
+// its own, whole): nothing is cut.
+std::vector<std::string> wrap(const std::string& s, size_t width) {
+  std::vector<std::string> out(1);
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = s.find(' ', i);
+    if (j == std::string::npos) j = s.size();
+    const std::string word = s.substr(i, j - i);
+    if (!out.back().empty() && out.back().size() + 1 + word.size() > width) out.emplace_back();
+    out.back() += (out.back().empty() ? "" : " ") + word;
+    i = j + 1;
+  }
+  return out;
+}
+
 struct Axis {
   double lo = 0, hi = 1;
   bool log = false;
@@ -325,18 +341,38 @@ std::string xy_plot(const XYPlot& p) {
   return s + "</svg>\n";
 }
 
-std::string bar_plot(const BarPlot& p) {
+// Row labels: 11-px text in the 258 px left of the axis, about 6.3 px a character; a longer
+// label wraps onto more lines and every row grows to the tallest label.
+constexpr double kBarX0 = 270, kLabelLine = 12, kBarH = 18;
+constexpr size_t kLabelChars = 40;
+// End texts: 11.5-px notes, about 6.6 px a character.
+double note_w(const std::string& s) { return 6.6 * static_cast<double>(s.size()) + 4; }
+
+// The values the bar axis must reach: every bar's end and whisker, stretched so that the text
+// after the bar ends left of the legend (at X(v) + 5 + its width <= x1 on an axis from 0).
+std::vector<double> bar_extent(const BarPlot& p, double plot_w) {
   std::vector<double> xs = {0};
+  for (const auto& r : p.rows) {
+    double end = 0;
+    for (const auto& g : r.segments) end = std::max(end, g.start + g.length);
+    if (r.err_high > r.err_low) end = std::max(end, r.err_high);
+    const double room = plot_w - 5 - note_w(r.end_text);
+    xs.push_back(end * (room > plot_w / 4 ? plot_w / room : 4.0));
+  }
+  return xs;
+}
+
+std::string bar_plot(const BarPlot& p) {
   int points = 0;
   for (const auto& r : p.rows)
-    for (const auto& g : r.segments) {
-      xs.push_back((g.start + g.length) * 1.15);  // room for the end text
+    for (const auto& g : r.segments)
       if (g.length > 0) ++points;
-    }
-  for (const auto& r : p.rows)
-    if (r.err_high > r.err_low) xs.push_back(r.err_high * 1.15);
-  const Axis ax = make_axis(xs, false, true);
-  const double row_h = 24, x0 = 270, x1 = kW - kLegendW, y0 = kTop;
+  const double x0 = kBarX0, x1 = kW - kLegendW, y0 = kTop;
+  const Axis ax = make_axis(bar_extent(p, x1 - x0), false, true);
+  std::vector<std::vector<std::string>> labels;
+  size_t most = 1;
+  for (const auto& r : p.rows) most = std::max(most, labels.emplace_back(wrap(r.label, kLabelChars)).size());
+  const double row_h = std::max(24.0, kLabelLine * static_cast<double>(most) + 10);
   const double y1 = y0 + row_h * static_cast<double>(std::max<size_t>(p.rows.size(), 1)) + 6;
   const double h = std::max(y1 + kBottom, y0 + 18.0 * static_cast<double>(p.categories.size()) + 20);
   auto X = [&](double v) { return x0 + ax.frac(v) * (x1 - x0); };
@@ -344,27 +380,32 @@ std::string bar_plot(const BarPlot& p) {
   s += x_axis(ax, p.x_label, x0, x1, y0, y1);
   for (size_t i = 0; i < p.rows.size(); ++i) {
     const BarRow& r = p.rows[i];
-    const double y = y0 + 4 + row_h * static_cast<double>(i);
-    s += "<text class=\"rowlabel\" x=\"" + px(x0 - 8) + "\" y=\"" + px(y + 13) + "\" text-anchor=\"end\">" +
-         esc(truncate(r.label, 38)) + "<title>" + esc(r.label) + "</title></text>\n";
+    const double mid = y0 + 4 + row_h * static_cast<double>(i) + (row_h - 6) / 2, y = mid - kBarH / 2;
+    const std::vector<std::string>& lines = labels[i];
+    s += "<text class=\"rowlabel\" x=\"" + px(x0 - 8) + "\" y=\"" + px(mid + 4) + "\" text-anchor=\"end\">";
+    for (size_t k = 0; k < lines.size(); ++k) {
+      const double ly = mid + 4 + kLabelLine * (static_cast<double>(k) - static_cast<double>(lines.size() - 1) / 2);
+      s += "<tspan x=\"" + px(x0 - 8) + "\" y=\"" + px(ly) + "\">" + esc(lines[k]) + "</tspan>";
+    }
+    s += "<title>" + esc(r.label) + "</title></text>\n";
     double end = 0;
     for (const auto& g : r.segments) {
       if (g.length <= 0) continue;
       const double a = X(g.start), b = X(g.start + g.length);
       s += "<rect class=\"mark\" x=\"" + px(a) + "\" y=\"" + px(y) + "\" width=\"" + px(std::max(b - a, 0.5)) +
-           "\" height=\"" + px(row_h - 6) + "\" fill=\"" + colour(g.category) + "\"><title>" + esc(g.tip) +
+           "\" height=\"" + px(kBarH) + "\" fill=\"" + colour(g.category) + "\"><title>" + esc(g.tip) +
            "</title></rect>\n";
       end = std::max(end, b);
     }
     if (r.err_high > r.err_low) {  // the whisker, through the bar's middle
-      const double a = X(r.err_low), b = X(r.err_high), m = y + (row_h - 6) / 2;
+      const double a = X(r.err_low), b = X(r.err_high), m = mid;
       s += "<path class=\"errbar\" stroke=\"#000\" stroke-width=\"1.5\" fill=\"none\" d=\"M" + px(a) + " " + px(m) +
            "H" + px(b) + "M" + px(a) + " " + px(m - 5) + "v10M" + px(b) + " " + px(m - 5) +
            "v10\"><title>80 % interval: " + num(r.err_low, 4) + "-" + num(r.err_high, 4) + "</title></path>\n";
       end = std::max(end, b);
     }
     if (!r.end_text.empty())
-      s += "<text class=\"note\" x=\"" + px(std::max(end, x0) + 5) + "\" y=\"" + px(y + 13) + "\">" + esc(r.end_text) +
+      s += "<text class=\"note\" x=\"" + px(std::max(end, x0) + 5) + "\" y=\"" + px(mid + 4) + "\">" + esc(r.end_text) +
            "</text>\n";
   }
   s += "<line class=\"axis\" x1=\"" + px(x0) + "\" y1=\"" + px(y0) + "\" x2=\"" + px(x0) + "\" y2=\"" + px(y1) +
