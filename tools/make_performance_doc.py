@@ -121,10 +121,11 @@ def scale_part(sc):
         lines.append("| %s | %.2f | %.0f | %s | %s | %s |" % (r["label"], r["wall_s"], r["rss_mib"], evs, rate,
                                                             r["result"]))
     lines.append("")
-    for g, var, what in (("chips", "chips", "chips (Qwen3-32B, 16 to 4,096 chips)"),
-                         ("mb", "M", "micro-batches (GPT3-175B on 512 chips, 64 to 1,024)")):
+    for g, var, what in (("chips", "chips", "chips (Qwen3-32B, %s to %s chips)"),
+                         ("mb", "M", "micro-batches (GPT3-175B on 512 chips, %s to %s)")):
         pts = sorted((r["x"], r["wall_s"]) for r in sc["rows"] if r.get("group") == g)
         if len(pts) >= 2:
+            what = what % ("{:,}".format(int(pts[0][0])), "{:,}".format(int(pts[-1][0])))
             s = slope([(math.log(x), math.log(w)) for x, w in pts])
             lines.append("- Wall time grows as %s^%.2f in %s (least-squares slope of log wall on log %s over %s)." %
                          (var, s, what, var, ", ".join("%g: %.2f s" % p for p in pts)))

@@ -52,8 +52,8 @@ for chips in 1024 4096; do
       --set batch.seq_len=$seq --set checkpointing=full
   done
 done
-# Qwen3-32B from 16 to 4,096 chips (16 sequences per 16 chips; TP4 x FSDP16 per instance).
-for row_ in "64 1" "256 4" "1024 16" "4096 64"; do
+# Qwen3-32B from 16 to 65,536 chips (16 sequences per 16 chips; TP4 x FSDP16 per instance).
+for row_ in "64 1" "256 4" "1024 16" "4096 64" "16384 256" "65536 1024"; do
   read -r chips us <<< "$row_"
   row "Qwen3-32B, $chips trn2 chips ($us UltraServers)" chips $chips run qwen3-32b-trn2 --set system=trn2-ultraserver \
     --set system.instances=$us --set parallel.dp=$((chips / 16)) --set batch.global_batch=$chips

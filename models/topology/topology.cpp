@@ -193,16 +193,12 @@ void Topology::compute_routes_from(int src) const {
   auto& pe = pred_edge_[src];
   pe.assign(num_vertices(g), -1);
   // Recover the edge used to reach each vertex: the lowest-index edge pred->v of minimal weight.
-  for (auto v : boost::make_iterator_range(vertices(g))) {
-    if (pred[v] == v) continue;
-    int best = -1;
-    for (auto e : boost::make_iterator_range(out_edges(pred[v], g))) {
-      if (target(e, g) != v) continue;
-      int idx = get(edge_index, g, e);
-      if (dist[pred[v]] + links_[static_cast<size_t>(idx)].route_cost <= dist[v] + 1e-12 && (best < 0 || idx < best))
-        best = idx;
-    }
-    pe[v] = best;
+  // One pass over the links in index order (the first match is the lowest index), not a scan of
+  // pred's out-edges per vertex, which is quadratic through a switch that reaches every NIC.
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const size_t u = static_cast<size_t>(links_[i].from), v = static_cast<size_t>(links_[i].to);
+    if (pe[v] >= 0 || pred[v] == v || pred[v] != u) continue;
+    if (dist[u] + links_[i].route_cost <= dist[v] + 1e-12) pe[v] = static_cast<int>(i);
   }
 }
 

@@ -347,7 +347,13 @@ TEST_CASE("layout groups are consistent on every member", "[workload]") {
       auto members = l.group(g, r);
       CHECK(std::find(members.begin(), members.end(), r) != members.end());
       for (int m : members) CHECK(l.group(g, m) == members);
+      // The leader tells groups apart without building them (the sibling groups of lowering).
+      CHECK(l.group_leader(g, r) == *std::min_element(members.begin(), members.end()));
+      CHECK(l.group_leader(g, r) == members.front());
+      for (int q = 0; q < l.world(); ++q)
+        CHECK((l.group_leader(g, q) == l.group_leader(g, r)) == (l.group(g, q) == members));
     }
+    CHECK(l.group_leader(GroupKind::Pp, r) == -1);
   }
   CHECK(l.representatives().size() == 8u);
 }

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_set>
 #include <utility>
 
 #include "workloads/compile/list_schedule.h"
@@ -145,17 +146,27 @@ int32_t Emitter::group_id(const std::vector<int>& members, const GraphOp& g) {
   // that contain a simulated rank (that rank's own program starts them).
   std::vector<std::vector<int>> sib;
   if (!simulated_.empty()) {
+    // Groups that partition the ranks are told apart by their leader (no member list built for
+    // every rank: O(ranks of the stage), not O(ranks x group size)); pipeline pairs by members.
+    const bool partition = layout_.group_leader(g.group, rank_) >= 0;
     std::set<std::vector<int>> seen;
+    std::unordered_set<int> leaders;
     std::vector<int> key = members;
     std::sort(key.begin(), key.end());
-    seen.insert(key);
+    if (partition)
+      leaders.insert(layout_.group_leader(g.group, rank_));
+    else
+      seen.insert(key);
     const int p = layout_.coord(rank_).p, per_stage = layout_.per_stage();
     for (int r = p * per_stage; r < (p + 1) * per_stage; ++r) {
       if (simulated_[static_cast<size_t>(r)]) continue;
+      if (partition && !leaders.insert(layout_.group_leader(g.group, r)).second) continue;
       std::vector<int> m = collective_members(layout_, r, g);
-      key = m;
-      std::sort(key.begin(), key.end());
-      if (!seen.insert(key).second) continue;
+      if (!partition) {
+        key = m;
+        std::sort(key.begin(), key.end());
+        if (!seen.insert(key).second) continue;
+      }
       bool has_simulated = false;
       for (int x : m) has_simulated = has_simulated || simulated_[static_cast<size_t>(x)];
       if (!has_simulated && m.size() > 1) sib.push_back(std::move(m));

@@ -16,6 +16,22 @@ Coord Layout::coord(int rank) const {
   return c;
 }
 
+int Layout::group_leader(GroupKind g, int r) const {
+  const Coord c = coord(r);
+  switch (g) {
+    case GroupKind::None: return r;
+    case GroupKind::Tp: return rank({0, c.f, c.d, c.p});
+    case GroupKind::Fsdp: return rank({c.t, 0, c.d, c.p});
+    case GroupKind::Dp: return rank({c.t, c.f, 0, c.p});
+    case GroupKind::Ep: {
+      const int base = ((c.f + fsdp_ * c.d) / ep_) * ep_;
+      return rank({c.t, base % fsdp_, base / fsdp_, c.p});
+    }
+    case GroupKind::Pp: return -1;
+  }
+  return -1;
+}
+
 std::vector<int> Layout::group(GroupKind g, int r, bool forward) const {
   Coord c = coord(r);
   std::vector<int> out;

@@ -26,6 +26,10 @@ class Layout {
   /// Members of `rank`'s group of a kind, in a canonical order (same on every member).
   /// Pp groups are {rank, next stage} (`forward`) or {rank, previous stage}.
   std::vector<int> group(GroupKind g, int rank, bool forward = true) const;
+  /// The first (and lowest) member of `rank`'s group of a kind whose groups partition the ranks
+  /// (None, Tp, Fsdp, Dp, Ep): equal for two ranks exactly when their groups are equal. -1 for
+  /// Pp, whose groups overlap.
+  int group_leader(GroupKind g, int rank) const;
   /// One representative rank per class of identical ranks: f = 0, d = 0, every t and p.
   std::vector<int> representatives() const;
   /// One rank per pipeline stage (t = f = d = 0): every rank of a stage runs the same program
