@@ -30,7 +30,20 @@ std::vector<int32_t> hierarchical_piece(PlanBuilder& b, CollectiveOp op, double 
   auto intra = [&](double sz, PhaseKind k) {
     Algorithm a = intra_algo(sz, k);
     int steps = 0;
-    for (const auto& g : groups) steps = std::max(steps, build_phase(b, a, g, sz, k, opt));
+    // Building a quotient, the groups of other instances than the representatives' are left
+    // out: their transfers are images of a built group's (all groups are alike).
+    uint64_t group_transfers = 0;
+    std::vector<const std::vector<int>*> skipped;
+    for (const auto& g : groups) {
+      if (b.skippable(g)) {
+        skipped.push_back(&g);
+        continue;
+      }
+      const uint64_t before = b.plan.full_transfers;
+      steps = std::max(steps, build_phase(b, a, g, sz, k, opt));
+      group_transfers = b.plan.full_transfers - before;
+    }
+    for (const auto* g : skipped) b.skip(*g, group_transfers);
     b.new_phase();
     if (first_phase_end.empty()) first_phase_end = b.barriers();
     return std::make_pair(steps, a);
@@ -98,7 +111,7 @@ CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vecto
                                  Algorithm large_algorithm, const PlanOptions& opt, const Algorithm* force_intra) {
   int total = 0;
   for (const auto& g : groups) total = std::max(total, max_rank(g) + 1);
-  PlanBuilder b(total);
+  PlanBuilder b(total, opt.quotient);
   int pieces = 1;
   if (op != CollectiveOp::AllToAll && opt.min_piece_bytes > 0)
     pieces = std::clamp(static_cast<int>(bytes / opt.min_piece_bytes), 1, std::max(1, opt.pipeline_pieces));
@@ -110,7 +123,7 @@ CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vecto
     if (p == 0 && pieces > 1) b.plan.transfers.reserve(b.plan.transfers.size() * static_cast<size_t>(pieces));
   }
   if (pieces > 1) b.plan.algorithm += " x" + std::to_string(pieces) + " pipelined";
-  return std::move(b.plan);
+  return b.finish();
 }
 
 }  // namespace trn::models
