@@ -23,7 +23,8 @@ struct WantedPairs {
     by_pair.resize(static_cast<size_t>(start.back()));
     std::vector<int32_t> fill(start.begin(), start.end() - 1);
     for (size_t i = 0; i < xs.size(); ++i)
-      if (pair_of[i] >= 0) by_pair[static_cast<size_t>(fill[static_cast<size_t>(pair_of[i])]++)] = static_cast<int32_t>(i);
+      if (pair_of[i] >= 0)
+        by_pair[static_cast<size_t>(fill[static_cast<size_t>(pair_of[i])]++)] = static_cast<int32_t>(i);
   }
   int32_t kth(int32_t p, int32_t k) const {
     const size_t b = static_cast<size_t>(start[static_cast<size_t>(p)]);

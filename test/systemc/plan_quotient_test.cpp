@@ -71,8 +71,8 @@ std::string plan_difference(const models::CollectivePlan& a, const models::Colle
     const bool deps = x.deps.size() == y.deps.size() && std::equal(x.deps.begin(), x.deps.end(), y.deps.begin());
     if (x.src != y.src || x.dst != y.dst || x.bytes != y.bytes || x.reduce != y.reduce || x.barrier != y.barrier ||
         !deps)
-      d << "transfer " << i << ": " << x.src << "->" << x.dst << " " << x.bytes << " B, " << x.deps.size()
-        << " deps / " << y.src << "->" << y.dst << " " << y.bytes << " B, " << y.deps.size() << " deps";
+      d << "transfer " << i << ": " << x.src << "->" << x.dst << " " << x.bytes << " B, " << x.deps.size() << " deps / "
+        << y.src << "->" << y.dst << " " << y.bytes << " B, " << y.deps.size() << " deps";
   }
   return d.str();
 }
