@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "hw/collectives/plan_quotient.h"
+#include "models/collectives/plan_symmetry.h"
 
 namespace trn::hw {
 
@@ -47,18 +48,27 @@ std::shared_ptr<const PreparedPlan> CollectiveEngine::prepare(models::Collective
   }
   const auto& chip = sys_.spec().chip;
   p->hops.resize(n);
+  // Per (source, destination) pair of plan ranks, its hop, worked out for the pair's first
+  // transfer (a plan has millions of transfers over a few thousand pairs).
+  models::PairIds pairs(1024);
+  std::vector<PreparedPlan::Hop> pair_hop;
   for (size_t i = 0; i < n; ++i) {
     const models::Transfer& x = xs[i];
     if (x.barrier) continue;
-    const int src = p->ranks[static_cast<size_t>(x.src)], dst = p->ranks[static_cast<size_t>(x.dst)];
-    const RankPlacement ps = sys_.placement(src), pd = sys_.placement(dst);
-    PreparedPlan::Hop& h = p->hops[i];
-    // Under the local symmetry a kept transfer may start outside its orbit's representative
-    // rank; it issues on, and loads the DMA engines of, that representative (which in the
-    // full system issues the transfer's image at the same moment).
-    h.src = sys_.rep_rank(src);
-    h.route = route(ps.chip, pd.chip);
-    h.issue = chip.dma.fixed_latency.v + chip.dma.descriptor_latency.v + 2.0 * routes_[h.route].latency;
+    const int32_t k = pairs.insert(models::PairIds::key(x.src, x.dst));
+    if (static_cast<size_t>(k) == pair_hop.size()) {
+      const int src = p->ranks[static_cast<size_t>(x.src)], dst = p->ranks[static_cast<size_t>(x.dst)];
+      const RankPlacement ps = sys_.placement(src), pd = sys_.placement(dst);
+      PreparedPlan::Hop h;
+      // Under the local symmetry a kept transfer may start outside its orbit's representative
+      // rank; it issues on, and loads the DMA engines of, that representative (which in the
+      // full system issues the transfer's image at the same moment).
+      h.src = sys_.rep_rank(src);
+      h.route = route(ps.chip, pd.chip);
+      h.issue = chip.dma.fixed_latency.v + chip.dma.descriptor_latency.v + 2.0 * routes_[h.route].latency;
+      pair_hop.push_back(h);
+    }
+    p->hops[i] = pair_hop[static_cast<size_t>(k)];
   }
   return p;
 }

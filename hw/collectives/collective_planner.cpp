@@ -1,6 +1,7 @@
 // Rank ordering and plan selection: models::plan_group_collective on the system's topology.
 #include "hw/collectives/collective_planner.h"
 
+#include "hw/collectives/plan_quotient.h"
 #include "models/collectives/selection.h"
 
 namespace trn::hw {
@@ -13,6 +14,16 @@ PlannedCollective plan_collective(const System& sys, models::CollectiveOp op, do
   const models::CollectiveSpec& cc = sys.spec().chip.collectives;
   return models::plan_group_collective(sys.topology(), sys.ranks_per_chip(), models::large_message_algorithm(cc), op,
                                        bytes, ranks, force, models::with_runtime_release(cc, opt));
+}
+
+PlannedCollective plan_collective_quotient(const System& sys, models::CollectiveOp op, double bytes,
+                                           const std::vector<int>& ranks, const models::Algorithm* force,
+                                           const models::PlanOptions& opt) {
+  if (!sys.symmetry().active() || ranks.empty()) return plan_collective(sys, op, bytes, ranks, force, opt);
+  const models::PlanSymmetry sym = plan_symmetry(sys, ranks);
+  models::PlanOptions o = opt;
+  o.quotient = &sym;
+  return plan_collective(sys, op, bytes, ranks, force, o);
 }
 
 }  // namespace trn::hw

@@ -21,4 +21,13 @@ PlannedCollective plan_collective(const System& sys, models::CollectiveOp op, do
                                   const std::vector<int>& ranks, const models::Algorithm* force = nullptr,
                                   const models::PlanOptions& opt = {});
 
+/// plan_collective's plan quotiented by the system's instance symmetry (quotient_plan), built
+/// as such: the transfers it drops are never stored, and the intra-instance phases of other
+/// instances than the representatives' are not built at all (models/collectives/quotient_sink.h).
+/// The plan's full_transfers counts the whole plan's. Without an active symmetry, the whole
+/// plan. Throws models::SymmetryError as quotient_plan does.
+PlannedCollective plan_collective_quotient(const System& sys, models::CollectiveOp op, double bytes,
+                                           const std::vector<int>& ranks, const models::Algorithm* force = nullptr,
+                                           const models::PlanOptions& opt = {});
+
 }  // namespace trn::hw

@@ -100,7 +100,7 @@ std::shared_ptr<const PreparedPlan> ProgramRunner::plan_for(models::CollectiveOp
   auto key = std::make_tuple(static_cast<int>(op), bytes, group);
   auto it = plans_.find(key);
   if (it != plans_.end()) return it->second;
-  PlannedCollective pc = plan_collective(sys_, op, bytes, group);
+  PlannedCollective pc = plan_collective_quotient(sys_, op, bytes, group);
   std::shared_ptr<const PreparedPlan> p = engine_.prepare(std::move(pc.plan), std::move(pc.ranks));
   if (plans_transfers_ + p->plan.transfers.size() > kPlanCacheTransfers) {  // runs in flight keep theirs
     plans_.clear();

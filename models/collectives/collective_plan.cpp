@@ -71,16 +71,16 @@ double CollectivePlan::bytes_moved() const {
 
 CollectivePlan plan_flat(CollectiveOp op, Algorithm algo, double bytes, const std::vector<int>& order,
                          const PlanOptions& opt) {
-  PlanBuilder b(max_rank(order) + 1);
+  PlanBuilder b(max_rank(order) + 1, opt.quotient);
   if (op == CollectiveOp::SendRecv) {
     if (order.size() >= 2) b.add(0, 1, bytes, false, {});
     b.plan.steps = 1;
     b.plan.algorithm = "p2p";
-    return std::move(b.plan);
+    return b.finish();
   }
   b.plan.steps = build_phase(b, algo, order, bytes, kind_of(op), opt);
   b.plan.algorithm = op == CollectiveOp::AllToAll ? "mesh" : algorithm(algo).label(static_cast<int>(order.size()));
-  return std::move(b.plan);
+  return b.finish();
 }
 
 }  // namespace trn::models

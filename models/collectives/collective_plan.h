@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 #include "models/collectives/algorithm_list.h"
+#include "models/collectives/plan_symmetry.h"
 #include "models/collectives/sdk_release.h"
 
 namespace trn::models {
@@ -142,6 +143,9 @@ struct CollectivePlan {
   std::string algorithm;
   std::vector<Transfer> transfers;
   int steps = 0;  // sequential communication steps on the critical path
+  /// Transfers (barrier nodes aside) of the whole plan: of `transfers` and, in a quotient
+  /// (PlanOptions::quotient, hw::quotient_plan), of the transfers it stands for.
+  uint64_t full_transfers = 0;
   /// Share of the source rank's collective DMA rate each transfer can use: 1, or for the
   /// legacy ring of an older runtime PlanOptions::legacy_ring_dma_share (docs/model.md 8.7).
   double dma_share = 1.0;
@@ -166,6 +170,10 @@ struct PlanOptions {
   /// plan_group_collective runs an all-reduce as that ring where legacy_allreduce() says so.
   SdkRelease sdk;
   double legacy_ring_dma_share = 1.0;
+  /// Build the plan's quotient under this symmetry of its ranks (plan_symmetry.h) instead of the
+  /// whole plan: the plan hw::quotient_plan would make of it, without the transfers it drops
+  /// (quotient_sink.h). Not owned; nullptr: the whole plan.
+  const PlanSymmetry* quotient = nullptr;
 };
 
 /// Flat plans over ranks 0..n-1; `order` is the ring order (a permutation of 0..n-1).

@@ -13,6 +13,27 @@ namespace {
 
 int max_rank(const std::vector<int>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
 
+// One intra-instance phase of algorithm `a` over every group; its steps. Building a quotient,
+// the groups of other instances than the representatives' are left out (PlanBuilder::skip):
+// their transfers are images of a built group's, all groups being alike.
+int intra_groups(PlanBuilder& b, Algorithm a, const std::vector<std::vector<int>>& groups, double bytes, PhaseKind k,
+                 const PlanOptions& opt) {
+  int steps = 0;
+  uint64_t group_transfers = 0;
+  std::vector<const std::vector<int>*> skipped;
+  for (const auto& g : groups) {
+    if (b.skippable(g)) {
+      skipped.push_back(&g);
+      continue;
+    }
+    const uint64_t before = b.plan.full_transfers;
+    steps = std::max(steps, build_phase(b, a, g, bytes, k, opt));
+    group_transfers = b.plan.full_transfers - before;
+  }
+  for (const auto* g : skipped) b.skip(*g, group_transfers);
+  return steps;
+}
+
 // One piece of a hierarchical plan, appended to `b`. Its first phase starts after the
 // barriers in b (the previous piece's first phase); returns this piece's first-phase
 // barriers so that the next piece's first phase queues behind it.
@@ -29,8 +50,7 @@ std::vector<int32_t> hierarchical_piece(PlanBuilder& b, CollectiveOp op, double 
   };
   auto intra = [&](double sz, PhaseKind k) {
     Algorithm a = intra_algo(sz, k);
-    int steps = 0;
-    for (const auto& g : groups) steps = std::max(steps, build_phase(b, a, g, sz, k, opt));
+    const int steps = intra_groups(b, a, groups, sz, k, opt);
     b.new_phase();
     if (first_phase_end.empty()) first_phase_end = b.barriers();
     return std::make_pair(steps, a);
@@ -98,7 +118,7 @@ CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vecto
                                  Algorithm large_algorithm, const PlanOptions& opt, const Algorithm* force_intra) {
   int total = 0;
   for (const auto& g : groups) total = std::max(total, max_rank(g) + 1);
-  PlanBuilder b(total);
+  PlanBuilder b(total, opt.quotient);
   int pieces = 1;
   if (op != CollectiveOp::AllToAll && opt.min_piece_bytes > 0)
     pieces = std::clamp(static_cast<int>(bytes / opt.min_piece_bytes), 1, std::max(1, opt.pipeline_pieces));
@@ -110,7 +130,7 @@ CollectivePlan plan_hierarchical(CollectiveOp op, double bytes, const std::vecto
     if (p == 0 && pieces > 1) b.plan.transfers.reserve(b.plan.transfers.size() * static_cast<size_t>(pieces));
   }
   if (pieces > 1) b.plan.algorithm += " x" + std::to_string(pieces) + " pipelined";
-  return std::move(b.plan);
+  return b.finish();
 }
 
 }  // namespace trn::models

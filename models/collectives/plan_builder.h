@@ -1,15 +1,19 @@
 // PlanBuilder: what every collective algorithm (models/collectives/algorithm.h) writes its
 // transfers into. It appends transfers to a CollectivePlan and joins phases with per-rank
 // barrier nodes: after new_phase(), a rank's next transfer waits for everything it received
-// in the phases before.
+// in the phases before. Given a PlanSymmetry (PlanOptions::quotient) it builds the plan's
+// quotient instead (quotient_sink.h): only the kept transfers are stored, and a phase over a
+// group of ranks outside the representative instances may be skipped (skip).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "models/collectives/collective_plan.h"
+#include "models/collectives/quotient_sink.h"
 
 namespace trn::models {
 
@@ -20,26 +24,38 @@ enum class PhaseKind { ReduceScatter, AllGather, AllReduce, AllToAll };
 class PlanBuilder {
  public:
   CollectivePlan plan;
-  /// `ranks`: one more than the largest plan-local rank index the phases use.
-  explicit PlanBuilder(int ranks) : barrier_(static_cast<size_t>(ranks), -1), incoming_(static_cast<size_t>(ranks)) {}
+  /// `ranks`: one more than the largest plan-local rank index the phases use. `quotient`: build
+  /// the plan's quotient under it (it outlives the builder; nullptr: the whole plan).
+  explicit PlanBuilder(int ranks, const PlanSymmetry* quotient = nullptr)
+      : barrier_(static_cast<size_t>(ranks), -1), incoming_(static_cast<size_t>(ranks)) {
+    if (quotient) {
+      sink_ = std::make_unique<QuotientSink>(*quotient);
+      phantom_.assign(static_cast<size_t>(ranks), 0);
+      partial_ = true;
+      reserve_ = !quotient->local;  // without a local part, a kept group keeps all its transfers
+    }
+  }
 
-  /// Room for `more` transfers, growing geometrically.
+  /// Room for `more` transfers, growing geometrically (a quotient with a local part: as they
+  /// come, most of them being dropped).
   void reserve(size_t more) {
+    if (!reserve_) return;
     const size_t need = plan.transfers.size() + more;
     if (need > plan.transfers.capacity()) plan.transfers.reserve(std::max(need, 2 * plan.transfers.capacity()));
   }
   /// Appends a transfer of `bytes` from `src` to `dst` (plan-local ranks) after `deps` and after
-  /// the source's barrier (the end of its previous phase); returns its index.
+  /// the source's barrier (the end of its previous phase); returns its id (its index in the
+  /// plan, unless a quotient is built).
   int32_t add(int src, int dst, double bytes, bool reduce, DepList deps) {
     if (barrier_[static_cast<size_t>(src)] >= 0) deps.push_back(barrier_[static_cast<size_t>(src)]);
+    ++plan.full_transfers;
     Transfer t;
     t.src = src;
     t.dst = dst;
     t.bytes = bytes;
     t.reduce = reduce;
     t.deps = std::move(deps);
-    plan.transfers.push_back(std::move(t));
-    int32_t id = static_cast<int32_t>(plan.transfers.size()) - 1;
+    const int32_t id = emit(std::move(t), false);
     incoming_[static_cast<size_t>(dst)].push_back(id);
     return id;
   }
@@ -47,24 +63,64 @@ class PlanBuilder {
   const std::vector<int32_t>& barriers() const { return barrier_; }
   void set_barriers(std::vector<int32_t> b) { barrier_ = std::move(b); }
 
+  /// Building a quotient: a phase over `ranks` alone may be left out, all its transfers being
+  /// images of transfers the quotient keeps (QuotientSink::outside).
+  bool skippable(const std::vector<int>& ranks) const { return sink_ && sink_->outside(ranks); }
+  /// Leaves out a phase over the skippable `ranks` of `transfers` transfers (those of the same
+  /// phase over a group the quotient keeps): counted in the plan's full size, and every rank of
+  /// `ranks` gets the barrier node it would have got at the phase's end (a dropped one).
+  void skip(const std::vector<int>& ranks, uint64_t transfers) {
+    plan.full_transfers += transfers;
+    sink_->skipped();
+    if (ranks.size() >= 2)
+      for (int r : ranks) phantom_[static_cast<size_t>(r)] = 1;
+  }
+
   /// Ends a phase: every rank that received something gets a barrier node on all of it.
   void new_phase() {
     for (size_t r = 0; r < incoming_.size(); ++r) {
-      if (incoming_[r].empty()) continue;
+      const bool phantom = partial_ && phantom_[r];
+      if (incoming_[r].empty() && !phantom) continue;
       Transfer t;
       t.src = t.dst = static_cast<int32_t>(r);
       t.barrier = true;
       t.deps = incoming_[r];
       if (barrier_[r] >= 0) t.deps.push_back(barrier_[r]);
-      plan.transfers.push_back(std::move(t));
-      barrier_[r] = static_cast<int32_t>(plan.transfers.size()) - 1;
+      barrier_[r] = emit(std::move(t), phantom);
       incoming_[r].clear();
+      if (phantom) phantom_[r] = 0;
     }
   }
 
+  /// The plan (or its quotient, its dependencies on dropped transfers moved to their images;
+  /// std::logic_error when the plan is not invariant under the symmetry). Once.
+  CollectivePlan finish() {
+    if (sink_) sink_->finish(plan);
+    return std::move(plan);
+  }
+
  private:
+  // Stores t (or, building a quotient, drops it); its id. `phantom`: a barrier node standing
+  // for skipped transfers (its dependencies are not all known).
+  int32_t emit(Transfer&& t, bool phantom) {
+    if (sink_) {
+      if (!sink_->keeps(t.src))
+        return sink_->drop(t.src, t.dst, t.bytes, t.reduce, t.barrier,
+                           phantom ? QuotientSink::kUnknownDeps : static_cast<uint32_t>(t.deps.size()));
+      const int32_t id = sink_->keep(plan.transfers.size());
+      plan.transfers.push_back(std::move(t));
+      return id;
+    }
+    plan.transfers.push_back(std::move(t));
+    return static_cast<int32_t>(plan.transfers.size()) - 1;
+  }
+
   std::vector<int32_t> barrier_;
   std::vector<std::vector<int32_t>> incoming_;
+  std::unique_ptr<QuotientSink> sink_;
+  std::vector<char> phantom_;  // skipped ranks that get a barrier node at the phase's end
+  bool partial_ = false;       // building a quotient
+  bool reserve_ = true;
 };
 
 }  // namespace trn::models

@@ -10,7 +10,6 @@
 
 #include "hw/collectives/collective_engine.h"
 #include "hw/collectives/collective_planner.h"
-#include "hw/collectives/plan_quotient.h"
 #include "models/collectives/algorithm.h"
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
@@ -58,16 +57,16 @@ void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std:
   rows.assign(q.sizes.size(), BenchCollectiveRow{});
   std::function<void(size_t)> launch = [&](size_t i) {
     if (i >= q.sizes.size()) return;
-    auto pc = hw::plan_collective(sys, q.op, q.sizes[i], rank_list, q.force ? &q.forced : nullptr);
-    rows[i].size = q.sizes[i];
-    rows[i].algorithm = pc.plan.algorithm;
-    for (const auto& t : pc.plan.transfers) rows[i].transfers += t.barrier ? 0 : 1;
-    try {
-      hw::quotient_plan(sys, pc.plan, pc.ranks);  // instance 0's transfers (a no-op without symmetry)
-    } catch (const std::logic_error& e) {
+    hw::PlannedCollective pc;
+    try {  // instance 0's transfers only, built as such (the whole plan without symmetry)
+      pc = hw::plan_collective_quotient(sys, q.op, q.sizes[i], rank_list, q.force ? &q.forced : nullptr);
+    } catch (const models::SymmetryError& e) {
       throw sim::ConfigError(opt_loc("--exact"), "",
                              std::string(e.what()) + "; rerun with --exact to simulate every instance");
     }
+    rows[i].size = q.sizes[i];
+    rows[i].algorithm = pc.plan.algorithm;
+    rows[i].transfers = pc.plan.full_transfers;
     eng.run(std::move(pc.plan), pc.ranks, 0.0, [&, i](const hw::CollectiveResult& r) {
       rows[i].time_s = r.time();
       launch(i + 1);
