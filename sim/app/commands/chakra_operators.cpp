@@ -234,6 +234,11 @@ const std::map<std::string, Streaming>& streaming_ops() {
 
 }  // namespace
 
+const std::vector<std::string>& operator_families() {
+  static const std::vector<std::string> f = {"matmul", "attention", "norm", "elementwise", "embedding"};
+  return f;
+}
+
 bool named_operator(const std::string& name, const std::string& shapes, const std::string& types,
                     const std::string& values, NamedOperator* out, std::string* why) {
   const std::string op = bare(name);

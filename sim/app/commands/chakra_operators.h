@@ -23,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "models/cost/dtype.h"
 #include "workloads/graph/training_graph.h"
@@ -35,6 +36,9 @@ struct NamedOperator {
   workloads::GraphOp op;
   models::DType dtype = models::DType::BF16;  // of its tensor inputs (BF16 when the types do not say)
 };
+
+/// The families `named_operator` sorts operators into, in the order the output lists them.
+const std::vector<std::string>& operator_families();
 
 /// The graph op of a node that names operator `name` with operands `shapes`, `types` and
 /// `values` (IOInfo texts). False, with the reason in `why`, when the name is not a known

@@ -425,10 +425,10 @@ void write_import_text(const ChakraImportResult& r, FILE* out) {
   std::fprintf(out, "Chakra traces %s: %d ranks, %lld nodes on %d x %s\n", r.name.c_str(), r.ranks,
                static_cast<long long>(r.nodes), r.system.instances, r.system.name.c_str());
   // The NeuronCore model's named operators first, as one group, then the other ways.
-  static const char* const families[] = {"matmul", "attention", "norm", "elementwise", "embedding"};
+  const std::vector<std::string>& families = operator_families();
   int64_t modelled = 0;
   std::string parts;
-  for (const char* f : families) {
+  for (const std::string& f : families) {
     auto it = r.costed.find(f);
     if (it == r.costed.end()) continue;
     modelled += it->second;
@@ -437,7 +437,7 @@ void write_import_text(const ChakraImportResult& r, FILE* out) {
   std::fprintf(out, "  nodes timed by:");
   if (modelled) std::fprintf(out, " NeuronCore model %lld (%s)", static_cast<long long>(modelled), parts.c_str());
   for (const auto& [how, n] : r.costed)
-    if (std::find(std::begin(families), std::end(families), how) == std::end(families))
+    if (std::find(families.begin(), families.end(), how) == families.end())
       std::fprintf(out, " %s %lld", how.c_str(), static_cast<long long>(n));
   const double first =
       r.run.rank_finish.empty() ? 0 : *std::min_element(r.run.rank_finish.begin(), r.run.rank_finish.end());
