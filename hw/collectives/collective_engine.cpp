@@ -70,7 +70,21 @@ std::shared_ptr<const PreparedPlan> CollectiveEngine::prepare(models::Collective
     }
     p->hops[i] = pair_hop[static_cast<size_t>(k)];
   }
+  for (const PreparedPlan::Hop& h : pair_hop) {
+    p->footprint.push_back(-static_cast<int64_t>(h.src) - 1);
+    for (const ResourceUse& u : routes_[h.route].links) p->footprint.push_back(u.resource);
+  }
+  std::sort(p->footprint.begin(), p->footprint.end());
+  p->footprint.erase(std::unique(p->footprint.begin(), p->footprint.end()), p->footprint.end());
   return p;
+}
+
+bool CollectiveEngine::footprint_active(const PreparedPlan& p) const {
+  for (int64_t k : p.footprint) {
+    const int32_t r = k >= 0 ? static_cast<int32_t>(k) : sys_.registered_collective_dma(static_cast<int>(-k - 1));
+    if (r >= 0 && sys_.net().active_flows(r) > 0) return true;
+  }
+  return false;
 }
 
 void CollectiveEngine::run(models::CollectivePlan plan, std::vector<int> ranks, double start_delay_s,

@@ -41,6 +41,9 @@ struct PreparedPlan {
     double issue = 0;    // CC-core issue time (DMA start + descriptors + handshake)
   };
   std::vector<Hop> hops;  // per transfer (barriers: unused)
+  // Every resource a run of the plan can load, sorted: link resources (>= 0) and, as
+  // -(rank + 1), the collective DMA engines of the ranks that issue its transfers.
+  std::vector<int64_t> footprint;
 };
 
 class CollectiveEngine : public sc_core::sc_module {
@@ -57,6 +60,8 @@ class CollectiveEngine : public sc_core::sc_module {
            std::function<void(const CollectiveResult&)> done);
   /// Quotients `plan` (System::symmetry) and precomputes what its runs need.
   std::shared_ptr<const PreparedPlan> prepare(models::CollectivePlan plan, std::vector<int> ranks);
+  /// Whether a flow is active now on a resource of `p`'s footprint.
+  bool footprint_active(const PreparedPlan& p) const;
 
  private:
   struct Run;

@@ -21,6 +21,7 @@ namespace trn::hw {
 struct CollectiveStats {
   uint64_t count = 0;
   uint64_t siblings = 0;  // collectives of sibling groups started alongside (nobody waits)
+  uint64_t apart = 0;     // sibling collectives not started: no resource in common (start_siblings)
   double busy_s = 0;      // summed collective durations (launch to end)
   double bytes = 0;
 };
@@ -37,6 +38,9 @@ class ProgramRunner : public sc_core::sc_module {
   NeuronCore& add_rank(int rank, std::unique_ptr<models::ProgramSource> source, const std::vector<int>& mirrors = {});
   const std::map<int, NeuronCore*>& ranks() const { return cores_; }
   const CollectiveStats& collective_stats() const { return stats_; }
+  /// Leaves out the sibling collectives whose traffic, when they start, shares no resource with
+  /// the simulated ranks' (start_siblings in program_runner.cpp). Off: every sibling runs.
+  void leave_apart_siblings(bool on) { leave_apart_ = on; }
   /// Registers the runner's collective counters into `g` and each simulated rank's core into
   /// the group "rank<N>" (sim/base/stats.h). After the ranks are added.
   void add_stats(sim::StatGroup& g) const;
@@ -59,6 +63,11 @@ class ProgramRunner : public sc_core::sc_module {
   // under the instance symmetry.
   std::map<std::pair<int, int32_t>, std::vector<std::vector<int>>> siblings_;
   const std::vector<std::vector<int>>& siblings_of(int rank, int32_t group);
+  // Starts the siblings of a collective whose own plan is `own`: those whose traffic can meet
+  // the simulated ranks', directly or through other siblings (see the definition).
+  void start_siblings(models::CollectiveOp op, double bytes, const std::vector<std::vector<int>>& sibs,
+                      const PreparedPlan& own);
+  bool leave_apart_ = false;
   CollectiveStats stats_;
   // Prepared plans by (op, bytes, group): a step repeats the same collectives every layer and
   // micro-batch. Bounded: cleared when it holds more than kPlanCacheTransfers transfers.

@@ -65,6 +65,7 @@ class System : public sc_core::sc_module {
   const models::SystemSpec& spec() const { return spec_; }
   const models::Topology& topology() const { return topo_; }
   FlowNetwork& net() { return net_; }
+  const FlowNetwork& net() const { return net_; }
   sim::EventQueue& events() { return events_; }
   /// Registers the system's counters into `g`: the fabric (group "fabric", FlowNetwork) and
   /// the event queue's events (sim/base/stats.h).
@@ -106,6 +107,8 @@ class System : public sc_core::sc_module {
   int32_t core_dma_resource(int chip, int core) const;
   /// DMA engines that collectives of `rank` drive (created on first use).
   int32_t collective_dma_resource(int rank);
+  /// The same when already created, else -1 (creates nothing).
+  int32_t registered_collective_dma(int rank) const { return cc_res_[static_cast<size_t>(rank)]; }
   /// Resources a DMA transfer of the logical core starting at (chip, core) crosses: its DMA
   /// engines (the `lnc` physical cores' together, created on first use) and its HBM stack.
   std::vector<ResourceUse> dma_path(int chip, int core, int lnc);

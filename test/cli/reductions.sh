@@ -78,6 +78,14 @@ compare "Trn3 Gen1 UltraServer, TP16 PP4 FSDP4, 8 micro-batches (local symmetry 
   --set parallel.microbatches=8 --set batch.global_batch=32
 # Trn3 Gen2 UltraServer (switched): the local symmetry exchanges the 4 ranks of every chip.
 compare "Trn3 Gen2 UltraServer, TP4 FSDP16 DP9 (local symmetry)" qwen3-32b-trn3-gen2 --set model.num_layers=2
+# Issue 31's Llama-3.1-70B Gen2 job cut to 2 layers and one UltraServer (TP4 FSDP16 DP9): most
+# sibling collectives are apart from the simulated rank's traffic and left out (ADR 0005).
+compare "Trn3 Gen2 UltraServer, Llama-3.1-70B TP4 FSDP16 DP9 (siblings apart left out)" llama3.1-70b-trn2-ultraserver \
+  --set system=trn3-gen2-ultraserver --set parallel.dp=9 --set batch.global_batch=288 --set model.num_layers=2
+run_trnsim run llama3.1-70b-trn2-ultraserver --set system=trn3-gen2-ultraserver --set parallel.dp=9 \
+  --set batch.global_batch=288 --set model.num_layers=2 --no-intervals --stats "$D/apart.stats"
+check "the 70B Gen2 cut leaves sibling collectives apart out (so the case above checks them)" \
+  awk '$1 ~ /collectives.siblings_apart$/ && $2 > 0 {ok = 1} END {exit !ok}' "$D/apart.stats"
 
 # A lone collective on whole instances: only instance 0's transfers (instance symmetry) against
 # every transfer (--exact); the times must be identical.

@@ -226,6 +226,11 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
     hw::InstanceSymmetry k = job_symmetry(*sys, layout, s.parallel);
     k.local = local_job_symmetry(*sys, layout, s.parallel);
     sys->set_symmetry(std::move(k));
+    // Siblings apart from the simulated ranks' traffic are left out on switched fabrics (Trn3),
+    // where most siblings are (docs/workloads.md 1.6; docs/adr/0005). Tori keep them all: the
+    // runtime calibration was fitted with every sibling, and the shortcut moves those steps by
+    // up to 0.05 %.
+    runner->leave_apart_siblings(s.system.topology.impl == "switched");
   }
   std::map<int, workloads::TrainingGraph> graphs;
   const std::vector<int> simulated = ranks == RankSelection::All ? layout.all_ranks() : layout.stage_representatives();
