@@ -25,7 +25,7 @@ CollectiveEngine::~CollectiveEngine() = default;
 
 std::shared_ptr<const PreparedPlan> CollectiveEngine::prepare(models::CollectivePlan plan, std::vector<int> ranks) {
   auto p = std::make_shared<PreparedPlan>();
-  quotient_plan(sys_, plan, ranks);  // one transfer per orbit under the instance symmetry
+  if (!plan.quotient) quotient_plan(sys_, plan, ranks);  // one transfer per orbit under the symmetry
   p->plan = std::move(plan);
   p->ranks = std::move(ranks);
   const auto& xs = p->plan.transfers;

@@ -58,7 +58,8 @@ class CollectiveEngine : public sc_core::sc_module {
   /// The same for a prepared plan (see prepare), which may be run any number of times.
   void run(std::shared_ptr<const PreparedPlan> plan, double start_delay_s,
            std::function<void(const CollectiveResult&)> done);
-  /// Quotients `plan` (System::symmetry) and precomputes what its runs need.
+  /// Quotients `plan` (System::symmetry; not again when built as its quotient) and precomputes
+  /// what its runs need.
   std::shared_ptr<const PreparedPlan> prepare(models::CollectivePlan plan, std::vector<int> ranks);
   /// Whether a flow is active now on a resource of `p`'s footprint.
   bool footprint_active(const PreparedPlan& p) const;

@@ -124,6 +124,13 @@ std::shared_ptr<const PreparedPlan> ProgramRunner::plan_for(models::CollectiveOp
 // it is on, against --exact).
 void ProgramRunner::start_siblings(models::CollectiveOp op, double bytes, const std::vector<std::vector<int>>& sibs,
                                    const PreparedPlan& own) {
+  auto start = [this](std::shared_ptr<const PreparedPlan> p) {
+    engine_.run(std::move(p), 0.0, [this](const CollectiveResult&) { ++stats_.siblings; });
+  };
+  if (!leave_apart_) {
+    for (const auto& sib : sibs) start(plan_for(op, bytes, sib));
+    return;
+  }
   if (sibs.empty()) return;
   std::vector<std::shared_ptr<const PreparedPlan>> plans;
   for (const auto& sib : sibs) plans.push_back(plan_for(op, bytes, sib));
@@ -141,14 +148,14 @@ void ProgramRunner::start_siblings(models::CollectiveOp op, double bytes, const 
       auto [it, fresh] = owner.emplace(k, i);
       if (!fresh) unite(i, it->second);
     }
-    if (i > 0 && (!leave_apart_ || engine_.footprint_active(p))) unite(i, 0);
+    if (i > 0 && engine_.footprint_active(p)) unite(i, 0);
   }
   for (size_t i = 1; i < parent.size(); ++i) {
     if (find(i) != find(0)) {
       ++stats_.apart;
       continue;
     }
-    engine_.run(plans[i - 1], 0.0, [this](const CollectiveResult&) { ++stats_.siblings; });
+    start(plans[i - 1]);
   }
 }
 

@@ -146,6 +146,8 @@ struct CollectivePlan {
   /// Transfers (barrier nodes aside) of the whole plan: of `transfers` and, in a quotient
   /// (PlanOptions::quotient, hw::quotient_plan), of the transfers it stands for.
   uint64_t full_transfers = 0;
+  /// Built as its quotient (PlanOptions::quotient): hw::quotient_plan would drop nothing more.
+  bool quotient = false;
   /// Share of the source rank's collective DMA rate each transfer can use: 1, or for the
   /// legacy ring of an older runtime PlanOptions::legacy_ring_dma_share (docs/model.md 8.7).
   double dma_share = 1.0;

@@ -95,7 +95,10 @@ class PlanBuilder {
   /// The plan (or its quotient, its dependencies on dropped transfers moved to their images;
   /// std::logic_error when the plan is not invariant under the symmetry). Once.
   CollectivePlan finish() {
-    if (sink_) sink_->finish(plan);
+    if (sink_) {
+      sink_->finish(plan);
+      plan.quotient = true;
+    }
     return std::move(plan);
   }
 

@@ -193,10 +193,16 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
   for (auto k : {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp,
                  workloads::GroupKind::Pp, workloads::GroupKind::Ep}) {
     if (layout.group(k, 0).size() < 2) continue;
+    // The least rank of each rank's group: its leader where the groups partition the ranks
+    // (O(ranks), no member lists), else from the members.
     std::vector<int> gid(static_cast<size_t>(layout.world()));
     for (int r = 0; r < layout.world(); ++r) {
-      const std::vector<int> g = layout.group(k, r);
-      gid[static_cast<size_t>(r)] = *std::min_element(g.begin(), g.end());
+      int& x = gid[static_cast<size_t>(r)];
+      x = layout.group_leader(k, r);
+      if (x < 0) {
+        const std::vector<int> g = layout.group(k, r);
+        x = *std::min_element(g.begin(), g.end());
+      }
     }
     j.kinds.push_back(k);
     j.gid.push_back(std::move(gid));
