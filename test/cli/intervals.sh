@@ -3,6 +3,8 @@
 #   - workloads/calibration/intervals.yaml is what `trnsim calibrate-intervals` writes from the
 #     shipped residuals (current), and its coverage of the published figures is within 70-90 %
 #     for the runtime and compile fits' leave-one-out rows and the compile fit's held-out rows;
+#   - per fit, over every figure it predicts out of sample (leave-one-out and held out; the
+#     runtime fit's held-out rows from docs/validation.md, `make validate`), within 70-90 %;
 #   - `run` and `startup` write an interval beside each predicted figure that holds the figure,
 #     whose parts add in quadrature, text and JSON agree; --no-intervals drops them and leaves
 #     every other figure byte-identical; the same inputs give the same intervals;
@@ -45,6 +47,24 @@ for c in iv["coverage"]:
     ok(0.7 <= share <= 0.9, f"coverage {c['name']}: {c['inside']} of {c['rows']} ({share:.0%}) within 70-90 %")
 ok({c["name"] for c in iv["coverage"]} >= {"runtime leave-one-out", "compile leave-one-out", "compile held out"},
    "coverage reported for both fits' leave-one-out rows and the held-out rows")
+
+# Issue 30's measure, per fit: every figure predicted out of sample (leave-one-out and held out)
+# against its interval. The runtime fit's held-out rows are simulated by `make validate`
+# (tools/validate.py); its lines in docs/validation.md must agree with intervals.yaml.
+import re
+val = open(f"{src}/docs/validation.md").read()
+cov = {c["name"]: (c["inside"], c["rows"]) for c in iv["coverage"]}
+held = re.search(r"Coverage of the 80 % intervals over the same rows: (\d+) of (\d+) inside", val)
+line = re.search(r"Coverage per fit, over every figure it predicts out of sample .*", val)
+ok(held is not None and line is not None, "docs/validation.md has the held-out and the per-fit coverage (make validate)")
+if held and line:
+    fits = {"runtime": [cov["runtime leave-one-out"], (int(held.group(1)), int(held.group(2)))],
+            "compile": [cov["compile leave-one-out"], cov["compile held out"]]}
+    for name, ((li, ln), (hi, hn)) in fits.items():
+        share = (li + hi) / (ln + hn)
+        quoted = f"the {name} fit {li + hi} of {ln + hn} ({100 * share:.0f} %: {li} of {ln} leave-one-out, {hi} of {hn} held out)"
+        ok(quoted in line.group(0), f"docs/validation.md quotes the {name} fit's coverage as intervals.yaml gives it: {quoted}")
+        ok(0.7 <= share <= 0.9, f"coverage of the {name} fit out of sample: {li + hi} of {ln + hn} ({share:.0%}) within 70-90 %")
 
 def holds(iv, x, name):
     ok(iv["low"] < x < iv["high"], f"{name}: {iv['low']:.4g} < {x:.4g} < {iv['high']:.4g}")
