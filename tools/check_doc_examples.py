@@ -9,7 +9,8 @@ The examples are extracted from their sources each time, never copied here:
   span that is a whole command. Synopses are not examples: a command with a placeholder
   (an upper-case word such as SCENARIO or FILE, `[...]`, `|` between words, `...`) is left out.
   Commands that tools/check_doc_outputs.py re-runs (docs_fresh: the quoted outputs of its
-  files) are counted as run there. A command marked `# slow: REASON` (or `# slow (REASON)`) at
+  files) are counted as run there, and so is a command written word for word as one of those
+  or as one run earlier (the same deterministic run). A command marked `# slow: REASON` (or `# slow (REASON)`) at
   the end of its line (an inline span: `<!-- slow: REASON -->` right after it) runs only with
   --slow; a slow mark without a reason is an error.
 - --help: every "e.g. VALUE" (or "e.g. A or B") of an option of `trnsim SUB --help` is passed to
@@ -255,6 +256,15 @@ def main():
     for e in bad_marks:
         print(f"FAIL {e.where}: marked slow without a reason (write '# slow: WHY')")
     todo = [e for e in examples if not e.fresh and (e.slow_reason is None or slow)]
+    # A command written word for word as one docs_fresh re-runs, or as one run earlier here,
+    # is the same deterministic run: counted once (an expected error or rc= is checked each time).
+    done = {e.cmd for e in examples if e.fresh}
+    repeats = 0
+    for e in list(todo):
+        if e.error is None and e.rc is None and e.cmd in done:
+            todo.remove(e)
+            repeats += 1
+        done.add(e.cmd)
     if listing:
         for e in examples:
             tag = "fresh" if e.fresh else "slow" if e.slow_reason else "run"
@@ -276,6 +286,7 @@ def main():
     fresh = sum(e.fresh for e in examples)
     slow_left = sum(1 for e in examples if e.slow_reason and not slow and not e.fresh)
     print(f"{len(todo)} examples run, {failures} failed; {fresh} run by docs_fresh (tools/check_doc_outputs.py)"
+          + f"; {repeats} repeat a command run already"
           + (f"; {slow_left} marked slow not run (--slow runs them)" if slow_left else ""))
     return 1 if failures else 0
 
