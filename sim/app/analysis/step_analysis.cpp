@@ -186,6 +186,7 @@ void to_json(nlohmann::json& j, const StepResult& r) {
   j["world"] = r.world;
   j["ops"] = r.ops;
   j["sibling_collectives"] = r.sibling_collectives;
+  j["per_orbit"] = r.per_orbit;
   Json g = Json::array();
   for (const auto& p : r.roofline_groups) g.push_back({p.name, p.engine, p.ops, p.flops, p.hbm_bytes, p.busy_s});
   j["roofline_groups"] = g;
@@ -205,6 +206,7 @@ void from_json(const nlohmann::json& j, StepResult& r) {
   r.ops = j["ops"];
   r.simulated_ops = r.ops;
   r.sibling_collectives = j["sibling_collectives"];
+  r.per_orbit = j.value("per_orbit", false);
   for (const auto& g : j["roofline_groups"]) {
     RooflinePoint p;
     p.name = g[0];

@@ -83,6 +83,7 @@ struct StepResult {
   int64_t ops = 0;            // ops of the step on the simulated ranks (extrapolated)
   int64_t simulated_ops = 0;  // ops actually simulated (summed over the runs)
   uint64_t sibling_collectives = 0;
+  bool per_orbit = false;  // one simulated rank per orbit of the symmetry, not per stage (docs/workloads.md 1.6.1)
   std::string verdict;
   Roofline roofline;
   std::vector<RooflinePoint> roofline_groups;  // every group, before the top-N cut

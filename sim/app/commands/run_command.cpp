@@ -263,7 +263,9 @@ nlohmann::ordered_json sim_json(const RunResult& res) {
   js["simulated_ops"] = r.simulated_ops;
   js["simulated_ranks"] = r.simulated_ranks;
   js["sibling_collectives"] = r.sibling_collectives;
-  js["reductions"] = {{"ranks", res.ranks == RankSelection::All ? "all" : "one per stage"},
+  js["reductions"] = {{"ranks", res.ranks == RankSelection::All ? "all"
+                                : r.per_orbit                   ? "one per orbit"
+                                                                : "one per stage"},
                       {"microbatches_simulated", r.steady.microbatches},
                       {"steady_period_s", r.steady.period_s},
                       {"steady_error_bound", r.steady.drift}};

@@ -80,6 +80,22 @@ workloads::TrainingGraph stage_graph(const workloads::ScenarioSpec& s, int p) {
   return workloads::stage_training_graph(s, p);
 }
 
+// One rank per orbit of the job's symmetry (docs/workloads.md 1.6.1, "Orbits on switched
+// fabrics"): on a switched fabric whose job spans instances that the instance symmetry folds,
+// the ranks of a stage are not alike (the DP groups' rings cross the racks' direct links and
+// switch ports in different places), so one rank per stage does not stand for them all. The
+// representative of every orbit of the instance and local symmetries (System::rep_rank) is
+// simulated instead: every group then holds a simulated rank and no sibling is started, and the
+// other ranks of an orbit are its images. Empty when the rule does not apply.
+std::vector<int> orbit_representatives(const workloads::ScenarioSpec& s, const hw::System& sys,
+                                       const workloads::Layout& layout) {
+  if (s.system.topology.impl != "switched" || s.system.instances < 2 || sys.symmetry().perms.size() < 2) return {};
+  std::vector<int> reps;
+  for (int r = 0; r < layout.world(); ++r)
+    if (sys.rep_rank(r) == r) reps.push_back(r);
+  return reps;
+}
+
 // Unsimulated ranks of `rank`'s stage whose DMA path shares a resource (an HBM stack) with
 // `rank`'s: the chip-mates on the same stack (Trn2/Trn3 at LNC=1 put two cores on a stack).
 std::vector<int> mirrored_ranks(const hw::System& sys, const workloads::Layout& layout, const std::vector<char>& mask,
@@ -233,17 +249,22 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
     runner->leave_apart_siblings(s.system.topology.impl == "switched");
   }
   std::map<int, workloads::TrainingGraph> graphs;
-  const std::vector<int> simulated = ranks == RankSelection::All ? layout.all_ranks() : layout.stage_representatives();
-  std::vector<char> mask;  // per rank: simulated (only with the stage reduction: sibling groups)
+  std::vector<int> simulated = ranks == RankSelection::All ? layout.all_ranks() : layout.stage_representatives();
+  std::vector<char> mask;     // per rank: simulated (only with the stage reduction: sibling groups)
+  std::vector<char> covered;  // per rank: stood for by a simulated rank (the lowering's siblings skip them)
   if (ranks == RankSelection::Stages) {
+    std::vector<int> reps = orbit_representatives(s, *sys, layout);
+    r.per_orbit = !reps.empty();
+    if (r.per_orbit) simulated = std::move(reps);
     mask.assign(static_cast<size_t>(r.world), 0);
     for (int rank : simulated) mask[static_cast<size_t>(rank)] = 1;
+    covered = r.per_orbit ? std::vector<char>(static_cast<size_t>(r.world), 1) : mask;
   }
   for (int rank : simulated) {
     int p = layout.coord(rank).p;
     if (!graphs.count(p)) graphs[p] = stage_graph(s, p);
     int64_t ops = 0;  // lowered on demand as the run goes (NeuronCore::load(ProgramSource))
-    runner->add_rank(rank, workloads::stream_rank(s, layout, graphs[p], rank, &ops, mask),
+    runner->add_rank(rank, workloads::stream_rank(s, layout, graphs[p], rank, &ops, covered),
                      mask.empty() ? std::vector<int>{} : mirrored_ranks(*sys, layout, mask, rank));
     r.ops += ops;
   }
@@ -313,7 +334,12 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& op
   const int largest = pts.back();
   e.concurrent = pts.size() > 1 ? 2 : 1;
   workloads::Layout layout(s.parallel);
-  const int per_stage_sim = opt.ranks == RankSelection::All ? layout.per_stage() : 1;
+  // Simulated ranks per stage: with one per orbit (switched fabrics over instances) at most those
+  // of one instance (an upper bound: the local symmetry usually folds the ranks of a chip).
+  const bool orbits = s.system.topology.impl == "switched" && s.system.instances > 1;
+  const int per_stage_sim = opt.ranks == RankSelection::All ? layout.per_stage()
+                            : orbits ? std::max(1, std::min(layout.per_stage(), layout.world() / s.system.instances))
+                                     : 1;
   // Ops of one rank per stage at 1 and 2 micro-batches give the ops per micro-batch.
   for (int p = 0; p < s.parallel.pp; ++p) {
     const workloads::TrainingGraph g = stage_graph(s, p);
