@@ -106,11 +106,12 @@ struct Running {
 // In a new child: it dies with its parent. The kernel sends SIGTERM when the parent exits,
 // however it ends (SIGKILL included; the setting survives exec), and a parent that ended
 // between fork() and prctl() is caught by the check that follows. The parent's list of
-// children is not this child's.
+// children is not this child's, nor is its work directory.
 void die_with_parent(pid_t parent) {
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) _exit(1);
   forget_children();
+  unregister_temp_dir();
 }
 
 Running spawn(size_t i, const std::function<std::string(size_t)>& body, const std::string& what) {

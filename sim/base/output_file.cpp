@@ -50,10 +50,40 @@ void stop_children(int sig) {
   }
 }
 
+// A work directory whose files are named 0<suffix> .. (count - 1)<suffix> (a sweep's worker
+// logs): removed with them by the handler.
+char g_dir[kPathMax];
+char g_dir_suffix[32];
+volatile std::sig_atomic_t g_dir_count = -1;
+
+// "<g_dir>/<i><g_dir_suffix>" into `out` (kPathMax), async-signal-safe.
+void dir_file(char* out, long i) {
+  size_t n = 0;
+  for (const char* c = g_dir; *c && n + 48 < kPathMax; ++c) out[n++] = *c;
+  out[n++] = '/';
+  char digits[24];
+  int d = 0;
+  do {
+    digits[d++] = static_cast<char>('0' + i % 10);
+    i /= 10;
+  } while (i > 0);
+  while (d > 0) out[n++] = digits[--d];
+  for (const char* c = g_dir_suffix; *c; ++c) out[n++] = *c;
+  out[n] = 0;
+}
+
 extern "C" void cleanup_and_exit(int sig) {
   stop_children(sig);
   for (int i = 0; i < kMaxTemps; ++i)
     if (g_used[i]) ::unlink(g_temps[i]);
+  if (g_dir_count >= 0) {
+    char path[kPathMax];
+    for (long i = 0; i < g_dir_count; ++i) {
+      dir_file(path, i);
+      ::unlink(path);
+    }
+    ::rmdir(g_dir);
+  }
   ::_exit(128 + sig);
 }
 }  // namespace
@@ -88,6 +118,15 @@ void unregister_temp_file(const std::string& path) {
   for (int i = 0; i < kMaxTemps; ++i)
     if (g_used[i] && path == g_temps[i]) g_used[i] = 0;
 }
+
+void register_temp_dir(const std::string& dir, int count, const std::string& suffix) {
+  g_dir_count = -1;
+  std::snprintf(g_dir, kPathMax, "%s", dir.c_str());
+  std::snprintf(g_dir_suffix, sizeof g_dir_suffix, "%s", suffix.c_str());
+  g_dir_count = count;
+}
+
+void unregister_temp_dir() { g_dir_count = -1; }
 
 void install_signal_cleanup() {
   struct sigaction sa {};

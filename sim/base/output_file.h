@@ -20,6 +20,11 @@ void check_writable(const std::string& path, const std::string& option);
 /// interrupted run leaves no partial file (install_signal_cleanup() in main).
 void register_temp_file(const std::string& path);
 void unregister_temp_file(const std::string& path);
+/// A work directory in progress whose files are named 0<suffix> .. (count - 1)<suffix> (one at a
+/// time; a sweep's worker logs): the SIGINT / SIGTERM handler removes those files and the
+/// directory.
+void register_temp_dir(const std::string& dir, int count, const std::string& suffix);
+void unregister_temp_dir();
 /// Child processes in progress (sim/base/fork_pool): the SIGINT / SIGTERM handler forwards the
 /// signal to each, waits briefly for them, then kills what is left, so that no child outlives
 /// an interrupted parent. forget_children() empties the list (in a new child, whose parent's

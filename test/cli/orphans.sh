@@ -5,6 +5,7 @@
 # trnsim.sweep() leaves no process behind: every descendant recorded with ps while the parent
 # ran is gone afterwards (sim/base/fork_pool: PR_SET_PDEATHSIG in each child, the parent's
 # handler forwarding SIGTERM and SIGINT; the Python module stops its child on KeyboardInterrupt).
+# A sweep stopped by SIGTERM or SIGINT also removes its work directory from TMPDIR.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 BUILD=$(dirname "$TRNSIM")
 
@@ -75,10 +76,17 @@ axes:
     values: [eager, compiled]
 YAML
 sweep=("$TRNSIM" sweep "$WORK/sweep.yaml" --db "$WORK/orphans.sqlite" -j 2)
+mkdir -p "$WORK/tmp"
 for sig in TERM INT KILL; do
   kill_case "SIG$sig to a running plan" "$sig" 1 "${plan[@]}"
   rm -f "$WORK/orphans.sqlite"
-  kill_case "SIG$sig to a running sweep" "$sig" 2 "${sweep[@]}"
+  TMPDIR=$WORK/tmp kill_case "SIG$sig to a running sweep" "$sig" 2 "${sweep[@]}"
+  # Its work directory (the workers' logs) goes with it, but after SIGKILL, which no handler sees.
+  if [ "$sig" != KILL ]; then
+    check "SIG$sig to a running sweep: no work directory left in TMPDIR" \
+      bash -c "[ -z \"\$(ls -A '$WORK/tmp')\" ]"
+  fi
+  rm -rf "${WORK:?}/tmp/"*
 done
 
 # The Python module: a call interrupted by SIGINT raises KeyboardInterrupt after stopping its

@@ -10,11 +10,14 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <system_error>
+#include <utility>
 
 #include "sim/app/commands/documents.h"
 #include "sim/app/commands/run.h"
@@ -23,6 +26,7 @@
 #include "sim/base/config_loader.h"
 #include "sim/base/config_reader.h"
 #include "sim/base/fork_pool.h"
+#include "sim/base/output_file.h"
 #include "sim/base/paths.h"
 #include "sim/base/provenance.h"
 #include "workloads/scenario/scenario_spec.h"
@@ -228,6 +232,22 @@ std::string self_exe() {
   return self;
 }
 
+// The sweep's work directory (the workers' logs, <point>.err): removed with what is left in it
+// when the sweep ends, returns or throws, and by the SIGINT / SIGTERM handler.
+struct WorkDir {
+  std::string path;
+  WorkDir(std::string p, size_t points) : path(std::move(p)) {
+    sim::register_temp_dir(path, static_cast<int>(points), ".err");
+  }
+  ~WorkDir() {
+    sim::unregister_temp_dir();
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  WorkDir(const WorkDir&) = delete;
+  WorkDir& operator=(const WorkDir&) = delete;
+};
+
 std::string make_workdir() {
   const char* tmpdir = std::getenv("TMPDIR");
   std::string dir_tpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/trnsim-sweep-XXXXXX";
@@ -415,7 +435,8 @@ SweepResult run_sweep(const SweepOptions& o, const std::function<void(const Swee
     to_run.push_back(i);
   }
   const std::string self = o.exe.empty() ? self_exe() : o.exe;
-  const std::string dir = make_workdir();
+  const WorkDir work(make_workdir(), pts.size());
+  const std::string& dir = work.path;
   size_t done = 0;
   auto t0 = std::chrono::steady_clock::now();
   auto base_of = [&](size_t i) { return dir + "/" + std::to_string(i); };
@@ -434,7 +455,6 @@ SweepResult run_sweep(const SweepOptions& o, const std::function<void(const Swee
                              point_status_text(sum.status, sum.detail), el, eta});
   };
   sim::run_forked(to_run.size(), body, o.jobs, finish, "sweep point");
-  rmdir(dir.c_str());
   SweepResult r{s.name, o.db, s.command, pts.size(), to_run.size(), stale, k, n, {}, {}, 0, 0, 0};
   fill_summary(s, pts, k, n, db, r);
   return r;
