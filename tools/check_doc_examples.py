@@ -258,13 +258,12 @@ def main():
     todo = [e for e in examples if not e.fresh and (e.slow_reason is None or slow)]
     # A command written word for word as one docs_fresh re-runs, or as one run earlier here,
     # is the same deterministic run: counted once (an expected error or rc= is checked each time).
-    done = {e.cmd for e in examples if e.fresh}
-    repeats = 0
-    for e in list(todo):
-        if e.error is None and e.rc is None and e.cmd in done:
-            todo.remove(e)
-            repeats += 1
+    done, kept = {e.cmd for e in examples if e.fresh}, []
+    for e in todo:
+        if e.error is not None or e.rc is not None or e.cmd not in done:
+            kept.append(e)
         done.add(e.cmd)
+    repeats, todo = len(todo) - len(kept), kept
     if listing:
         for e in examples:
             tag = "fresh" if e.fresh else "slow" if e.slow_reason else "run"

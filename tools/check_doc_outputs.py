@@ -62,10 +62,13 @@ def matches(quoted, got):
     return rec(0, 0)
 
 
+def command(cmd):
+    """The trnsim command a quoted command runs (`make demo`: the demo's startup)."""
+    return "build/trnsim startup qwen3-32b-trn2" if cmd.startswith("make demo") else cmd
+
+
 def run(cmd, with_stderr):
-    cmd = cmd.replace("build/trnsim", trnsim)
-    if cmd.startswith("make demo"):
-        cmd = trnsim + " startup qwen3-32b-trn2"
+    cmd = command(cmd).replace("build/trnsim", trnsim)
     p = subprocess.run(["bash", "-c", cmd], cwd=root, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT if with_stderr else subprocess.DEVNULL, text=True,
                        env=dict(os.environ, TRNSIM_PROGRESS_AFTER="1e9"))
@@ -143,10 +146,13 @@ for f in files:
             elif out:
                 jobs.append((f, line_no, cmd, out))
 
+def wants_stderr(out):
+    """The `sim: N events ...` line and error messages go to stderr: compared only when quoted."""
+    return any(o.startswith(("sim:", "trnsim: error", "error")) for o in out)
+
+
 def execute(job):
-    _, _, cmd, out = job
-    # The `sim: N events ...` line and error messages go to stderr: compared only when quoted.
-    return run(cmd, any(o.startswith(("sim:", "trnsim: error", "error")) for o in out))
+    return run(job[2], wants_stderr(job[3]))
 
 # Blocks of a file in ORDERED read what an earlier block of it writes (docs/interop.md: the
 # export, then runs of the exported traces): that file's jobs run one after another, in order.
@@ -154,8 +160,7 @@ def execute(job):
 # is deterministic, and each quote is compared with that one output.
 ORDERED = {"docs/interop.md"}
 def key(job):
-    cmd = "startup qwen3-32b-trn2" if job[2].startswith("make demo") else job[2].replace("build/trnsim ", "", 1)
-    return cmd, any(o.startswith(("sim:", "trnsim: error", "error")) for o in job[3])
+    return command(job[2]), wants_stderr(job[3])
 first = {}  # key -> the job that runs it
 same = {}   # job -> the job whose output it takes
 tasks = []

@@ -80,6 +80,12 @@ workloads::TrainingGraph stage_graph(const workloads::ScenarioSpec& s, int p) {
   return workloads::stage_training_graph(s, p);
 }
 
+// Whether the scenario is one where one rank per orbit may replace one per stage (a switched
+// fabric over several instances; orbit_representatives also needs the instance symmetry).
+bool orbits_may_apply(const workloads::ScenarioSpec& s) {
+  return s.system.topology.impl == "switched" && s.system.instances > 1;
+}
+
 // One rank per orbit of the job's symmetry (docs/workloads.md 1.6.1, "Orbits on switched
 // fabrics"): on a switched fabric whose job spans instances that the instance symmetry folds,
 // the ranks of a stage are not alike (the DP groups' rings cross the racks' direct links and
@@ -89,7 +95,7 @@ workloads::TrainingGraph stage_graph(const workloads::ScenarioSpec& s, int p) {
 // other ranks of an orbit are its images. Empty when the rule does not apply.
 std::vector<int> orbit_representatives(const workloads::ScenarioSpec& s, const hw::System& sys,
                                        const workloads::Layout& layout) {
-  if (s.system.topology.impl != "switched" || s.system.instances < 2 || sys.symmetry().perms.size() < 2) return {};
+  if (!orbits_may_apply(s) || sys.symmetry().perms.size() < 2) return {};
   std::vector<int> reps;
   for (int r = 0; r < layout.world(); ++r)
     if (sys.rep_rank(r) == r) reps.push_back(r);
@@ -336,10 +342,10 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& op
   workloads::Layout layout(s.parallel);
   // Simulated ranks per stage: with one per orbit (switched fabrics over instances) at most those
   // of one instance (an upper bound: the local symmetry usually folds the ranks of a chip).
-  const bool orbits = s.system.topology.impl == "switched" && s.system.instances > 1;
   const int per_stage_sim = opt.ranks == RankSelection::All ? layout.per_stage()
-                            : orbits ? std::max(1, std::min(layout.per_stage(), layout.world() / s.system.instances))
-                                     : 1;
+                            : orbits_may_apply(s)
+                                ? std::max(1, std::min(layout.per_stage(), layout.world() / s.system.instances))
+                                : 1;
   // Ops of one rank per stage at 1 and 2 micro-batches give the ops per micro-batch.
   for (int p = 0; p < s.parallel.pp; ++p) {
     const workloads::TrainingGraph g = stage_graph(s, p);
