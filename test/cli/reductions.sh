@@ -93,6 +93,11 @@ run_trnsim run qwen3-32b-trn3-gen2 --set model.num_layers=1 --set model.vocab_si
   --set parallel.dp=18 --set batch.global_batch=576 --no-intervals --json "$D/orbits.json"
 check "2 x Trn3 Gen2: one simulated rank per orbit" \
   python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))['sim']['reductions']['ranks'] != 'one per orbit')" "$D/orbits.json"
+# The local symmetry exchanges the 4 ranks of each chip: 576 / 4 = 144 orbits. It is checked on
+# the quotient plans of the representative instance's groups only (local_job_symmetry); a group
+# larger or smaller than the chip's would change this count.
+check "2 x Trn3 Gen2: the local symmetry folds the 4 ranks of each chip (144 simulated ranks)" \
+  python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))['sim']['simulated_ranks'] != 144)" "$D/orbits.json"
 compare "2 x Trn3 Gen2 UltraServer, TP4 FSDP16 DP18 (one rank per orbit)" qwen3-32b-trn3-gen2 --set model.num_layers=1 \
   --set model.vocab_size=16384 --set system.instances=2 --set parallel.dp=18 --set batch.global_batch=576
 

@@ -24,13 +24,14 @@ struct Job {
   int per = 0, rpc = 0;
   std::vector<workloads::GroupKind> kinds;
   std::vector<std::vector<int>> gid;  // per kind, per rank: the least rank of its group
+  std::vector<int> probe;             // ranks whose groups stand for every group (plans_ok)
   std::map<Perm, std::vector<int32_t>> links;
   std::map<std::tuple<int, double, std::vector<int>>, hw::PlannedCollective> plans;  // (op, bytes, ranks)
 
   const hw::PlannedCollective& plan(models::CollectiveOp op, double bytes, const std::vector<int>& x) {
     auto key = std::make_tuple(static_cast<int>(op), bytes, x);
     auto it = plans.find(key);
-    if (it == plans.end()) it = plans.emplace(std::move(key), hw::plan_collective(sys, op, bytes, x)).first;
+    if (it == plans.end()) it = plans.emplace(std::move(key), hw::plan_collective_quotient(sys, op, bytes, x)).first;
     return it->second;
   }
 
@@ -126,13 +127,16 @@ bool plan_maps(const Job& j, const hw::PlannedCollective& a, const hw::PlannedCo
 
 // Every collective the job may run on a group of each kind, at every size band, goes to the
 // same collective on the image group under every element of `fresh` (the elements of `group`
-// not checked before: one group per orbit of `group` suffices, by composition).
+// not checked before: one group per orbit of `group` suffices, by composition). Only the
+// groups of the probe ranks are checked (see local_job_symmetry).
 bool plans_ok(Job& j, const std::vector<Perm>& group, const std::vector<Perm>& fresh) {
   for (size_t k = 0; k < j.kinds.size(); ++k) {
     const bool ep = j.kinds[k] == workloads::GroupKind::Ep;
     std::set<std::vector<int>> orbits;
-    for (int r = 0; r < j.layout.world(); ++r) {
-      if (j.gid[k][static_cast<size_t>(r)] != r) continue;
+    std::set<int> leaders;
+    for (int probe : j.probe) {
+      const int r = j.gid[k][static_cast<size_t>(probe)];
+      if (!leaders.insert(r).second) continue;
       const std::vector<int> x = j.image(group[0], j.layout.group(j.kinds[k], r));
       std::vector<int> canon = x;
       for (const Perm& p : group) canon = std::min(canon, j.image(p, x));
@@ -186,10 +190,18 @@ std::vector<Perm> candidates(const Job& j) {
 }  // namespace
 
 hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
-                                     const workloads::ParallelSpec& par) {
+                                     const workloads::ParallelSpec& par, const hw::InstanceSymmetry& inst) {
   hw::LocalSymmetry none;
   if (sys.spec().topology.impl != "switched" || layout.world() != sys.total_ranks()) return none;
-  Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}, {}};
+  Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}, {}, {}};
+  // The groups whose plans are checked: those of the ranks of the representative instances.
+  // An instance element s maps every group onto a group of its kind and its plans onto the
+  // image group's (the instance symmetry's premise), and commutes with every candidate (both
+  // act alike on the rank inside an instance), so a group G passes under p exactly when s(G)
+  // does; every group has an image that meets a representative instance. Without an instance
+  // symmetry, every rank.
+  for (int r = 0; r < layout.world(); ++r)
+    if (inst.perms.size() < 2 || inst.to_rep[static_cast<size_t>(r / j.per)] == 0) j.probe.push_back(r);
   for (auto k : {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp,
                  workloads::GroupKind::Pp, workloads::GroupKind::Ep}) {
     if (layout.group(k, 0).size() < 2) continue;

@@ -16,7 +16,9 @@ namespace trn::app {
 /// reversal of the chips (alone and with an XOR); with pipeline stages, only those that keep
 /// every rank in its stage (one rank per stage is simulated, and the stages' programs differ).
 /// Identity only (inactive) unless the topology is switched and the job fills the system.
+/// `inst`: the job's instance symmetry (its local part unused); the collective plans are
+/// checked on the groups of its representative instances only.
 hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
-                                     const workloads::ParallelSpec& par);
+                                     const workloads::ParallelSpec& par, const hw::InstanceSymmetry& inst);
 
 }  // namespace trn::app

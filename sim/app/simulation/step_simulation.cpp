@@ -246,7 +246,8 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   runner = std::make_unique<hw::ProgramRunner>("runner", *sys);
   if (ranks == RankSelection::Stages) {
     hw::InstanceSymmetry k = job_symmetry(*sys, layout, s.parallel);
-    k.local = local_job_symmetry(*sys, layout, s.parallel);
+    sys->set_symmetry(k);  // the instance part: local_job_symmetry checks the plans' quotients
+    k.local = local_job_symmetry(*sys, layout, s.parallel, k);
     sys->set_symmetry(std::move(k));
     // Siblings apart from the simulated ranks' traffic are left out on switched fabrics (Trn3),
     // where most siblings are (docs/workloads.md 1.6; docs/adr/0005). Tori keep them all: the
