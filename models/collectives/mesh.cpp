@@ -8,7 +8,25 @@ namespace {
 int mesh_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, PhaseKind kind) {
   const int n = static_cast<int>(ranks.size());
   if (n <= 1) return 0;
+  const int r0 = b.shift_representative(ranks);
+  const bool none = b.none_kept(ranks);
   auto one = [&](bool reduce) {
+    if (none) {  // a quotient keeps none of it
+      b.skip(ranks, static_cast<uint64_t>(n) * static_cast<uint64_t>(n - 1));
+      return;
+    }
+    if (r0 >= 0) {
+      // A quotient over symmetric instances: the kept rank's transfers only, O(n) instead of
+      // O(n^2). What it receives from the rank `off` before it is the image of its own transfer
+      // `off` ahead (the shift taking the sender to it), for its barrier.
+      const int src = ranks[static_cast<size_t>(r0)];
+      for (int off = 1; off < n; ++off)
+        b.receive_image(src, b.add(src, ranks[static_cast<size_t>((r0 + off) % n)], bytes / n, reduce, {}));
+      b.count_images(static_cast<uint64_t>(n - 1) * static_cast<uint64_t>(n - 1));
+      for (int i = 0; i < n; ++i)
+        if (i != r0) b.phantom(ranks[static_cast<size_t>(i)]);
+      return;
+    }
     for (int i = 0; i < n; ++i)
       for (int off = 1; off < n; ++off)
         b.add(ranks[static_cast<size_t>(i)], ranks[static_cast<size_t>((i + off) % n)], bytes / n, reduce, {});

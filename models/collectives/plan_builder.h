@@ -76,6 +76,53 @@ class PlanBuilder {
       for (int r : ranks) phantom_[static_cast<size_t>(r)] = 1;
   }
 
+  /// Building a quotient: its symmetry; else nullptr.
+  const PlanSymmetry* quotient() const { return sink_ ? &sink_->symmetry() : nullptr; }
+  /// Building a quotient: no rank of `ranks` is kept, so nothing kept receives from a phase over
+  /// them alone, and it may be left out (skip) like a skippable one.
+  bool none_kept(const std::vector<int>& ranks) const {
+    if (!sink_) return false;
+    for (int r : ranks)
+      if (sink_->keeps(r)) return false;
+    return true;
+  }
+  /// Building a quotient: the position in `ranks` of their one kept rank when they lie one per
+  /// instance the plan spans, in order of instance position (either way round), all at the same
+  /// place inside their instance and representatives of the local symmetry, every other one in
+  /// an instance whose representative is the kept one's: a phase over them that is invariant
+  /// under cyclic shifts of the positions (ring, mesh) has its dropped transfers' images among
+  /// the kept rank's own. Else -1.
+  int shift_representative(const std::vector<int>& ranks) const {
+    const int n = static_cast<int>(ranks.size());
+    const PlanSymmetry* s = quotient();
+    if (!s || n < 2 || s->ni != n) return -1;
+    auto at = [&](int i) { return static_cast<size_t>(ranks[static_cast<size_t>(i)]); };
+    const int turn = ((s->pos_q[at(1)] - s->pos_q[at(0)]) % n + n) % n == 1 ? 1 : -1;
+    int kept = -1;
+    for (int i = 0; i < n; ++i) {
+      const size_t q = at(i);
+      if (s->local_q[q] != s->local_q[at(0)] || s->h[q] != 0) return -1;
+      if (((s->pos_q[q] - s->pos_q[at(0)] - turn * i) % n + n) % n != 0) return -1;
+      if (s->kept(q)) {
+        if (kept >= 0) return -1;
+        kept = i;
+      }
+    }
+    if (kept < 0) return -1;
+    for (int i = 0; i < n; ++i)
+      if (i != kept && (s->in_rep[at(i)] || s->to_q[at(i)] != s->pos_q[at(kept)])) return -1;
+    return kept;
+  }
+  /// Building a quotient by images (ring.cpp, mesh.cpp): `transfers` transfers of the whole plan are
+  /// images of kept ones and are not built.
+  void count_images(uint64_t transfers) { plan.full_transfers += transfers; }
+  /// Building a quotient by images: kept rank `r` receives transfer `id` (the image of what it
+  /// receives), for its barrier at the phase's end.
+  void receive_image(int r, int32_t id) { incoming_[static_cast<size_t>(r)].push_back(id); }
+  /// Building a quotient by images: rank `r`, whose transfers of this phase were not built, gets
+  /// the barrier node it would have got at the phase's end (a dropped one).
+  void phantom(int r) { phantom_[static_cast<size_t>(r)] = 1; }
+
   /// Ends a phase: every rank that received something gets a barrier node on all of it.
   void new_phase() {
     for (size_t r = 0; r < incoming_.size(); ++r) {

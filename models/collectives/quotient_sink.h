@@ -26,6 +26,7 @@ class QuotientSink {
   static constexpr uint32_t kUnknownDeps = UINT32_MAX;
 
   explicit QuotientSink(const PlanSymmetry& sym) : sym_(sym) {}
+  const PlanSymmetry& symmetry() const { return sym_; }
   /// A transfer from plan rank `src` is kept.
   bool keeps(int src) const { return sym_.kept(static_cast<size_t>(src)); }
   /// No rank of `ranks` lies in a representative instance: a phase over them only alone may be

@@ -19,6 +19,33 @@ int ring_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, Phas
   const double chunk = segment / k;
   const int rs_steps = (kind == PhaseKind::AllGather) ? 0 : n - 1;
   const int total = (kind == PhaseKind::AllReduce) ? 2 * (n - 1) : n - 1;
+  if (b.none_kept(ranks)) {  // a quotient keeps none of it
+    b.skip(ranks, static_cast<uint64_t>(total) * static_cast<uint64_t>(channels * n * k));
+    return total;
+  }
+  // A quotient of a ring over symmetric instances: the kept rank's transfers only, O(n) instead
+  // of O(n^2). Each of its steps waits for the transfer that reached it in the step before,
+  // which is the image of its own transfer then (the shift taking the sender to it), and its
+  // barrier for the images of what it received: the dependencies QuotientSink would give.
+  if (const int r0 = b.shift_representative(ranks); r0 >= 0) {
+    std::vector<int32_t> last(static_cast<size_t>(channels * k), -1);
+    const int src = ranks[static_cast<size_t>(r0)];
+    for (int s = 0; s < total; ++s)
+      for (int ch = 0; ch < channels; ++ch) {
+        const int to = ranks[static_cast<size_t>((r0 + ((ch % 2 == 0) ? 1 : -1) + n) % n)];
+        for (int c = 0; c < k; ++c) {
+          int32_t& prev = last[static_cast<size_t>(ch * k + c)];
+          DepList deps;
+          if (s > 0) deps.push_back(prev);
+          prev = b.add(src, to, chunk, s < rs_steps, std::move(deps));
+          b.receive_image(src, prev);
+        }
+      }
+    b.count_images(static_cast<uint64_t>(total) * static_cast<uint64_t>(channels * k) * static_cast<uint64_t>(n - 1));
+    for (int i = 0; i < n; ++i)
+      if (i != r0) b.phantom(ranks[static_cast<size_t>(i)]);
+    return total;
+  }
   // prev[ch][i][c]: transfer sent by position i in the previous step.
   std::vector<int32_t> prev(static_cast<size_t>(channels * n * k), -1), cur(prev.size(), -1);
   b.reserve(static_cast<size_t>(total) * prev.size());
