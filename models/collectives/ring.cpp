@@ -34,7 +34,7 @@ int ring_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, Phas
       for (int ch = 0; ch < channels; ++ch) {
         const int to = ranks[static_cast<size_t>((r0 + ((ch % 2 == 0) ? 1 : -1) + n) % n)];
         for (int c = 0; c < k; ++c) {
-          int32_t& prev = last[static_cast<size_t>(ch * k + c)];
+          int32_t& prev = last[static_cast<size_t>(ch) * static_cast<size_t>(k) + static_cast<size_t>(c)];
           DepList deps;
           if (s > 0) deps.push_back(prev);
           prev = b.add(src, to, chunk, s < rs_steps, std::move(deps));
