@@ -72,6 +72,12 @@ compare "trn2 UltraServer, TP4 PP2 FSDP8 DP4, 40 micro-batches" qwen3-32b-trn2 -
 compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2
 compare "2 x Trn3 Gen1 UltraServer, TP4 FSDP32 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2 \
   --set system.instances=2 --set parallel.fsdp=32 --set batch.global_batch=128
+# A replica that spans two instances (TP 4 x FSDP 128 on Gen1 UltraServers of 256 ranks; so do
+# `trnsim plan`'s 1,024-chip Llama-3.1-70B points, TP 8 x FSDP 64): the instance symmetry also
+# shifts the replica's instances onto each other, and one instance is the representative.
+compare "4 x Trn3 Gen1 UltraServer, TP4 FSDP128 DP2 (a replica spans two instances)" qwen3-32b-trn3-gen1 \
+  --set model.num_layers=2 --set system.instances=4 --set parallel.fsdp=128 --set parallel.dp=2 \
+  --set batch.global_batch=256
 # With pipeline stages on a switched fabric: the local symmetry keeps every rank in its stage
 # (TP 16 spans 4 chips; PP 4 puts a stage on 16 chips).
 compare "Trn3 Gen1 UltraServer, TP16 PP4 FSDP4, 8 micro-batches (local symmetry per stage)" qwen3-32b-trn3-gen1 \

@@ -122,39 +122,46 @@ std::vector<int> mirrored_ranks(const hw::System& sys, const workloads::Layout& 
 // instances (step 1) or an instance holds whole replicas (step = replicas per instance);
 // instances are identical and EFA treats them alike, so each such shift is a symmetry of the
 // system and of the job. With expert parallelism across replicas the step is also a multiple
-// of an EP group's replicas. None (identity only) otherwise, or with one instance.
+// of an EP group's replicas. A replica that spans `span` > 1 instances (no expert parallelism)
+// is also shifted onto itself by whole instances, cyclically: an FSDP group then spans those
+// instances in the same order from each, and TP and DP groups go to groups of their kind. None
+// (identity only) otherwise, or with one instance.
 hw::InstanceSymmetry job_symmetry(const hw::System& sys, const workloads::Layout& layout,
                                   const workloads::ParallelSpec& par) {
   hw::InstanceSymmetry k;
   const int per_instance = sys.ranks_per_instance();
   const int instances = sys.topology().num_chips() / sys.topology().chips_per_instance();
   const int block = par.tp * par.fsdp;
-  int step = 0;
-  if (block % per_instance == 0)
+  int step = 0, span = 1;
+  if (block % per_instance == 0) {
     step = 1;
-  else if (per_instance % block == 0)
+    span = par.ep == 1 ? block / per_instance : 1;
+  } else if (per_instance % block == 0) {
     step = per_instance / block;
-  if (par.ep > par.fsdp && step > 0) step = std::lcm(step, par.ep / par.fsdp);
-  if (instances < 2 || step == 0 || par.dp % step != 0 || par.dp / step < 2) return k;
-  for (int shift = 0; shift < par.dp; shift += step) {
-    std::vector<int> perm(static_cast<size_t>(instances));
-    for (int i = 0; i < instances; ++i) {
-      const int r = i * per_instance;
-      perm[static_cast<size_t>(i)] = i;
-      if (r >= layout.world()) continue;  // instances the job does not use
-      workloads::Coord c = layout.coord(r);
-      c.d = (c.d + shift) % par.dp;
-      perm[static_cast<size_t>(i)] = layout.rank(c) / per_instance;
-    }
-    k.perms.push_back(std::move(perm));
   }
+  if (par.ep > par.fsdp && step > 0) step = std::lcm(step, par.ep / par.fsdp);
+  if (instances < 2 || step == 0 || par.dp % step != 0 || (par.dp / step < 2 && span < 2)) return k;
+  for (int shift = 0; shift < par.dp; shift += step)
+    for (int inner = 0; inner < span; ++inner) {
+      std::vector<int> perm(static_cast<size_t>(instances));
+      for (int i = 0; i < instances; ++i) {
+        const int r = i * per_instance;
+        perm[static_cast<size_t>(i)] = i;
+        if (r >= layout.world()) continue;  // instances the job does not use
+        workloads::Coord c = layout.coord(r);
+        c.d = (c.d + shift) % par.dp;
+        const int j = layout.rank(c) / per_instance;  // replicas start at multiples of span
+        perm[static_cast<size_t>(i)] = j - j % span + (j % span + inner) % span;
+      }
+      k.perms.push_back(std::move(perm));
+    }
   k.to_rep.assign(static_cast<size_t>(instances), 0);
   for (int i = 0; i < instances; ++i) {
     const int r = i * per_instance;
     if (r >= layout.world()) continue;
     const int d = layout.coord(r).d;
     const int back = (par.dp - (d - d % step)) % par.dp;  // the shift that brings d to d mod step
-    k.to_rep[static_cast<size_t>(i)] = back / step;
+    k.to_rep[static_cast<size_t>(i)] = back / step * span + (span - i % span) % span;
   }
   return k;
 }
