@@ -22,9 +22,7 @@ int mesh_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, Phas
       const int src = ranks[static_cast<size_t>(r0)];
       for (int off = 1; off < n; ++off)
         b.receive_image(src, b.add(src, ranks[static_cast<size_t>((r0 + off) % n)], bytes / n, reduce, {}));
-      b.count_images(static_cast<uint64_t>(n - 1) * static_cast<uint64_t>(n - 1));
-      for (int i = 0; i < n; ++i)
-        if (i != r0) b.phantom(ranks[static_cast<size_t>(i)]);
+      b.by_images(ranks, r0, static_cast<uint64_t>(n - 1));
       return;
     }
     for (int i = 0; i < n; ++i)

@@ -113,15 +113,18 @@ class PlanBuilder {
       if (i != kept && (s->in_rep[at(i)] || s->to_q[at(i)] != s->pos_q[at(kept)])) return -1;
     return kept;
   }
-  /// Building a quotient by images (ring.cpp, mesh.cpp): `transfers` transfers of the whole plan are
-  /// images of kept ones and are not built.
-  void count_images(uint64_t transfers) { plan.full_transfers += transfers; }
   /// Building a quotient by images: kept rank `r` receives transfer `id` (the image of what it
   /// receives), for its barrier at the phase's end.
   void receive_image(int r, int32_t id) { incoming_[static_cast<size_t>(r)].push_back(id); }
-  /// Building a quotient by images: rank `r`, whose transfers of this phase were not built, gets
-  /// the barrier node it would have got at the phase's end (a dropped one).
-  void phantom(int r) { phantom_[static_cast<size_t>(r)] = 1; }
+  /// Building a quotient by images (ring.cpp, mesh.cpp), once the kept rank `ranks[kept]` has
+  /// its transfers: the `per_rank` transfers of every other rank of the phase are their images
+  /// and are not built, and each other rank gets the barrier node it would have got at the
+  /// phase's end (a dropped one).
+  void by_images(const std::vector<int>& ranks, int kept, uint64_t per_rank) {
+    plan.full_transfers += per_rank * (ranks.size() - 1);
+    for (size_t i = 0; i < ranks.size(); ++i)
+      if (static_cast<int>(i) != kept) phantom_[static_cast<size_t>(ranks[i])] = 1;
+  }
 
   /// Ends a phase: every rank that received something gets a barrier node on all of it.
   void new_phase() {

@@ -41,9 +41,7 @@ int ring_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, Phas
           b.receive_image(src, prev);
         }
       }
-    b.count_images(static_cast<uint64_t>(total) * static_cast<uint64_t>(channels * k) * static_cast<uint64_t>(n - 1));
-    for (int i = 0; i < n; ++i)
-      if (i != r0) b.phantom(ranks[static_cast<size_t>(i)]);
+    b.by_images(ranks, r0, static_cast<uint64_t>(total) * static_cast<uint64_t>(channels * k));
     return total;
   }
   // prev[ch][i][c]: transfer sent by position i in the previous step.

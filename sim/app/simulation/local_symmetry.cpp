@@ -190,7 +190,7 @@ std::vector<Perm> candidates(const Job& j) {
 }  // namespace
 
 hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
-                                     const workloads::ParallelSpec& par, const hw::InstanceSymmetry& inst) {
+                                     const workloads::ParallelSpec& par) {
   hw::LocalSymmetry none;
   if (sys.spec().topology.impl != "switched" || layout.world() != sys.total_ranks()) return none;
   Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}, {}, {}};
@@ -199,9 +199,9 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
   // image group's (the instance symmetry's premise), and commutes with every candidate (both
   // act alike on the rank inside an instance), so a group G passes under p exactly when s(G)
   // does; every group has an image that meets a representative instance. Without an instance
-  // symmetry, every rank.
+  // symmetry, every rank (every instance is its own representative).
   for (int r = 0; r < layout.world(); ++r)
-    if (inst.perms.size() < 2 || inst.to_rep[static_cast<size_t>(r / j.per)] == 0) j.probe.push_back(r);
+    if (sys.in_rep_instance(r)) j.probe.push_back(r);
   for (auto k : {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp,
                  workloads::GroupKind::Pp, workloads::GroupKind::Ep}) {
     if (layout.group(k, 0).size() < 2) continue;

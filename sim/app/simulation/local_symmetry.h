@@ -16,9 +16,9 @@ namespace trn::app {
 /// reversal of the chips (alone and with an XOR); with pipeline stages, only those that keep
 /// every rank in its stage (one rank per stage is simulated, and the stages' programs differ).
 /// Identity only (inactive) unless the topology is switched and the job fills the system.
-/// `inst`: the job's instance symmetry (its local part unused); the collective plans are
-/// checked on the groups of its representative instances only.
+/// The collective plans are checked as quotients under the instance symmetry already set on
+/// `sys` (its local part empty), on the groups of its representative instances only.
 hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
-                                     const workloads::ParallelSpec& par, const hw::InstanceSymmetry& inst);
+                                     const workloads::ParallelSpec& par);
 
 }  // namespace trn::app

@@ -254,7 +254,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   if (ranks == RankSelection::Stages) {
     hw::InstanceSymmetry k = job_symmetry(*sys, layout, s.parallel);
     sys->set_symmetry(k);  // the instance part: local_job_symmetry checks the plans' quotients
-    k.local = local_job_symmetry(*sys, layout, s.parallel, k);
+    k.local = local_job_symmetry(*sys, layout, s.parallel);
     sys->set_symmetry(std::move(k));
     // Siblings apart from the simulated ranks' traffic are left out on switched fabrics (Trn3),
     // where most siblings are (docs/workloads.md 1.6; docs/adr/0005). Tori keep them all: the
