@@ -34,6 +34,9 @@ using sim::ConfigError;
 namespace wp = workloads::plan;
 
 constexpr size_t kWave = 4;  // points evaluated between two updates of the best (independent of -j)
+// Schedule bounds computed together, in up to -j children (independent of -j, like kWave, so
+// that which survivors get a bound, and the counts, do not depend on -j).
+constexpr size_t kBoundBatch = 64;
 constexpr const char* kSweep = "plan";
 
 // The sweep database's points table (the schema of `trnsim sweep`, storage::SweepStore): one row
@@ -530,17 +533,52 @@ void point_line(const PlanCandidate& c, const Survivor& s, PlanProgress& progres
   progress.line(buf);
 }
 
-// Rule 6: replaces a survivor's FLOP bound by the schedule bound (StepBounder), the larger
-// of the two; a schedule that cannot be built keeps the FLOP bound (counted as failed).
-void schedule_bound(Survivor& s, StepBounder& bounder, const PlanOptions& o, PlanResult& res, PlanProgress& progress) {
-  s.scheduled = true;
-  ++res.counts.bounded;
+// One schedule bound as JSON: {"bound": seconds} or {"error": why}.
+json bound_of(const Survivor& s, StepBounder& bounder) {
   try {
-    set_bounds(s, std::max(s.flop_lb, bounder.step_lower_bound(s.spec)), o);
+    return json{{"bound", bounder.step_lower_bound(s.spec)}};
   } catch (const std::exception& e) {
+    return json{{"error", std::string(e.what())}};
+  }
+}
+
+// Rule 6: replaces each survivor's FLOP bound by its schedule bound (StepBounder), the larger
+// of the two; a schedule that cannot be built keeps the FLOP bound (counted as failed). With
+// -j above 1 the batch is split between that many forked children (the bounds are pure
+// functions of the survivor, and doubles cross the pipe exactly, so the result is the same);
+// each child starts from the parent's topologies (StepBounder::prepare).
+void schedule_bounds(const std::vector<Survivor*>& batch, StepBounder& bounder, const PlanOptions& o, PlanResult& res,
+                     PlanProgress& progress) {
+  std::vector<json> out;
+  const size_t children = std::min(batch.size(), static_cast<size_t>(std::max(1, o.jobs)));
+  if (children <= 1) {
+    for (Survivor* s : batch) out.push_back(bound_of(*s, bounder));
+  } else {
+    for (Survivor* s : batch) bounder.prepare(s->spec);
+    std::vector<std::function<json()>> bodies;
+    for (size_t c = 0; c < children; ++c)
+      bodies.push_back([&batch, &bounder, c, children]() {
+        json a = json::array();
+        for (size_t i = c; i < batch.size(); i += children) a.push_back(bound_of(*batch[i], bounder));
+        return a;
+      });
+    const std::vector<sim::ChildResult> r = run_children(bodies, "plan schedule bounds", o.jobs);
+    out.resize(batch.size());
+    for (size_t c = 0; c < children; ++c)
+      for (size_t i = c, k = 0; i < batch.size(); i += children, ++k)
+        out[i] = r[c].ok() ? r[c].value.at(k) : json{{"error", r[c].message}};
+  }
+  for (size_t i = 0; i < batch.size(); ++i) {
+    Survivor& s = *batch[i];
+    s.scheduled = true;
+    ++res.counts.bounded;
+    if (out[i].contains("bound")) {
+      set_bounds(s, std::max(s.flop_lb, out[i].at("bound").get<double>()), o);
+      continue;
+    }
     ++res.counts.bound_failed;
     progress.line("plan: no schedule bound for " + s.point.system + " x" + std::to_string(s.point.instances) + " " +
-                  s.point.layout.text() + ": " + e.what() + "\n");
+                  s.point.layout.text() + ": " + out[i].at("error").get<std::string>() + "\n");
   }
 }
 
@@ -570,11 +608,21 @@ std::vector<const Survivor*> next_wave(Heap& heap, Enumeration& en, const Search
     }
     const size_t i = heap.top();
     heap.pop();
-    if (!s.scheduled) {  // bound it properly and put it back in its place
-      schedule_bound(s, bounder, o, res, progress);
+    if (!s.scheduled) {  // bound it and the unbounded ones next in line, then put them back in place
+      std::vector<size_t> batch = {i};
+      while (batch.size() < kBoundBatch && !heap.empty()) {
+        const Survivor& t = en.survivors[heap.top()];
+        if (t.scheduled || (!o.exhaustive && lb(t) > best)) break;
+        batch.push_back(heap.top());
+        heap.pop();
+      }
+      std::vector<Survivor*> ss;
+      for (size_t b : batch) ss.push_back(&en.survivors[b]);
+      schedule_bounds(ss, bounder, o, res, progress);
       progress.searching(res.counts.bounded, static_cast<int>(en.survivors.size()), res.counts.evaluated,
-                         static_cast<int>(heap.size() + wave.size()), 0);
-      if (!over_limits(o, s, res)) heap.push(i);
+                         static_cast<int>(heap.size() + batch.size() + wave.size()), 0);
+      for (size_t b : batch)
+        if (!over_limits(o, en.survivors[b], res)) heap.push(b);
       continue;
     }
     wave.push_back(&s);

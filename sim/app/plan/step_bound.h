@@ -46,6 +46,8 @@ class StepBounder {
   /// The bound on simulate(s).step_time_s (seconds). Collective bounds are cached per system
   /// and (op, bytes, group) across calls.
   double step_lower_bound(const workloads::ScenarioSpec& s);
+  /// Builds the system's topology now (before forked children bound steps on it).
+  void prepare(const workloads::ScenarioSpec& s) { system(s); }
   /// Steps bounded so far.
   int bounded() const { return bounded_; }
 
