@@ -48,15 +48,12 @@ class StepBounder {
   double step_lower_bound(const workloads::ScenarioSpec& s);
   /// Builds the system's topology now (before forked children bound steps on it).
   void prepare(const workloads::ScenarioSpec& s) { system(s); }
-  /// Steps bounded so far.
-  int bounded() const { return bounded_; }
 
   struct SystemCache;  // a system's topology and collective bounds (step_bound.cpp)
 
  private:
   SystemCache& system(const workloads::ScenarioSpec& s);
   std::map<std::string, std::unique_ptr<SystemCache>> systems_;
-  int bounded_ = 0;
 };
 
 }  // namespace trn::app
