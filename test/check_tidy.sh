@@ -11,7 +11,7 @@
 # check that passed, listed in test/tidy_clean.txt. The inputs are the clang-tidy version, the
 # .clang-tidy file, the file's compile command (the checkout's and build's paths replaced) and
 # the contents of every file the compiler read for it (the build's depfile: the source, our
-# headers, the system's headers). Any change to any of them checks the file again. A run that
+# headers, the system's headers; for a file of a unity batch, of the whole batch). Any change to any of them checks the file again. A run that
 # passes writes the list of every file's inputs to BUILD_DIR/tidy_clean.txt; TIDY_UPDATE=1 (or
 # `make tidy-record`) copies it to test/tidy_clean.txt. TIDY_ALL=1 ignores the list.
 # Usage: bash check_tidy.sh SOURCE_DIR BUILD_DIR
@@ -46,9 +46,17 @@ def norm(text):
 entries = {}
 for e in json.load(open(os.path.join(build, "compile_commands.json"))):
     f = os.path.realpath(os.path.join(e["directory"], e["file"]))
-    if f.endswith(".cpp") and any(f.startswith(d) for d in dirs):
-        entries[f] = e
+    # A unity build's translation unit (CMakeLists.txt) includes several .cpp files: each is
+    # checked with the unity file's command, and its key reads the unity file's depfile.
+    sources = re.findall(r'^#include "([^"]+)"', open(f).read(), re.M) if "/Unity/unity_" in f else [f]
+    for s in sources:
+        s = os.path.realpath(s)
+        if s.endswith(".cpp") and any(s.startswith(d) for d in dirs):
+            entries[s] = dict(e, file=s, command=e["command"].replace(e["file"], s), unity=e["file"])
 check, keys = [], []
+os.makedirs(os.path.join(out, "db"))
+json.dump([{k: e[k] for k in ("directory", "file", "command")} for e in entries.values()],
+          open(os.path.join(out, "db", "compile_commands.json"), "w"))
 for f in sorted(entries):
     e = entries[f]
     m = re.search(r"\s-o\s+(\S+)", e["command"])
@@ -81,7 +89,7 @@ if [ "$m" -gt 0 ]; then
   xargs -a "$out/files" -P "${TIDY_JOBS:-2}" -I{} sh -c \
     '"$1" -p "$2" --quiet --extra-arg=-Wno-ignored-optimization-argument "$3" > "$4/$(echo "$3" | tr / _).log" 2>&1 \
        || echo "$3" >> "$4/failed"' \
-    _ "$tidy" "$build" {} "$out"
+    _ "$tidy" "$out/db" {} "$out"
   cat "$out"/*.log > "$out/all" 2>/dev/null
 fi
 # A finding in a header shows once per file that includes it: each is listed once.

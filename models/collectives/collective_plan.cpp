@@ -6,9 +6,12 @@
 #include <map>
 
 #include "models/collectives/algorithm.h"
+#include "sim/base/int_math.h"
 
 namespace trn::models {
 namespace {
+
+using sim::max_rank;
 
 PhaseKind kind_of(CollectiveOp op) {
   switch (op) {
@@ -20,8 +23,6 @@ PhaseKind kind_of(CollectiveOp op) {
   }
   return PhaseKind::AllReduce;
 }
-
-int max_rank(const std::vector<int>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
 
 }  // namespace
 

@@ -6,12 +6,13 @@
 
 #include "models/collectives/algorithm.h"
 #include "models/collectives/selection.h"
+#include "sim/base/int_math.h"
 
 namespace trn::models {
 
 namespace {
 
-int max_rank(const std::vector<int>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+using sim::max_rank;
 
 // One intra-instance phase of algorithm `a` over every group; its steps. Building a quotient,
 // the groups of other instances than the representatives' are left out (PlanBuilder::skip):

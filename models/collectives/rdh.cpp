@@ -7,11 +7,12 @@
 #include <utility>
 
 #include "models/collectives/algorithm.h"
+#include "sim/base/int_math.h"
 
 namespace trn::models {
 namespace {
 
-bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+using sim::is_pow2;
 
 int rdh_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, PhaseKind kind) {
   const int n = static_cast<int>(ranks.size());

@@ -1,13 +1,15 @@
 // Algorithm selection by size band, group size and SDK release (see selection.h).
 #include "models/collectives/selection.h"
 
+#include "sim/base/int_math.h"
+
 namespace trn::models {
 namespace {
 
+using sim::is_pow2;
+
 constexpr double kMeshMax = 1e6;  // S22: mesh below 1 MB
 constexpr double kRdhMax = 56e6;  // S22: rdh from 1 MB to 56 MB
-
-bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 }  // namespace
 

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 
+#include "sim/base/int_math.h"
+
 namespace trn::models {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using sim::ceil_div;
 
 int64_t k_multiplier(const TensorEngineSpec& t, DType d) {
   if ((d == DType::MXFP8 || d == DType::MXFP4) && t.mx_pairs_per_pe > 1) return t.mx_pairs_per_pe;

@@ -5,11 +5,12 @@
 #include <cmath>
 
 #include "models/cost/engine_cost.h"
+#include "sim/base/int_math.h"
 
 namespace trn::models {
 namespace {
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+using sim::ceil_div;
 // SBUF bytes of one resident B block (k x nb) and the double-buffered A tile (2 x k x m_tile).
 double working_set(const ChipSpec& chip, const MatmulShape& s, int64_t nb) {
   const double in_b = dtype_bytes(s.dtype);

@@ -20,7 +20,7 @@
 namespace trn::app {
 namespace {
 
-struct Point {
+struct FitPoint {
   const char* label;
   const char* system;
   int instances, ranks;
@@ -31,7 +31,7 @@ struct Point {
 constexpr double KiB = 1024.0, MiB = KiB * 1024, GiB = MiB * 1024;
 
 // The nccom-test user guide examples (S24; docs/sources.md, P7).
-const Point kPoints[] = {
+const FitPoint kPoints[] = {
     {"2 ranks, 1 chip (trn1), 1 KiB", "trn1.32xlarge", 1, 2, 1 * KiB, 58e-6, true},
     {"2 ranks, 1 chip (trn1), 1 GiB", "trn1.32xlarge", 1, 2, 1 * GiB, 18.93e-3, true},
     {"2 ranks, 1 chip (trn1), 16 MiB", "trn1.32xlarge", 1, 2, 16 * MiB, 332e-6, false},
@@ -42,7 +42,7 @@ const Point kPoints[] = {
 };
 
 // Simulates one all-reduce in a child process; returns its time in seconds.
-double simulate(const Point& p, const std::vector<std::string>& sets) {
+double simulate(const FitPoint& p, const std::vector<std::string>& sets) {
   return run_in_child(
       [&]() -> std::vector<double> {
         double t = -1;
@@ -70,8 +70,8 @@ std::vector<std::string> sets_for(int engines, double launch_s) {
 
 CalibrateCollectivesResult run_calibrate_collectives(const CalibrateCollectivesOptions&) {
   CalibrateCollectivesResult r;
-  const Point& small = kPoints[0];
-  const Point& large = kPoints[1];
+  const FitPoint& small = kPoints[0];
+  const FitPoint& large = kPoints[1];
   // 1) Engines: the integer count whose 1 GiB time is closest in log terms (launch is
   //    negligible there; start from 50 us).
   int best = 1;
@@ -88,7 +88,7 @@ CalibrateCollectivesResult run_calibrate_collectives(const CalibrateCollectivesO
   double launch = std::max(0.0, std::round((small.measured_s - rest) * 1e7) / 1e7);
   r.dma_engines_per_core = best;
   r.launch_overhead_s = launch;
-  for (const Point& p : kPoints)
+  for (const FitPoint& p : kPoints)
     r.residuals.push_back({p.label, p.fitted, p.measured_s, simulate(p, sets_for(best, launch))});
   return r;
 }

@@ -15,16 +15,6 @@
 namespace trn::app {
 namespace {
 
-// Collects pointers to every numeric parameter by name.
-struct Refs {
-  std::vector<std::pair<std::string, double*>> refs;
-  template <sim::Dim D>
-  void field(const char* k, sim::Quantity<D>& q, const sim::FieldSpec&) {
-    refs.push_back({k, &q.v});
-  }
-  void field(const char* k, double& x, const sim::FieldSpec&) { refs.push_back({k, &x}); }
-};
-
 double softplus(double x) { return x > 30 ? x : std::log1p(std::exp(x)); }
 
 double round_sig(double x, int digits) {
@@ -36,7 +26,7 @@ double round_sig(double x, int digits) {
 // The compile parameters at ln values `th` of the fitted ones.
 models::CompileParams params_at(const ObservationSet& set, const Eigen::VectorXd& th) {
   models::CompileParams p = set.prior;
-  Refs r;
+  ParamRefs r;
   p.visit(r);
   for (size_t i = 0; i < set.fitted.size(); ++i)
     for (auto& [k, ptr] : r.refs)
@@ -50,7 +40,7 @@ models::CompileParams params_at(const ObservationSet& set, const Eigen::VectorXd
 models::MapModel map_model(const ObservationSet& set) {
   models::MapModel m;
   models::CompileParams prior = set.prior;
-  Refs refs;
+  ParamRefs refs;
   prior.visit(refs);
   for (size_t i = 0; i < set.fitted.size(); ++i)
     for (auto& [k, ptr] : refs.refs)

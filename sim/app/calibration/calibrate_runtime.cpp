@@ -51,7 +51,7 @@ bool is_time(RuntimeParam p) {
   return p == RuntimeParam::EagerDispatch || p == RuntimeParam::LazyTrace || p == RuntimeParam::LazyTraceTensor;
 }
 
-struct Observation {
+struct RuntimeObservation {
   std::string name, scenario, source;
   std::vector<std::string> set;
   double tokens_per_s = 0, log_sigma = 0.1;
@@ -90,8 +90,8 @@ struct Parameter {
   }
 };
 
-struct ObservationFile {
-  std::vector<Observation> observations;
+struct RuntimeObservationFile {
+  std::vector<RuntimeObservation> observations;
   std::vector<TableRef> tables;
   std::vector<Parameter> parameters;
   template <class V>
@@ -244,7 +244,7 @@ double median(std::vector<double> v) {
 }
 
 // The fitted parameters: names, priors (a time or an efficiency) and their log sigma.
-std::vector<Param> read_params(const ObservationFile& of, const std::string& file) {
+std::vector<Param> read_params(const RuntimeObservationFile& of, const std::string& file) {
   std::vector<Param> params;
   for (size_t j = 0; j < of.parameters.size(); ++j) {
     const Parameter& p = of.parameters[j];
@@ -277,7 +277,7 @@ std::vector<Param> read_params(const ObservationFile& of, const std::string& fil
 
 Problem load_problem(const std::string& file, int jobs) {
   sim::ConfigNode root = sim::load_config_file(file);
-  ObservationFile of;
+  RuntimeObservationFile of;
   sim::read_config(root, of);
   Problem pb;
   pb.jobs = jobs;
@@ -293,7 +293,7 @@ Problem load_problem(const std::string& file, int jobs) {
     pb.shipped = s.runtime;
   };
   for (size_t i = 0; i < of.observations.size(); ++i) {
-    const Observation& o = of.observations[i];
+    const RuntimeObservation& o = of.observations[i];
     Row r;
     r.id = o.name;
     r.scenario = o.scenario;

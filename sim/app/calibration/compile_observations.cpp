@@ -86,7 +86,7 @@ struct FlexSpec {
   }
 };
 
-struct ObservationFile {
+struct CompileObservationFile {
   std::string models;
   std::vector<ObservationSpec> observations;
   FlexSpec flexattention;
@@ -108,19 +108,9 @@ struct ModelsFile {
   }
 };
 
-// Collects pointers to every numeric parameter by name.
-struct Refs {
-  std::vector<std::pair<std::string, double*>> refs;
-  template <sim::Dim D>
-  void field(const char* k, sim::Quantity<D>& q, const sim::FieldSpec&) {
-    refs.push_back({k, &q.v});
-  }
-  void field(const char* k, double& x, const sim::FieldSpec&) { refs.push_back({k, &x}); }
-};
-
 // `prior_log_sigma` (parameter -> log sigma) names the fitted parameters and their priors.
 void read_prior_sigmas(const ConfigNode& root, const ConfigNode& sig_node, ObservationSet& set) {
-  Refs refs;
+  ParamRefs refs;
   set.prior.visit(refs);
   if (sig_node.kind == ConfigNode::Kind::Null)
     throw ConfigError(root.loc, "prior_log_sigma", "missing map of parameter -> log sigma");
@@ -299,7 +289,7 @@ void add_observation(const ConfigNode& root, size_t i, const ObservationSpec& o,
 
 ObservationSet load_observation_set(const std::string& path) {
   ConfigNode root = sim::load_config_file(path);
-  ObservationFile of;
+  CompileObservationFile of;
   // `prior_log_sigma` lists the fitted parameters; read it apart from the typed fields.
   ConfigNode sig_node;
   if (const ConfigNode* sg = root.find("prior_log_sigma")) sig_node = *sg;

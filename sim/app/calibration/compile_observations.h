@@ -15,12 +15,24 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/compile/compile_model.h"
+#include "sim/base/config_reader.h"
 #include "workloads/compile/flex_suite.h"
 
 namespace trn::app {
+
+/// Collects pointers to every numeric parameter of a visited struct (CompileParams), by name.
+struct ParamRefs {
+  std::vector<std::pair<std::string, double*>> refs;
+  template <sim::Dim D>
+  void field(const char* k, sim::Quantity<D>& q, const sim::FieldSpec&) {
+    refs.push_back({k, &q.v});
+  }
+  void field(const char* k, double& x, const sim::FieldSpec&) { refs.push_back({k, &x}); }
+};
 
 enum class ObservationKind { FirstStep, Compile, InferenceCompile, WeightLoad, CacheHit, Graphs };
 const std::vector<std::string>& enum_words(ObservationKind);

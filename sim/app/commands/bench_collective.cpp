@@ -19,14 +19,12 @@
 namespace trn::app {
 namespace {
 
-sim::Location opt_loc(const std::string& o) { return sim::Location{o, 0, 0}; }
-
 void check_lnc(const models::SystemSpec& spec, int lnc) {
   const auto& modes = spec.chip.cores.lnc_modes;
   if (lnc == 0 || std::find(modes.begin(), modes.end(), lnc) != modes.end()) return;
   std::string expected;
   for (auto m : modes) expected += (expected.empty() ? "" : ", ") + std::to_string(m);
-  throw sim::ConfigError(opt_loc("--lnc"), "",
+  throw sim::ConfigError(sim::Location{"--lnc", 0, 0}, "",
                          "LNC " + std::to_string(lnc) + " is not supported by " + spec.chip.name +
                              ": expected 0 (chip default) or one of " + expected);
 }
@@ -61,7 +59,7 @@ void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std:
     try {  // instance 0's transfers only, built as such (the whole plan without symmetry)
       pc = hw::plan_collective_quotient(sys, q.op, q.sizes[i], rank_list, q.force ? &q.forced : nullptr);
     } catch (const models::SymmetryError& e) {
-      throw sim::ConfigError(opt_loc("--exact"), "",
+      throw sim::ConfigError(sim::Location{"--exact", 0, 0}, "",
                              std::string(e.what()) + "; rerun with --exact to simulate every instance");
     }
     rows[i].size = q.sizes[i];
@@ -96,17 +94,17 @@ std::string bench_collective_inputs(const BenchCollectiveOptions& o, const Bench
 BenchCollectiveRequest parse_bench_collective(const BenchCollectiveOptions& o) {
   BenchCollectiveRequest q;
   if (!models::parse_collective_op(o.op, &q.op))
-    throw sim::ConfigError(opt_loc("--op"), "",
+    throw sim::ConfigError(sim::Location{"--op", 0, 0}, "",
                            "unknown collective '" + o.op + "': expected " + models::collective_op_names());
   if (!models::parse_dtype(o.dtype, &q.dtype))
-    throw sim::ConfigError(opt_loc("--dtype"), "",
+    throw sim::ConfigError(sim::Location{"--dtype", 0, 0}, "",
                            "unknown dtype '" + o.dtype + "': expected " + models::dtype_names());
   q.force = o.algorithm != "auto";
   if (q.force && !models::parse_algorithm(o.algorithm, &q.forced))
-    throw sim::ConfigError(opt_loc("--algorithm"), "",
+    throw sim::ConfigError(sim::Location{"--algorithm", 0, 0}, "",
                            "unknown algorithm '" + o.algorithm + "': expected auto, " + models::algorithm_names());
   if (o.instances < 0 || o.instances > 4096)
-    throw sim::ConfigError(opt_loc("--instances"), "",
+    throw sim::ConfigError(sim::Location{"--instances", 0, 0}, "",
                            "expected 1 to 4096 instances, got " + std::to_string(o.instances));
   q.sizes = parse_size_list(o.sizes, "--sizes");
   return q;
@@ -122,7 +120,7 @@ BenchCollectiveResult run_bench_collective(const BenchCollectiveOptions& o) {
   auto sys = std::make_unique<hw::System>("system", res.spec, o.lnc);
   const int ranks = o.ranks == 0 ? sys->total_ranks() : o.ranks;
   if (ranks < 2 || ranks > sys->total_ranks())
-    throw sim::ConfigError(opt_loc("--ranks"), "",
+    throw sim::ConfigError(sim::Location{"--ranks", 0, 0}, "",
                            "expected 2 to " + std::to_string(sys->total_ranks()) + " ranks on " +
                                std::to_string(res.spec.total_chips()) + " chips at LNC=" + std::to_string(sys->lnc()) +
                                ", got " + std::to_string(ranks));

@@ -15,11 +15,9 @@
 namespace trn::app {
 namespace {
 
-sim::Location opt_loc(const std::string& o) { return sim::Location{o, 0, 0}; }
-
 void check_dim(int64_t v, const char* name) {
   if (v < 1 || v > (int64_t{1} << 24))
-    throw sim::ConfigError(opt_loc(name), "", "expected 1 to 16777216, got " + std::to_string(v));
+    throw sim::ConfigError(sim::Location{name, 0, 0}, "", "expected 1 to 16777216, got " + std::to_string(v));
 }
 
 }  // namespace
@@ -27,7 +25,7 @@ void check_dim(int64_t v, const char* name) {
 models::DType parse_matmul(const MatmulOptions& o) {
   models::DType dt;
   if (!models::parse_dtype(o.dtype, &dt) || dt == models::DType::UINT8)
-    throw sim::ConfigError(opt_loc("--dtype"), "",
+    throw sim::ConfigError(sim::Location{"--dtype", 0, 0}, "",
                            "unknown dtype '" + o.dtype + "': expected bf16, fp16, fp32, fp8, mxfp8, mxfp4");
   check_dim(o.m, "--m");
   check_dim(o.n, "--n");
@@ -40,7 +38,7 @@ MatmulResult run_matmul(const MatmulOptions& o) {
   MatmulResult r;
   r.chip = models::load_chip(o.chip, o.sets);
   if ((dt == models::DType::MXFP8 || dt == models::DType::MXFP4) && r.chip.tensor.mx_pairs_per_pe <= 1)
-    throw sim::ConfigError(opt_loc("--dtype"), "",
+    throw sim::ConfigError(sim::Location{"--dtype", 0, 0}, "",
                            "dtype " + o.dtype + " needs MX matmul support, which " + r.chip.name +
                                " does not have (tensor.mx_pairs_per_pe = 1)");
   r.shape = models::MatmulShape{o.m, o.n, o.k, dt};
@@ -105,7 +103,7 @@ HbmResult run_hbm(const HbmOptions& o) {
   r.cores = o.cores;
   r.chip = models::load_chip(o.chip, o.sets);
   if (o.cores < 1 || o.cores > r.chip.cores.physical)
-    throw sim::ConfigError(opt_loc("--cores"), "",
+    throw sim::ConfigError(sim::Location{"--cores", 0, 0}, "",
                            "expected 1 to " + std::to_string(r.chip.cores.physical) + " cores on " + r.chip.name +
                                ", got " + std::to_string(o.cores));
   auto sys = std::make_unique<hw::System>("system", models::single_chip_system(r.chip), 1);

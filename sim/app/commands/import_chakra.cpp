@@ -36,18 +36,18 @@ using models::Op;
   throw sim::ConfigError(sim::Location{where, 0, 0}, "", what);
 }
 
-struct Trace {
+struct ChakraTrace {
   pb::GlobalMetadata meta;
   std::vector<pb::Node> nodes;
   std::string hash;  // of the file's bytes
 };
 
 // A file of varint-delimited messages: GlobalMetadata, then Nodes.
-Trace read_trace(const std::string& path) {
+ChakraTrace read_trace(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) bad(path, "cannot be read");
   const std::string data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  Trace t;
+  ChakraTrace t;
   t.hash = inputs_hash(data);
   google::protobuf::io::ArrayInputStream raw(data.data(), static_cast<int>(data.size()));
   google::protobuf::io::CodedInputStream in(&raw);
@@ -316,7 +316,7 @@ int collective_queue(int group_index) {
   return free_queues[group_index % 6];
 }
 
-models::Program build(const Trace& t, int rank, Builder& b, const std::string& file) {
+models::Program build(const ChakraTrace& t, int rank, Builder& b, const std::string& file) {
   models::Program p;
   std::map<uint64_t, int32_t> op_of;  // node id -> op index
   std::map<std::vector<int>, int32_t> group_of;
@@ -404,7 +404,7 @@ ChakraImportResult run_import_chakra(const ChakraImportOptions& o) {
   std::unique_ptr<OperatorCosts> operators;
   std::vector<models::Program> programs;
   for (int r = 0; r < res.ranks; ++r) {
-    const Trace t = read_trace(files[static_cast<size_t>(r)]);
+    const ChakraTrace t = read_trace(files[static_cast<size_t>(r)]);
     if (r == 0) {
       for (const auto& a : t.meta.attr())
         if (a.name() == "trn_step_time_s") res.recorded_step_s = a.double_val();

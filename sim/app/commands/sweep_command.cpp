@@ -30,9 +30,12 @@
 #include "sim/base/paths.h"
 #include "sim/base/provenance.h"
 #include "workloads/scenario/scenario_spec.h"
+#include "sim/base/int_math.h"
 
 namespace trn::app {
 namespace {
+
+using sim::join;
 
 using sim::ConfigError;
 using sim::ConfigNode;
@@ -183,12 +186,6 @@ std::vector<std::string> sets_of(const Point& p) {
   std::vector<std::string> out;
   for (const auto& a : p) out.push_back(a.key + "=" + a.value);
   return out;
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-  return s;
 }
 
 std::string point_id(const Sweep& s, const Point& p) { return s.name + ":" + join(sets_of(p), ";"); }

@@ -25,9 +25,12 @@
 #include "sim/base/provenance.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/memory/memory_model.h"
+#include "sim/base/int_math.h"
 
 namespace trn::app {
 namespace {
+
+using sim::join;
 
 using nlohmann::json;
 using sim::ConfigError;
@@ -73,12 +76,6 @@ class PointsDb {
  private:
   std::optional<storage::SweepStore> store_;
 };
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-  return s;
-}
 
 std::string base_scenario() { return sim::data_root() + "/workloads/plan/base.yaml"; }
 

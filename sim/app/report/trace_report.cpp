@@ -232,7 +232,7 @@ std::string timeline(const Trace& t) {
 }
 
 // Wheel: zoom the time axis around the pointer; double click: the whole span again.
-const char* kScript = R"(
+const char* kTraceScript = R"(
 (function () {
   var svg = document.getElementById("timeline");
   if (!svg) return;
@@ -251,7 +251,7 @@ const char* kScript = R"(
 })();
 )";
 
-const char* kStyle = R"(
+const char* kTraceStyle = R"(
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }
 td, th { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }
@@ -284,7 +284,7 @@ std::string render_trace_html(const Json& j, const std::string& source, TraceSum
   if (summary) *summary = {t.spans, t.tracks.size(), t.counters, t.start, t.end};
   std::string h =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>trnsim trace: " + esc(source) +
-      "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>trnsim trace</h1>\n";
+      "</title>\n<style>" + kTraceStyle + "</style>\n</head>\n<body>\n<h1>trnsim trace</h1>\n";
   h += "<p>Source: <code>" + esc(source) + "</code>: " + std::to_string(t.spans) + " ops on " +
        std::to_string(t.tracks.size()) + " tracks from " + duration(t.start) + " to " + duration(t.end) + " (" +
        std::to_string(t.counters) +
@@ -298,7 +298,7 @@ std::string render_trace_html(const Json& j, const std::string& source, TraceSum
        "whole span; hover a row for its busy time. For single ops, open the trace in a Perfetto UI served "
        "locally (docs/tutorial.md).</p>\n" +
        legend() + timeline(t);
-  h += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+  h += "<script>" + std::string(kTraceScript) + "</script>\n</body>\n</html>\n";
   return h;
 }
 
