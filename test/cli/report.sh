@@ -247,32 +247,54 @@ check "two plans: one figure with both, each named" bash -c "grep -q 'id=\"paret
 # in its JSON) alone and beside another plan.
 expect_ok "report of a plan" -- report "$SRC/test/data/plan/llama3.1-8b-2-layers.plan.json" --html "$D/plan.html"
 check "plan: limits far from every candidate named in a note" grep -q 'The deadline, 30 days, is far to the right' "$D/plan.html"
-layout() {  # FILE: the layout check's findings, or "ok N texts"
-  python3 - "$1" "$SRC/test/cli/report_layout.js" "$D/layout.html" <<'PY'
-import sys
-page, js, out = sys.argv[1:4]
-h = open(page).read()
-i = h.rindex('</body>')
-open(out, 'w').write(h[:i] + '<script>\n' + open(js).read() + '\n</script>' + h[i:])
+# layouts FILE...: the layout check of every page, one line per page in order: its findings, or
+# "ok N texts". One Chromium for all: each page is a copy with the check injected at the end of its
+# body, in an iframe of 1280 x 4000 pixels (the window size of a page alone), and the top page reads
+# each frame's result once all have loaded (a Chromium start is about 2 s; there are 16 pages).
+layouts() {
+  rm -rf "$D/layouts"
+  python3 - "$SRC/test/cli/report_layout.js" "$D/layouts" "$@" <<'PY'
+import os, sys
+js, d, pages = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3:]
+os.makedirs(d)
+frames = ""
+for i, page in enumerate(pages):
+    h = open(page).read()
+    k = h.rindex('</body>')
+    open(os.path.join(d, "%d.html" % i), "w").write(h[:k] + "<script>\n" + js + "\n</script>" + h[k:])
+    frames += '<iframe src="%d.html" style="display:block;border:0;width:1280px;height:4000px"></iframe>' % i
+open(os.path.join(d, "all.html"), "w").write(
+    '<!DOCTYPE html><html><body style="margin:0">' + frames + """<script>
+window.addEventListener("load", function () {
+  var out = [];
+  document.querySelectorAll("iframe").forEach(function (f) {
+    var b = f.contentDocument && f.contentDocument.body;
+    out.push(b ? [b.getAttribute("data-layout"), b.getAttribute("data-layout-texts")] : null);
+  });
+  document.body.setAttribute("data-layouts", JSON.stringify(out));
+});
+</script></body></html>""")
 PY
-  chrome --window-size=1280,4000 --dump-dom "file://$D/layout.html" | grep -o '<body[^>]*>' | head -1 | python3 -c '
+  chrome --allow-file-access-from-files --window-size=1280,4000 --dump-dom "file://$D/layouts/all.html" |
+    grep -o '<body[^>]*>' | head -1 | python3 -c '
 import html, json, re, sys
-b = sys.stdin.read()
-m, n = re.search(r"data-layout=\"([^\"]*)\"", b), re.search(r"data-layout-texts=\"([0-9]+)\"", b)
-if not m or not n:
-    print("no result in the DOM: " + b[:200])
-else:
-    p = json.loads(html.unescape(m.group(1)))
-    print("; ".join(p[:5]) + (" (%d in all)" % len(p) if len(p) > 5 else "") if p else "ok %s texts" % n.group(1))'
+n = int(sys.argv[1])
+m = re.search(r"data-layouts=\"([^\"]*)\"", sys.stdin.read())
+frames = json.loads(html.unescape(m.group(1))) if m else [None] * n
+for f in frames + [None] * (n - len(frames)):
+    if not f or f[0] is None or f[1] is None:
+        print("no result in the DOM")
+        continue
+    p = json.loads(f[0])
+    print("; ".join(p[:5]) + (" (%d in all)" % len(p) if len(p) > 5 else "") if p else "ok %s texts" % f[1])' "$#"
 }
-for f in db one two both val plan near plans; do
-  verdict=$(layout "$D/$f.html")
-  case $verdict in
-    "ok 0 texts") fail "chromium layout: $f report" "no text found" ;;
-    ok*) pass "chromium layout: $f report: no overlapping, duplicated, clipped or cut-short label (${verdict#ok })" ;;
-    *) fail "chromium layout: $f report" "$verdict" ;;
+layout_check() {  # DESC VERDICT
+  case $2 in
+    "ok 0 texts") fail "chromium layout: $1" "no text found" ;;
+    ok*) pass "chromium layout: $1: no overlapping, duplicated, clipped or cut-short label (${2#ok })" ;;
+    *) fail "chromium layout: $1" "$2" ;;
   esac
-done
+}
 # The shipped examples' pages: every shipped sweep's report and the plan of docs/tutorial.md step
 # 4, from their results kept in test/data/report (tools/make_report_fixtures.sh ran them as the
 # docs do; the numbers are that build's, the axes and labels the shipped files', checked first).
@@ -309,18 +331,17 @@ PY
   expect_ok "report of the shipped sweep $name" -- report --db "$D/ship-$name.sqlite" --html "$D/ship-$name.html"
 done
 expect_ok "report of the tutorial's plan" -- report "$F/tutorial-plan.plan.json" --html "$D/ship-plan.html"
-for f in "$D"/ship-*.html; do
-  verdict=$(layout "$f")
-  case $verdict in
-    "ok 0 texts") fail "chromium layout: shipped example $(basename "$f")" "no text found" ;;
-    ok*) pass "chromium layout: shipped example $(basename "$f"): no overlapping, duplicated, clipped or cut-short label (${verdict#ok })" ;;
-    *) fail "chromium layout: shipped example $(basename "$f")" "$verdict" ;;
-  esac
-done
 # The check itself: two labels drawn on top of each other are found.
 sed 's#</svg>#<text class="tick" x="40" y="40">overlap</text><text class="tick" x="42" y="41">overlap2</text></svg>#' \
   "$D/val.html" > "$D/bad-layout.html"
-verdict=$(layout "$D/bad-layout.html")
+pages=()
+for f in db one two both val plan near plans; do pages+=("$D/$f.html"); done
+ships=("$D"/ship-*.html)
+mapfile -t verdicts < <(layouts "${pages[@]}" "${ships[@]}" "$D/bad-layout.html")
+i=0
+for f in db one two both val plan near plans; do layout_check "$f report" "${verdicts[i++]}"; done
+for f in "${ships[@]}"; do layout_check "shipped example $(basename "$f")" "${verdicts[i++]}"; done
+verdict=${verdicts[i]}
 check "chromium layout: two labels on top of each other are found" test -n "$(grep -o "overlaps tick 'overlap'" <<<"$verdict")"
 mkdir -p "$BUILD/test-output"
 rm -f "$BUILD/test-output/report.png"
