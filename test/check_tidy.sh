@@ -34,15 +34,18 @@ known = set()
 if os.path.exists(record) and not check_all:
     known = {l.split()[0] for l in open(record) if l.strip() and not l.startswith("#")}
 digests = {}
+def norm(text):
+    return text.replace(build, "<build>").replace(src, "<src>")
 def digest(path):
     if path not in digests:
         try:
-            digests[path] = hashlib.sha256(open(path, "rb").read()).hexdigest()
+            data = open(path, "rb").read()
+            if "/Unity/unity_" in path:  # a unity file names its sources by absolute path
+                data = norm(data.decode()).encode()
+            digests[path] = hashlib.sha256(data).hexdigest()
         except OSError:
             digests[path] = "missing"
     return digests[path]
-def norm(text):
-    return text.replace(build, "<build>").replace(src, "<src>")
 entries = {}
 for e in json.load(open(os.path.join(build, "compile_commands.json"))):
     f = os.path.realpath(os.path.join(e["directory"], e["file"]))
