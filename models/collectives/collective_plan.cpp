@@ -6,7 +6,7 @@
 #include <map>
 
 #include "models/collectives/algorithm.h"
-#include "sim/base/int_math.h"
+#include "sim/base/shared_helpers.h"
 
 namespace trn::models {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "models/collectives/algorithm.h"
 #include "models/collectives/selection.h"
-#include "sim/base/int_math.h"
+#include "sim/base/shared_helpers.h"
 
 namespace trn::models {
 

@@ -1,7 +1,7 @@
 // Algorithm selection by size band, group size and SDK release (see selection.h).
 #include "models/collectives/selection.h"
 
-#include "sim/base/int_math.h"
+#include "sim/base/shared_helpers.h"
 
 namespace trn::models {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "sim/base/int_math.h"
+#include "sim/base/shared_helpers.h"
 
 namespace trn::models {
 namespace {

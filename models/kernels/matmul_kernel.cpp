@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "models/cost/engine_cost.h"
-#include "sim/base/int_math.h"
+#include "sim/base/shared_helpers.h"
 
 namespace trn::models {
 namespace {

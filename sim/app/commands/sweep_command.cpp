@@ -30,7 +30,7 @@
 #include "sim/base/paths.h"
 #include "sim/base/provenance.h"
 #include "workloads/scenario/scenario_spec.h"
-#include "sim/base/int_math.h"
+#include "sim/base/shared_helpers.h"
 
 namespace trn::app {
 namespace {

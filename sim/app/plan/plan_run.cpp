@@ -25,7 +25,7 @@
 #include "sim/base/provenance.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/memory/memory_model.h"
-#include "sim/base/int_math.h"
+#include "sim/base/shared_helpers.h"
 
 namespace trn::app {
 namespace {
