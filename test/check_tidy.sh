@@ -11,9 +11,10 @@
 # check that passed, listed in test/tidy_clean.txt. The inputs are the clang-tidy version, the
 # .clang-tidy file, the file's compile command (the checkout's and build's paths replaced) and
 # the contents of every file the compiler read for it (the build's depfile: the source, our
-# headers, the system's headers; for a file of a unity batch, of the whole batch). Any change to any of them checks the file again. A run that
-# passes writes the list of every file's inputs to BUILD_DIR/tidy_clean.txt; TIDY_UPDATE=1 (or
-# `make tidy-record`) copies it to test/tidy_clean.txt. TIDY_ALL=1 ignores the list.
+# headers, the system's headers; for a file of a unity batch, of the whole batch). Any change to
+# any of them checks the file again. A run that passes writes the list of every file's inputs to
+# BUILD_DIR/tidy_clean.txt; TIDY_UPDATE=1 (or `make tidy-record`) copies it to
+# test/tidy_clean.txt. TIDY_ALL=1 ignores the list.
 # Usage: bash check_tidy.sh SOURCE_DIR BUILD_DIR
 set -uo pipefail
 src=${1:?usage: bash check_tidy.sh SOURCE_DIR BUILD_DIR}
@@ -34,13 +35,15 @@ known = set()
 if os.path.exists(record) and not check_all:
     known = {l.split()[0] for l in open(record) if l.strip() and not l.startswith("#")}
 digests = {}
+def is_unity(path):  # a unity build's translation unit (CMakeLists.txt), including .cpp files
+    return "/Unity/unity_" in path
 def norm(text):
     return text.replace(build, "<build>").replace(src, "<src>")
 def digest(path):
     if path not in digests:
         try:
             data = open(path, "rb").read()
-            if "/Unity/unity_" in path:  # a unity file names its sources by absolute path
+            if is_unity(path):  # it names its sources by absolute path
                 data = norm(data.decode()).encode()
             digests[path] = hashlib.sha256(data).hexdigest()
         except OSError:
@@ -49,13 +52,12 @@ def digest(path):
 entries = {}
 for e in json.load(open(os.path.join(build, "compile_commands.json"))):
     f = os.path.realpath(os.path.join(e["directory"], e["file"]))
-    # A unity build's translation unit (CMakeLists.txt) includes several .cpp files: each is
-    # checked with the unity file's command, and its key reads the unity file's depfile.
-    sources = re.findall(r'^#include "([^"]+)"', open(f).read(), re.M) if "/Unity/unity_" in f else [f]
+    # Each source of a unity file is checked with its command, and keyed by its depfile.
+    sources = re.findall(r'^#include "([^"]+)"', open(f).read(), re.M) if is_unity(f) else [f]
     for s in sources:
         s = os.path.realpath(s)
         if s.endswith(".cpp") and any(s.startswith(d) for d in dirs):
-            entries[s] = dict(e, file=s, command=e["command"].replace(e["file"], s), unity=e["file"])
+            entries[s] = dict(e, file=s, command=e["command"].replace(e["file"], s))
 check, keys = [], []
 os.makedirs(os.path.join(out, "db"))
 json.dump([{k: e[k] for k in ("directory", "file", "command")} for e in entries.values()],

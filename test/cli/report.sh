@@ -334,12 +334,13 @@ expect_ok "report of the tutorial's plan" -- report "$F/tutorial-plan.plan.json"
 # The check itself: two labels drawn on top of each other are found.
 sed 's#</svg>#<text class="tick" x="40" y="40">overlap</text><text class="tick" x="42" y="41">overlap2</text></svg>#' \
   "$D/val.html" > "$D/bad-layout.html"
+names=(db one two both val plan near plans)
 pages=()
-for f in db one two both val plan near plans; do pages+=("$D/$f.html"); done
+for f in "${names[@]}"; do pages+=("$D/$f.html"); done
 ships=("$D"/ship-*.html)
 mapfile -t verdicts < <(layouts "${pages[@]}" "${ships[@]}" "$D/bad-layout.html")
 i=0
-for f in db one two both val plan near plans; do layout_check "$f report" "${verdicts[i++]}"; done
+for f in "${names[@]}"; do layout_check "$f report" "${verdicts[i++]}"; done
 for f in "${ships[@]}"; do layout_check "shipped example $(basename "$f")" "${verdicts[i++]}"; done
 verdict=${verdicts[i]}
 check "chromium layout: two labels on top of each other are found" test -n "$(grep -o "overlaps tick 'overlap'" <<<"$verdict")"
