@@ -234,7 +234,12 @@ if os.path.exists(doc_path):
         kept = old[old.index("<!-- TRN1 BEGIN"):].rstrip("\n") + "\n"
     if "<!-- COMPILE BEGIN" in old:
         e = "<!-- COMPILE END -->"
-        compile_block = old[old.index("<!-- COMPILE BEGIN"):old.index(e) + len(e)]
+        end = old.index(e) + len(e)
+        compile_block = old[old.index("<!-- COMPILE BEGIN"):end]
+        # Hand-written sections between the two generated blocks (the intervals' coverage) stay.
+        between = old[end:old.index("<!-- TRN1 BEGIN")] if "<!-- TRN1 BEGIN" in old else ""
+        if between.strip():
+            compile_block += "\n\n" + between.strip("\n")
 out.append(compile_block + "\n")
 open(doc_path, "w").write("\n".join(out) + "\n" + ("\n" + kept if kept else ""))
 print("wrote docs/validation.md")

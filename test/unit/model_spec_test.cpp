@@ -13,6 +13,7 @@
 #include "sim/base/config_loader.h"
 #include "test/unit/test_util.h"
 #include "sim/base/paths.h"
+#include "workloads/graph/training_graph.h"
 #include "workloads/model/hf_import.h"
 #include "workloads/model/model_spec.h"
 
@@ -87,6 +88,35 @@ TEST_CASE("parameter count of a small dense model, counted by hand", "[model]") 
   CHECK(m.parameters() == 760);
   CHECK(m.active_parameters() == 760 - 80);
   CHECK(m.embedding_parameters() == 80);
+}
+
+TEST_CASE("positions: the rotary op and the learned table follow positions:", "[model]") {
+  auto rope_ops = [](const ModelSpec& m) {
+    TrainingGraph t = build_training_graph(m, 0, m.num_layers, 1, 512, Checkpointing::None, 2);
+    int n = 0;
+    for (Vertex v : t.order) n += t.g[v].name == "rope" || t.g[v].name == "rope_bwd";
+    return n;
+  };
+  const std::vector<std::string> small{"num_layers=2",   "vocab_size=10", "hidden_size=8",        "num_heads=2",
+                                       "num_kv_heads=1", "head_dim=4",    "intermediate_size=16", "max_position=32"};
+  auto with = [&](const std::string& name, const std::string& pos) {
+    std::vector<std::string> sets = small;
+    if (!pos.empty()) sets.push_back("positions=" + pos);
+    return load_model(name, sets);
+  };
+  // family: rotary in every causal layer (forward and backward); a table for gpt3 only.
+  CHECK(rope_ops(with("llama2-7b", "")) == 4);
+  CHECK(rope_ops(with("gpt3-175b", "")) == 4);
+  CHECK(with("llama2-7b", "").embedding_parameters() == 80);
+  CHECK(with("gpt3-175b", "").embedding_parameters() == 80 + 32 * 8);
+  // learned: no rotary op, a max_position x hidden table; fixed: neither.
+  CHECK(rope_ops(with("gpt3-175b", "learned")) == 0);
+  CHECK(with("llama2-7b", "learned").embedding_parameters() == 80 + 32 * 8);
+  CHECK(rope_ops(with("llama2-7b", "fixed")) == 0);
+  CHECK(with("gpt3-175b", "fixed").embedding_parameters() == 80);
+  CHECK(with("gpt3-175b", "fixed").parameters() == with("gpt3-175b", "").parameters() - 32 * 8);
+  CHECK(rope_ops(with("gpt3-175b", "rope")) == 4);
+  CHECK(error_of([&] { with("llama2-7b", "alibi"); }).find("positions") != std::string::npos);
 }
 
 TEST_CASE("sliding-window layers follow the pattern", "[model]") {

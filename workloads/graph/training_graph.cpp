@@ -163,7 +163,7 @@ struct Builder {
     chain(ew("norm1", Phase::Forward, l, h, 1, models::Engine::Vector));
     chain(mm("qkv", Phase::Forward, l, q + 2 * kv, h, Split::Column, recompute ? 0 : qkv_params));
     if (m.qk_norm) chain(ew("qk_norm", Phase::Forward, l, q + kv, 1, models::Engine::Vector, Split::Column));
-    if (m.causal) chain(ew("rope", Phase::Forward, l, q + kv, 2, models::Engine::Vector, Split::Column));
+    if (m.uses_rope()) chain(ew("rope", Phase::Forward, l, q + kv, 2, models::Engine::Vector, Split::Column));
     chain(attn(Phase::Forward, l));
     chain(mm("o_proj", Phase::Forward, l, h, q, Split::Row, recompute ? 0 : q * h));
     chain(ew("residual1", Phase::Forward, l, h, 2, models::Engine::Vector));
@@ -297,7 +297,7 @@ struct Builder {
       mark_recompute(first);
     }
     chain(attn(Phase::Backward, l));
-    if (m.causal) chain(ew("rope_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));
+    if (m.uses_rope()) chain(ew("rope_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));
     if (m.qk_norm) chain(ew("qk_norm_bwd", Phase::Backward, l, q + kv, 2, models::Engine::Vector, Split::Column));
     chain(mm("qkv_dgrad", Phase::Backward, l, h, q + 2 * kv, Split::Row, 0));
     chain(wgrad("qkv_wgrad", l, q + 2 * kv, tokens, Split::Column, 1, h));

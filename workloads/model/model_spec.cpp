@@ -23,8 +23,6 @@ bool is_moe_architecture(Architecture a) {
   return a == Architecture::Qwen3Moe || a == Architecture::Mixtral || a == Architecture::GptOss;
 }
 
-bool has_learned_positions(Architecture a) { return a == Architecture::Gpt3 || a == Architecture::Bert; }
-
 double norm_params(const ModelSpec& m, double width) { return m.norm == NormKind::LayerNorm ? 2 * width : width; }
 
 /// One MLP (or one expert) of hidden width `inner`.
@@ -120,9 +118,21 @@ bool ModelSpec::is_sliding_layer(int layer) const {
   return sliding_window_pattern == SlidingPattern::Alternate && layer % 2 == 0;
 }
 
+bool ModelSpec::uses_rope() const {
+  // The zoo's gpt3 models keep the rotary op they were validated with (docs/workloads.md 1.1).
+  if (positions == PositionKind::Family) return causal;
+  return positions == PositionKind::Rope;
+}
+
+bool ModelSpec::learned_positions() const {
+  if (positions == PositionKind::Family)
+    return architecture == Architecture::Gpt3 || architecture == Architecture::Bert;
+  return positions == PositionKind::Learned;
+}
+
 double ModelSpec::embedding_parameters() const {
   double w = static_cast<double>(vocab_size) * hidden_size;
-  if (has_learned_positions(architecture)) w += static_cast<double>(max_position) * hidden_size;
+  if (learned_positions()) w += static_cast<double>(max_position) * hidden_size;
   if (architecture == Architecture::Bert) w += 2.0 * hidden_size;  // token-type (segment) embeddings
   return w;
 }
@@ -130,8 +140,8 @@ double ModelSpec::embedding_parameters() const {
 double ModelSpec::parameter_tensors(int first_layer, int last_layer) const {
   double n = (last_layer - first_layer) * layer_tensors(*this);
   if (first_layer == 0) {
-    n += 1 + (has_learned_positions(architecture) ? 1 : 0);  // token and position tables
-    if (architecture == Architecture::Bert) n += 1 + 2;      // token types, embedding LayerNorm
+    n += 1 + (learned_positions() ? 1 : 0);              // token and position tables
+    if (architecture == Architecture::Bert) n += 1 + 2;  // token types, embedding LayerNorm
   }
   if (last_layer == num_layers) n += (norm == NormKind::LayerNorm ? 2 : 1) + (tied_embeddings ? 0 : 1);
   return n;

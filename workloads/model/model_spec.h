@@ -23,6 +23,12 @@ enum class NormKind { RMSNorm, LayerNorm };
 /// Which layers attend through the sliding window (`sliding_window_pattern:`): none, the even
 /// layers (0, 2, 4, ...) or all.
 enum class SlidingPattern { None, Alternate, All };
+/// How positions enter (`positions:`). `rope`: rotary embeddings on q and k in every layer.
+/// `learned`: a learned position table added to the embeddings. `fixed`: sinusoidal (or no)
+/// positions added to the embeddings, with no table and no per-layer op. `family` (the
+/// default): the zoo's convention, a learned table for gpt3 and bert and the rotary op in every
+/// causal model, gpt3 included (docs/workloads.md 1.1).
+enum class PositionKind { Family, Rope, Learned, Fixed };
 
 // The words of the enums in enum order (sim/base/config_reader.h: the loader accepts exactly these).
 inline const std::vector<std::string>& enum_words(Architecture) {
@@ -36,6 +42,10 @@ inline const std::vector<std::string>& enum_words(MlpKind) {
 }
 inline const std::vector<std::string>& enum_words(NormKind) {
   static const std::vector<std::string> w{"rmsnorm", "layernorm"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(PositionKind) {
+  static const std::vector<std::string> w{"family", "rope", "learned", "fixed"};
   return w;
 }
 inline const std::vector<std::string>& enum_words(SlidingPattern) {
@@ -68,6 +78,7 @@ struct ModelSpec {
   int shared_experts = 0;             // always-active experts per layer
   int sliding_window = 0;             // tokens; 0 = full attention everywhere
   SlidingPattern sliding_window_pattern = SlidingPattern::None;
+  PositionKind positions = PositionKind::Family;
 
   template <class V>
   void visit(V& v) {
@@ -97,6 +108,8 @@ struct ModelSpec {
     v.field("sliding_window", sliding_window, F("sliding attention window, tokens; 0 = none").ge(0).le(1 << 30));
     v.field("sliding_window_pattern", sliding_window_pattern,
             F("which layers use the window: none, alternate (layers 0, 2, 4, ...), all"));
+    v.field("positions", positions,
+            F("position encoding: family (as the architecture), rope, learned or fixed").optional());
   }
 
   /// Cross-field checks: heads divisible by KV heads, top-k within the experts, MoE fields
@@ -106,6 +119,10 @@ struct ModelSpec {
   void validate(const sim::ConfigNode& where, const std::string& prefix = "") const;
 
   bool is_moe() const { return num_experts > 0; }
+  /// True when every layer applies rotary embeddings to q and k.
+  bool uses_rope() const;
+  /// True when the embeddings include a learned position table (max_position x hidden_size).
+  bool learned_positions() const;
   /// True when `layer` (0-based) attends through the sliding window.
   bool is_sliding_layer(int layer) const;
 
