@@ -16,7 +16,7 @@ outputs print, so a figure copied wrong (0.7403 for a printed 0.7402) cannot mak
 Usage: tools/check_doc_outputs.py BUILD_DIR [--update] [--slow] [FILE...]; exit 1 and a diff when a quote
 is stale. --update rewrites stale quotes in place: a whole quote becomes the output; in a quote
 with "..." each quoted line is replaced by the output line with the same label (the text before
-its first number).
+its first number; among several, the most similar one, such as a table row by its layout).
 """
 import concurrent.futures, difflib, math, os, re, subprocess, sys
 
@@ -86,6 +86,9 @@ def refreshed(out, got):
     new = []
     for o in out:
         cand = [g for g in got if o.strip() != "..." and label(g) == label(o)]
+        if len(cand) > 1:  # rows of a table (label "  " before the rank): the most similar one
+            score = sorted(((difflib.SequenceMatcher(None, o, g).ratio(), g) for g in cand), reverse=True)
+            cand = [score[0][1]] if score[0][0] >= 0.8 and score[0][0] > score[1][0] else []
         new.append(cand[0] if len(cand) == 1 else o)
     return new
 
