@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include "sim/kernel/event_queue.h"
@@ -29,6 +30,7 @@ int32_t FlowNetwork::add_resource(const std::string& name, double capacity) {
   busy_since_.push_back(0);
   active_count_.push_back(0);
   res_flows_.emplace_back();
+  res_classes_.emplace_back();
   res_seen_.push_back(0);
   names_.push_back(name);
   return static_cast<int32_t>(capacity_.size()) - 1;
@@ -81,10 +83,72 @@ void FlowNetwork::start_on(const std::vector<ResourceUse>& uses, double bytes, d
   enqueue(slot, bytes, latency_s, std::move(done));
 }
 
+size_t FlowNetwork::UsesHash::operator()(const std::vector<ResourceUse>& u) const {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ u.size();
+  for (const ResourceUse& x : u) {
+    uint64_t w = 0;
+    std::memcpy(&w, &x.weight, sizeof w);
+    h = (h ^ static_cast<uint32_t>(x.resource)) * 0xff51afd7ed558ccdULL;
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 29;
+  }
+  return static_cast<size_t>(h);
+}
+
+bool FlowNetwork::UsesEqual::operator()(const std::vector<ResourceUse>& a, const std::vector<ResourceUse>& b) const {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].resource != b[i].resource || a[i].weight != b[i].weight) return false;
+  return true;
+}
+
+uint32_t FlowNetwork::flow_class(const std::vector<ResourceUse>& uses) {
+  auto it = class_index_.find(uses);
+  if (it != class_index_.end()) return it->second;
+  const uint32_t c = static_cast<uint32_t>(classes_all_.size());
+  classes_all_.emplace_back();
+  classes_all_.back().uses = uses;
+  classes_all_.back().res_pos.resize(uses.size());
+  class_index_.emplace(uses, c);
+  return c;
+}
+
+void FlowNetwork::class_activate(uint32_t slot) {
+  Flow& f = slots_[slot];
+  FlowClass& k = classes_all_[f.cls];
+  f.cpos = static_cast<uint32_t>(k.flows.size());
+  k.flows.push_back(slot);
+  k.fresh = true;
+  if (k.flows.size() > 1) return;
+  for (size_t u = 0; u < k.uses.size(); ++u) {
+    auto& list = res_classes_[static_cast<size_t>(k.uses[u].resource)];
+    k.res_pos[u] = static_cast<uint32_t>(list.size());
+    list.push_back(ClassEntry{f.cls, static_cast<uint32_t>(u)});
+  }
+}
+
+void FlowNetwork::class_retire(uint32_t slot) {
+  const Flow& f = slots_[slot];
+  FlowClass& k = classes_all_[f.cls];
+  const uint32_t moved = k.flows.back();
+  k.flows[f.cpos] = moved;
+  slots_[moved].cpos = f.cpos;
+  k.flows.pop_back();
+  if (!k.flows.empty()) return;
+  for (size_t u = 0; u < k.uses.size(); ++u) {
+    auto& list = res_classes_[static_cast<size_t>(k.uses[u].resource)];
+    const uint32_t p = k.res_pos[u];
+    list[p] = list.back();
+    classes_all_[list[p].cls].res_pos[list[p].use] = p;
+    list.pop_back();
+  }
+}
+
 void FlowNetwork::enqueue(size_t slot, double bytes, double latency_s, std::function<void()> done) {
   const double now = now_s();
   last_ = now;
   Flow& f = slots_[slot];
+  f.cls = flow_class(f.uses);
   f.pos.resize(f.uses.size());
   f.bytes = f.remaining = std::max(0.0, bytes);
   f.rate = 0;
@@ -118,10 +182,13 @@ void FlowNetwork::push_entries(size_t slot, double res) {
 }
 
 void FlowNetwork::recompute(double now) {
-  // Collect the flows connected to a dirty resource (breadth-first over shared resources).
+  // Collect the classes connected to a dirty resource (breadth-first over shared resources).
   ++epoch_;
-  if (slot_seen_.size() < slots_.size()) slot_seen_.resize(slots_.size(), 0);
-  component_.clear();
+  if (class_seen_.size() < classes_all_.size()) {
+    class_seen_.resize(classes_all_.size(), 0);
+    class_local_.resize(classes_all_.size(), 0);
+  }
+  classes_.clear();
   frontier_.clear();
   for (int32_t r : dirty_res_)
     if (res_seen_[static_cast<size_t>(r)] != epoch_) {
@@ -130,41 +197,44 @@ void FlowNetwork::recompute(double now) {
     }
   dirty_res_.clear();
   for (size_t i = 0; i < frontier_.size(); ++i)
-    for (const ResEntry& e : res_flows_[static_cast<size_t>(frontier_[i])]) {
-      const size_t slot = e.slot;
-      if (slot_seen_[slot] == epoch_) continue;
-      slot_seen_[slot] = epoch_;
-      component_.push_back(slot);
-      for (const auto& u : slots_[slot].uses)
+    for (const ClassEntry& e : res_classes_[static_cast<size_t>(frontier_[i])]) {
+      if (class_seen_[e.cls] == epoch_) continue;
+      class_seen_[e.cls] = epoch_;
+      classes_.push_back(e.cls);
+      for (const auto& u : classes_all_[e.cls].uses)
         if (res_seen_[static_cast<size_t>(u.resource)] != epoch_) {
           res_seen_[static_cast<size_t>(u.resource)] = epoch_;
           frontier_.push_back(u.resource);
         }
     }
-  // Slot order: independent of the visit order. A component that holds a good share of all
-  // slots is gathered by a scan of the visit marks instead of being sorted.
-  if (component_.size() >= 64 && component_.size() * 8 >= slots_.size()) {
-    const size_t n = component_.size();
-    component_.clear();
-    for (size_t s = 0; s < slots_.size() && component_.size() < n; ++s)
-      if (slot_seen_[s] == epoch_) component_.push_back(s);
-  } else {
-    std::sort(component_.begin(), component_.end());
-  }
+  // One solver entry per class, in class order (independent of the visit order), with its
+  // multiplicity.
+  std::sort(classes_.begin(), classes_.end());
   solver_in_.clear();
-  for (size_t s : component_) solver_in_.push_back(&slots_[s].uses);
-  solver_.solve(capacity_, solver_in_, rates_);
+  class_mult_.clear();
+  for (uint32_t c : classes_) {
+    class_local_[c] = static_cast<uint32_t>(solver_in_.size());
+    solver_in_.push_back(&classes_all_[c].uses);
+    class_mult_.push_back(static_cast<uint32_t>(classes_all_[c].flows.size()));
+  }
+  solver_.solve(capacity_, solver_in_, class_mult_, rates_);
   const double res = sc_core::sc_get_time_resolution().to_seconds();
-  for (size_t i = 0; i < component_.size(); ++i) {
-    Flow& f = slots_[component_[i]];
+  for (size_t i = 0; i < classes_.size(); ++i) {
+    FlowClass& k = classes_all_[classes_[i]];
     const double rate = rates_[i];
-    if (rate == f.rate && !f.fresh) continue;  // unchanged: its heap entries stay right
-    // Bring remaining up to `now` at the old rate, then continue at the new one.
-    f.remaining -= f.rate * (now - f.t_upd);
-    f.t_upd = now;
-    f.rate = rate;
-    f.fresh = false;
-    push_entries(component_[i], res);
+    if (rate == k.rate && !k.fresh) continue;  // unchanged: its flows' heap entries stay right
+    k.rate = rate;
+    k.fresh = false;
+    for (uint32_t slot : k.flows) {
+      Flow& f = slots_[slot];
+      if (rate == f.rate && !f.fresh) continue;
+      // Bring remaining up to `now` at the old rate, then continue at the new one.
+      f.remaining -= f.rate * (now - f.t_upd);
+      f.t_upd = now;
+      f.rate = rate;
+      f.fresh = false;
+      push_entries(slot, res);
+    }
   }
   dirty_ = false;
 }
@@ -220,6 +290,7 @@ void FlowNetwork::retire(uint32_t slot, double now) {
   Flow& f = slots_[slot];
   finish_.erase(slot);
   done_at_.erase(slot);
+  class_retire(slot);
   for (size_t k = 0; k < f.uses.size(); ++k) {
     const size_t r = static_cast<size_t>(f.uses[k].resource);
     carried_[r] += f.bytes;
@@ -272,6 +343,7 @@ void FlowNetwork::start_pending(double now, double res) {
     } else {
       f.fresh = true;  // rate and heap entries come from recompute()
     }
+    class_activate(static_cast<uint32_t>(slot));
     for (size_t k = 0; k < f.uses.size(); ++k) {
       const int32_t ri = f.uses[k].resource;
       const size_t r = static_cast<size_t>(ri);

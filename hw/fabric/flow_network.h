@@ -11,6 +11,7 @@
 #include <functional>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "hw/fabric/slot_heap.h"
@@ -93,6 +94,8 @@ class FlowNetwork : public sc_core::sc_module {
     uint64_t act_seq = 0;               // activation order (0 = not active)
     uint32_t prev = kNil, next = kNil;  // list of active flows, in activation order
     bool fresh = false;                 // activated in this wake, not yet given a rate
+    uint32_t cls = 0;                   // its class: the flows over the same resources and weights
+    uint32_t cpos = 0;                  // index of this flow in its class's active flows (when active)
     std::function<void()> done;
   };
   static constexpr uint32_t kNil = 0xffffffffu;
@@ -120,6 +123,36 @@ class FlowNetwork : public sc_core::sc_module {
   size_t alloc();
   void enqueue(size_t slot, double bytes, double latency_s, std::function<void()> done);
   void push_entries(size_t slot, double res);
+  uint32_t flow_class(const std::vector<ResourceUse>& uses);  // interned, stable
+
+  // Classes of flows (Flow::cls): flows over the same resources with the same weights get the
+  // same max-min rate, so a re-solve gathers, solves and updates classes, each once with its
+  // multiplicity (MaxMinSolver::solve), and touches the flows of a class only when its rate
+  // changed or it has fresh flows. A job's transfers run over a few thousand routes; the
+  // components of a Trn3 Gen2 step hold about six flows per class.
+  struct UsesHash {
+    size_t operator()(const std::vector<ResourceUse>& u) const;
+  };
+  struct UsesEqual {
+    bool operator()(const std::vector<ResourceUse>& a, const std::vector<ResourceUse>& b) const;
+  };
+  struct FlowClass {
+    std::vector<ResourceUse> uses;
+    std::vector<uint32_t> flows;    // active flows (slots)
+    std::vector<uint32_t> res_pos;  // per use k, while active: its index in res_classes_[uses[k]]
+    double rate = 0;                // rate of its active flows that are not fresh
+    bool fresh = false;             // has a flow activated since the last re-solve
+  };
+  struct ClassEntry {
+    uint32_t cls, use;  // a class and the index of this resource in its uses
+  };
+  void class_activate(uint32_t slot);
+  void class_retire(uint32_t slot);
+  std::unordered_map<std::vector<ResourceUse>, uint32_t, UsesHash, UsesEqual> class_index_;
+  std::vector<FlowClass> classes_all_;
+  std::vector<std::vector<ClassEntry>> res_classes_;  // per resource: its classes with active flows
+  std::vector<uint64_t> class_seen_;                  // visit marks (epoch numbers)
+  std::vector<uint32_t> class_local_, class_mult_, classes_;
 
   std::vector<double> capacity_, carried_, busy_, busy_since_;
   std::vector<std::string> names_;
@@ -143,9 +176,8 @@ class FlowNetwork : public sc_core::sc_module {
   // (dirty_res_) are solved again; other flows keep their rates.
   std::vector<std::vector<ResEntry>> res_flows_;  // active flows per resource
   std::vector<int32_t> dirty_res_;
-  std::vector<uint64_t> res_seen_, slot_seen_;  // visit marks (epoch numbers)
+  std::vector<uint64_t> res_seen_;  // visit marks (epoch numbers)
   uint64_t epoch_ = 0;
-  std::vector<size_t> component_;
   std::vector<int32_t> frontier_;
   models::MaxMinSolver solver_;
   sc_core::sc_event wake_;

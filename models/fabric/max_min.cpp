@@ -18,7 +18,8 @@ namespace trn::models {
 // One flow alone: it freezes at the lowest saturation level over its resources,
 // 0 + capacity / weight (weights of a resource used twice add up, in use order), or at 0
 // when no resource bounds it; the same arithmetic as the general loop below.
-void MaxMinSolver::solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses, double& rate) {
+void MaxMinSolver::solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses, double m,
+                             double& rate) {
   double best = 0.0;
   int32_t best_res = 0;
   bool any = false;
@@ -29,7 +30,7 @@ void MaxMinSolver::solve_one(const std::vector<double>& capacity, const std::vec
     if (seen) continue;
     double w = 0.0;
     for (size_t j = i; j < uses.size(); ++j)
-      if (uses[j].resource == r) w += uses[j].weight;
+      if (uses[j].resource == r) w += m * uses[j].weight;
     if (!(w > 0.0)) continue;
     const double level = 0.0 + capacity[static_cast<size_t>(r)] / w;
     if (!any || level < best || (level == best && r < best_res)) {
@@ -43,6 +44,19 @@ void MaxMinSolver::solve_one(const std::vector<double>& capacity, const std::vec
 
 void MaxMinSolver::solve(const std::vector<double>& capacity, const Flows& flows, std::vector<double>& rates,
                          double unbounded_rate) {
+  mult_ = nullptr;
+  solve_classes(capacity, flows, rates, unbounded_rate);
+}
+
+void MaxMinSolver::solve(const std::vector<double>& capacity, const Flows& flows,
+                         const std::vector<uint32_t>& multiplicity, std::vector<double>& rates, double unbounded_rate) {
+  mult_ = &multiplicity;
+  solve_classes(capacity, flows, rates, unbounded_rate);
+  mult_ = nullptr;
+}
+
+void MaxMinSolver::solve_classes(const std::vector<double>& capacity, const Flows& flows, std::vector<double>& rates,
+                                 double unbounded_rate) {
   const size_t nf = flows.size();
   rates.assign(nf, 0.0);
   if (nf == 0) return;
@@ -50,7 +64,7 @@ void MaxMinSolver::solve(const std::vector<double>& capacity, const Flows& flows
     if (flows[0]->empty())
       rates[0] = unbounded_rate;
     else
-      solve_one(capacity, *flows[0], rates[0]);
+      solve_one(capacity, *flows[0], mult(0), rates[0]);
     return;
   }
   size_t active = index_flows(capacity, flows, rates, unbounded_rate);
@@ -80,6 +94,7 @@ size_t MaxMinSolver::index_flows(const std::vector<double>& capacity, const Flow
       continue;
     }
     ++active;
+    const double m = mult(f);
     for (const auto& u : *flows[f]) {
       int32_t& l = local_[static_cast<size_t>(u.resource)];
       if (l < 0) {
@@ -88,7 +103,7 @@ size_t MaxMinSolver::index_flows(const std::vector<double>& capacity, const Flow
         weight_sum_.push_back(0.0);
         count_.push_back(0);
       }
-      weight_sum_[static_cast<size_t>(l)] += u.weight;
+      weight_sum_[static_cast<size_t>(l)] += m * u.weight;
       ++count_[static_cast<size_t>(l) + 1];
     }
   }
@@ -174,12 +189,13 @@ void MaxMinSolver::freeze_batch(const Flows& flows, std::vector<double>& rates, 
       frozen_[f] = 1;
       rates[f] = level;
       --active;
+      const double m = mult(f);
       for (const auto& u : *flows[f]) {
         const size_t l = static_cast<size_t>(local_[static_cast<size_t>(u.resource)]);
         if (saturated_[l]) continue;
         remaining_[l] -= (level - base_[l]) * weight_sum_[l];
         base_[l] = level;
-        weight_sum_[l] -= u.weight;
+        weight_sum_[l] -= m * u.weight;
         --count_[l + 1];
         if (!requeue_[l]) {
           requeue_[l] = 1;

@@ -25,6 +25,13 @@ class MaxMinSolver {
   /// `unbounded_rate`.
   void solve(const std::vector<double>& capacity, const std::vector<const std::vector<ResourceUse>*>& flows,
              std::vector<double>& rates, double unbounded_rate = 1e18);
+  /// The same for classes of identical flows: `flows[i]` stands for `multiplicity[i]` flows
+  /// over the same resources, which max-min fairness gives one rate (they freeze together), so
+  /// class i loads each of its resources with multiplicity[i] x weight. `rates[i]` is the rate
+  /// of each flow of the class: that of the flows solved one by one, and bit for bit the same
+  /// where the weights are small integers (their sums are exact in any order).
+  void solve(const std::vector<double>& capacity, const std::vector<const std::vector<ResourceUse>*>& flows,
+             const std::vector<uint32_t>& multiplicity, std::vector<double>& rates, double unbounded_rate = 1e18);
 
  private:
   struct Entry {
@@ -35,7 +42,10 @@ class MaxMinSolver {
     bool operator>(const Entry& o) const { return level != o.level ? level > o.level : resource > o.resource; }
   };
   using Flows = std::vector<const std::vector<ResourceUse>*>;
-  void solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses, double& rate);
+  void solve_classes(const std::vector<double>& capacity, const Flows& flows, std::vector<double>& rates,
+                     double unbounded_rate);
+  void solve_one(const std::vector<double>& capacity, const std::vector<ResourceUse>& uses, double m, double& rate);
+  double mult(size_t f) const { return mult_ ? static_cast<double>((*mult_)[f]) : 1.0; }
   // The steps of solve(): number the touched resources and index their flows (returns the
   // flows to fill), raise the level until every flow froze (returns the last level), freeze
   // the flows of the saturated resources in batch_.
@@ -53,6 +63,7 @@ class MaxMinSolver {
   std::vector<int32_t> members_, batch_, local_, touched_, changed_;
   std::vector<uint32_t> version_;
   std::vector<Entry> heap_;
+  const std::vector<uint32_t>* mult_ = nullptr;  // multiplicity per flow of the current solve (nullptr: 1)
 };
 
 }  // namespace trn::models

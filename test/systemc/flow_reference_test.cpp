@@ -42,22 +42,28 @@ struct Outcome {
   std::vector<uint64_t> act_rank;     // reference only: activation order
 };
 
-Net random_net(uint32_t seed, int resources, int flows, int max_hops) {
+// routes > 0: each flow crossing resources takes one of `routes` resource lists drawn first (many
+// flows per class of FlowNetwork, as in a collective's transfers over a few routes).
+Net random_net(uint32_t seed, int resources, int flows, int max_hops, int routes = 0) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u01(0.0, 1.0);
   Net n;
   for (int r = 0; r < resources; ++r) n.capacity.push_back(1e9 * (1.0 + 19.0 * u01(rng)));
   const double weights[] = {1.0, 1.0, 1.0, 0.5, 2.0};
+  std::vector<std::vector<models::ResourceUse>> route_list;
   for (int i = 0; i < flows; ++i) {
     FlowSpec f;
     const double kind = u01(rng);
-    if (kind > 0.02) {  // 2% cross no resource
+    if (kind > 0.02 && routes > 0 && static_cast<int>(route_list.size()) == routes) {
+      f.uses = route_list[static_cast<size_t>(u01(rng) * routes) % static_cast<size_t>(routes)];
+    } else if (kind > 0.02) {  // 2% cross no resource
       const int hops = 1 + static_cast<int>(u01(rng) * max_hops) % max_hops;
       std::vector<int> pick(static_cast<size_t>(resources));
       for (int r = 0; r < resources; ++r) pick[static_cast<size_t>(r)] = r;
       std::shuffle(pick.begin(), pick.end(), rng);
       for (int h = 0; h < hops; ++h)
         f.uses.push_back({pick[static_cast<size_t>(h)], weights[static_cast<size_t>(u01(rng) * 5) % 5]});
+      if (routes > 0) route_list.push_back(f.uses);
     }
     const double b = u01(rng);
     f.bytes = b < 0.03 ? 0.0 : std::pow(10.0, 5.0 + 4.0 * u01(rng));  // 3% zero bytes, else 100 kB..1 GB
@@ -182,8 +188,8 @@ Outcome run_reference(const Net& n) {
   return out;
 }
 
-void cross_check(uint32_t seed, int resources, int flows, int max_hops) {
-  const Net n = random_net(seed, resources, flows, max_hops);
+void cross_check(uint32_t seed, int resources, int flows, int max_hops, int routes = 0) {
+  const Net n = random_net(seed, resources, flows, max_hops, routes);
   const Outcome ref = run_reference(n);
   const Outcome got = run_network(n);
   INFO("seed " << seed);
@@ -233,6 +239,11 @@ TEST_CASE("flow network matches a re-solve-everything reference (seed 3: many re
 
 TEST_CASE("flow network matches a re-solve-everything reference (seed 4)", "[fabric][reference]") {
   cross_check(4, 24, 500, 3);
+}
+
+TEST_CASE("flow network matches a re-solve-everything reference (seed 5: 12 routes, classes of flows)",
+          "[fabric][reference]") {
+  cross_check(5, 24, 500, 3, 12);  // about 40 flows per route: FlowNetwork solves them by class
 }
 
 TEST_CASE("busy time counts an interval still open up to the last event", "[fabric]") {
