@@ -2,8 +2,8 @@
 //
 // All unfrozen flows rise together, so a flow's rate is the common fill level at the moment
 // it freezes. Resource j with unfrozen weight w_j and spare capacity c_j saturates at level
-// L + c_j / w_j; a min-heap keyed by that level (lazily invalidated when w_j changes) gives
-// the next saturation. Freezing a flow touches only its own resources (resource -> flow
+// L + c_j / w_j; an indexed min-heap keyed by that level (an entry moves when w_j changes)
+// gives the next saturation. Freezing a flow touches only its own resources (resource -> flow
 // lists in CSR form), and only resources some flow uses are visited. Cost per solve:
 // O(F x hops x log T) for T touched resources, instead of O(saturation rounds x
 // (F x hops + R)) for the textbook loop, which test/unit/max_min_test.cpp keeps as a
@@ -123,57 +123,111 @@ size_t MaxMinSolver::index_flows(const std::vector<double>& capacity, const Flow
   cap_.resize(nt);
   for (size_t l = 0; l < nt; ++l) remaining_[l] = cap_[l] = capacity[static_cast<size_t>(touched_[l])];
   base_.assign(nt, 0.0);
-  version_.assign(nt, 0);
   saturated_.assign(nt, 0);
   return active;
 }
 
-void MaxMinSolver::push(size_t l) {
-  heap_.push_back(Entry{base_[l] + remaining_[l] / weight_sum_[l], touched_[l], static_cast<int32_t>(l), version_[l]});
-  std::push_heap(heap_.begin(), heap_.end(), std::greater<>());  // a min-heap on (level, global resource index)
+void MaxMinSolver::LevelHeap::reset(const std::vector<int32_t>& global, size_t n) {
+  global_ = &global;
+  level_.resize(n);
+  pos_.assign(n, kAbsent);
+  heap_.clear();
 }
 
-bool MaxMinSolver::valid(const Entry& e) const {
-  const size_t l = static_cast<size_t>(e.local);
-  return !saturated_[l] && e.version == version_[l];
+void MaxMinSolver::LevelHeap::heapify() {
+  if (heap_.size() < 2) return;
+  for (size_t i = (heap_.size() - 2) / 4 + 1; i-- > 0;) down(static_cast<uint32_t>(i));
+}
+
+void MaxMinSolver::LevelHeap::set(uint32_t l, double level) {
+  if (pos_[l] == kAbsent) {
+    set_unordered(l, level);
+    up(pos_[l]);
+    return;
+  }
+  const double old = level_[l];
+  level_[l] = level;
+  if (level < old)
+    up(pos_[l]);
+  else
+    down(pos_[l]);
+}
+
+void MaxMinSolver::LevelHeap::erase(uint32_t l) {
+  const uint32_t i = pos_[l];
+  if (i == kAbsent) return;
+  pos_[l] = kAbsent;
+  const uint32_t last = heap_.back();
+  heap_.pop_back();
+  if (i == heap_.size()) return;
+  heap_[i] = last;
+  pos_[last] = i;
+  up(i);
+  down(pos_[last]);
+}
+
+void MaxMinSolver::LevelHeap::up(uint32_t i) {
+  const uint32_t n = heap_[i];
+  while (i > 0) {
+    const uint32_t p = (i - 1) / 4;
+    if (!less(n, heap_[p])) break;
+    heap_[i] = heap_[p];
+    pos_[heap_[i]] = i;
+    i = p;
+  }
+  heap_[i] = n;
+  pos_[n] = i;
+}
+
+void MaxMinSolver::LevelHeap::down(uint32_t i) {
+  const uint32_t n = heap_[i], size = static_cast<uint32_t>(heap_.size());
+  for (;;) {
+    const uint32_t c0 = 4 * i + 1;
+    if (c0 >= size) break;
+    uint32_t best = c0;
+    for (uint32_t c = c0 + 1; c < c0 + 4 && c < size; ++c)
+      if (less(heap_[c], heap_[best])) best = c;
+    if (!less(heap_[best], n)) break;
+    heap_[i] = heap_[best];
+    pos_[heap_[i]] = i;
+    i = best;
+  }
+  heap_[i] = n;
+  pos_[n] = i;
 }
 
 double MaxMinSolver::fill(const Flows& flows, std::vector<double>& rates, size_t& active) {
   const size_t nt = touched_.size();
-  const std::greater<> later;
-  heap_.clear();
+  heap_.reset(touched_, nt);
   for (size_t l = 0; l < nt; ++l)
-    if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
+    if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) heap_.set_unordered(static_cast<uint32_t>(l), saturation_level(l));
+  heap_.heapify();
   double level = 0.0;
   requeue_.assign(nt, 0);
   changed_.clear();
   while (active > 0 && !heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    Entry e = heap_.back();
-    heap_.pop_back();
-    if (!valid(e)) continue;
-    level = std::max(level, e.level);
-    // Saturate e and every resource within rounding of saturation at this level.
-    batch_.assign(1, e.local);
+    const uint32_t first = heap_.top();
+    level = std::max(level, saturation_level(first));
+    heap_.pop();
+    // Saturate it and every resource within rounding of saturation at this level.
+    batch_.assign(1, static_cast<int32_t>(first));
     while (!heap_.empty()) {
-      const Entry& top = heap_.front();
-      const size_t l = static_cast<size_t>(top.local);
-      if (valid(top)) {
-        const double left = remaining_[l] - (level - base_[l]) * weight_sum_[l];
-        if (left > cap_[l] * 1e-12) break;
-        batch_.push_back(top.local);
-      }
-      std::pop_heap(heap_.begin(), heap_.end(), later);
-      heap_.pop_back();
+      const size_t l = heap_.top();
+      const double left = remaining_[l] - (level - base_[l]) * weight_sum_[l];
+      if (left > cap_[l] * 1e-12) break;
+      batch_.push_back(static_cast<int32_t>(l));
+      heap_.pop();
     }
     freeze_batch(flows, rates, level, active);
-    // One fresh heap entry per resource whose unfrozen weight changed in this batch (its
-    // state is final for the batch; earlier entries of it go stale).
+    // Every resource whose unfrozen weight changed in this batch moves to its new level (its
+    // state is final for the batch), or leaves the heap when no unfrozen flow loads it.
     for (int32_t c : changed_) {
       const size_t l = static_cast<size_t>(c);
       requeue_[l] = 0;
-      ++version_[l];
-      if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) push(l);
+      if (count_[l + 1] > 0 && weight_sum_[l] > 0.0)
+        heap_.set(static_cast<uint32_t>(l), saturation_level(l));
+      else
+        heap_.erase(static_cast<uint32_t>(l));
     }
     changed_.clear();
   }

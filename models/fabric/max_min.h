@@ -34,12 +34,35 @@ class MaxMinSolver {
              const std::vector<uint32_t>& multiplicity, std::vector<double>& rates, double unbounded_rate = 1e18);
 
  private:
-  struct Entry {
-    double level;      // fill level at which the resource saturates
-    int32_t resource;  // global index: ties break on it, so the order is deterministic
-    int32_t local;     // index into the touched resources of this solve
-    uint32_t version;  // stale when the resource's unfrozen weight changed since
-    bool operator>(const Entry& o) const { return level != o.level ? level > o.level : resource > o.resource; }
+  // Indexed 4-ary min-heap of the touched resources (local numbers) by the level at which each
+  // saturates, ties broken by the global resource index (a total order, so the saturation
+  // order does not depend on the heap's layout); one entry per resource, moved in place when
+  // its unfrozen weight changes.
+  class LevelHeap {
+   public:
+    void reset(const std::vector<int32_t>& global, size_t n);
+    bool empty() const { return heap_.empty(); }
+    uint32_t top() const { return heap_.front(); }
+    void set(uint32_t l, double level);  // insert or move
+    void erase(uint32_t l);
+    void pop() { erase(heap_.front()); }
+    void heapify();  // after set_unordered() calls, before any other use
+    void set_unordered(uint32_t l, double level) {
+      level_[l] = level;
+      pos_[l] = static_cast<uint32_t>(heap_.size());
+      heap_.push_back(l);
+    }
+
+   private:
+    static constexpr uint32_t kAbsent = 0xffffffffu;
+    bool less(uint32_t a, uint32_t b) const {
+      return level_[a] != level_[b] ? level_[a] < level_[b] : (*global_)[a] < (*global_)[b];
+    }
+    void up(uint32_t i);
+    void down(uint32_t i);
+    const std::vector<int32_t>* global_ = nullptr;
+    std::vector<double> level_;
+    std::vector<uint32_t> pos_, heap_;
   };
   using Flows = std::vector<const std::vector<ResourceUse>*>;
   void solve_classes(const std::vector<double>& capacity, const Flows& flows, std::vector<double>& rates,
@@ -53,16 +76,14 @@ class MaxMinSolver {
                      double unbounded_rate);
   double fill(const Flows& flows, std::vector<double>& rates, size_t& active);
   void freeze_batch(const Flows& flows, std::vector<double>& rates, double level, size_t& active);
-  void push(size_t l);               // a heap entry for local resource l at its current state
-  bool valid(const Entry& e) const;  // not saturated and not stale
+  double saturation_level(size_t l) const { return base_[l] + remaining_[l] / weight_sum_[l]; }
   // Scratch space, kept between calls to avoid reallocation. Per-resource arrays are
   // indexed by the local number of a touched resource; local_ maps global -> local (-1).
   std::vector<double> remaining_, weight_sum_, base_, cap_;
   std::vector<char> frozen_, saturated_, requeue_;
   std::vector<size_t> count_, start_, fill_;
   std::vector<int32_t> members_, batch_, local_, touched_, changed_;
-  std::vector<uint32_t> version_;
-  std::vector<Entry> heap_;
+  LevelHeap heap_;
   const std::vector<uint32_t>* mult_ = nullptr;  // multiplicity per flow of the current solve (nullptr: 1)
 };
 
