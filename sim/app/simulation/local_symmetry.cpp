@@ -5,9 +5,11 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "hw/collectives/collective_planner.h"
+#include "models/collectives/plan_symmetry.h"
 
 namespace trn::app {
 namespace {
@@ -90,33 +92,41 @@ bool element_ok(Job& j, const Perm& p) {
 bool plan_maps(const Job& j, const hw::PlannedCollective& a, const hw::PlannedCollective& b, const Perm& p) {
   const auto &xa = a.plan.transfers, &xb = b.plan.transfers;
   if (xa.size() != xb.size() || a.ranks.size() != b.ranks.size()) return false;
-  std::map<int, int> index_b;
-  for (size_t q = 0; q < b.ranks.size(); ++q) index_b[b.ranks[q]] = static_cast<int>(q);
-  std::map<std::pair<int, int>, std::vector<int32_t>> by_pair;
-  for (size_t i = 0; i < xb.size(); ++i) by_pair[{xb[i].src, xb[i].dst}].push_back(static_cast<int32_t>(i));
-  std::map<std::pair<int, int>, size_t> seen;
+  // Per plan rank of a: the plan rank of b of its image (-1: not in b).
+  std::unordered_map<int, int32_t> index_b;
+  for (size_t q = 0; q < b.ranks.size(); ++q) index_b.emplace(b.ranks[q], static_cast<int32_t>(q));
+  std::vector<int32_t> to_b(a.ranks.size(), -1);
+  for (size_t q = 0; q < a.ranks.size(); ++q) {
+    auto it = index_b.find(j.apply(p, a.ranks[q]));
+    if (it != index_b.end()) to_b[q] = it->second;
+  }
+  const models::PairIndex pa(
+      xa.size(), [&](size_t i) { return xa[i].src; }, [&](size_t i) { return xa[i].dst; });
+  const models::PairIndex pb(
+      xb.size(), [&](size_t i) { return xb[i].src; }, [&](size_t i) { return xb[i].dst; });
   std::vector<int32_t> img(xa.size());
   for (size_t i = 0; i < xa.size(); ++i) {
-    auto s = index_b.find(j.apply(p, a.ranks[static_cast<size_t>(xa[i].src)]));
-    auto d = index_b.find(j.apply(p, a.ranks[static_cast<size_t>(xa[i].dst)]));
-    if (s == index_b.end() || d == index_b.end()) return false;
-    auto it = by_pair.find({s->second, d->second});
-    const size_t k = seen[{xa[i].src, xa[i].dst}]++;
-    if (it == by_pair.end() || k >= it->second.size()) return false;
-    const auto& x = xb[static_cast<size_t>(img[i] = it->second[k])];
+    const int32_t s = to_b[static_cast<size_t>(xa[i].src)], d = to_b[static_cast<size_t>(xa[i].dst)];
+    if (s < 0 || d < 0) return false;
+    img[i] = pb.kth(s, d, static_cast<size_t>(pa.occurrence[i]));
+    if (img[i] < 0) return false;
+    const auto& x = xb[static_cast<size_t>(img[i])];
     if (x.bytes != xa[i].bytes || x.reduce != xa[i].reduce || x.barrier != xa[i].barrier) return false;
   }
-  std::map<int, int32_t> last;  // per source rank: the image of its last transfer between chips
+  std::vector<int32_t> last(a.ranks.size(), -1);  // per source: the image of its last transfer between chips
   for (size_t i = 0; i < xa.size(); ++i) {
     const int src = a.ranks[static_cast<size_t>(xa[i].src)], dst = a.ranks[static_cast<size_t>(xa[i].dst)];
     if (src / j.rpc == dst / j.rpc) continue;
-    auto it = last.emplace(src, -1).first;
-    if (img[i] < it->second) return false;
-    it->second = img[i];
+    int32_t& l = last[static_cast<size_t>(xa[i].src)];
+    if (img[i] < l) return false;
+    l = img[i];
   }
+  std::vector<int32_t> da, db;
   for (size_t i = 0; i < xa.size(); ++i) {
-    std::vector<int32_t> da,
-        db(xb[static_cast<size_t>(img[i])].deps.begin(), xb[static_cast<size_t>(img[i])].deps.end());
+    const auto& deps_b = xb[static_cast<size_t>(img[i])].deps;
+    if (deps_b.size() != xa[i].deps.size()) return false;
+    da.clear();
+    db.assign(deps_b.begin(), deps_b.end());
     for (int32_t d : xa[i].deps) da.push_back(img[static_cast<size_t>(d)]);
     std::sort(da.begin(), da.end());
     std::sort(db.begin(), db.end());
