@@ -103,14 +103,14 @@ bool FlowNetwork::UsesEqual::operator()(const std::vector<ResourceUse>& a, const
 }
 
 uint32_t FlowNetwork::flow_class(const std::vector<ResourceUse>& uses) {
-  auto it = class_index_.find(uses);
-  if (it != class_index_.end()) return it->second;
-  const uint32_t c = static_cast<uint32_t>(classes_all_.size());
-  classes_all_.emplace_back();
-  classes_all_.back().uses = uses;
-  classes_all_.back().res_pos.resize(uses.size());
-  class_index_.emplace(uses, c);
-  return c;
+  // One lookup; the list is copied once, as the index's key, when the class is new.
+  const auto [it, added] = class_index_.try_emplace(uses, static_cast<uint32_t>(classes_all_.size()));
+  if (added) {
+    classes_all_.emplace_back();
+    classes_all_.back().uses = &it->first;
+    classes_all_.back().res_pos.resize(uses.size());
+  }
+  return it->second;
 }
 
 void FlowNetwork::class_activate(uint32_t slot) {
@@ -120,8 +120,8 @@ void FlowNetwork::class_activate(uint32_t slot) {
   k.flows.push_back(slot);
   k.fresh = true;
   if (k.flows.size() > 1) return;
-  for (size_t u = 0; u < k.uses.size(); ++u) {
-    auto& list = res_classes_[static_cast<size_t>(k.uses[u].resource)];
+  for (size_t u = 0; u < k.uses->size(); ++u) {
+    auto& list = res_classes_[static_cast<size_t>((*k.uses)[u].resource)];
     k.res_pos[u] = static_cast<uint32_t>(list.size());
     list.push_back(ClassEntry{f.cls, static_cast<uint32_t>(u)});
   }
@@ -135,8 +135,8 @@ void FlowNetwork::class_retire(uint32_t slot) {
   slots_[moved].cpos = f.cpos;
   k.flows.pop_back();
   if (!k.flows.empty()) return;
-  for (size_t u = 0; u < k.uses.size(); ++u) {
-    auto& list = res_classes_[static_cast<size_t>(k.uses[u].resource)];
+  for (size_t u = 0; u < k.uses->size(); ++u) {
+    auto& list = res_classes_[static_cast<size_t>((*k.uses)[u].resource)];
     const uint32_t p = k.res_pos[u];
     list[p] = list.back();
     classes_all_[list[p].cls].res_pos[list[p].use] = p;
@@ -201,7 +201,7 @@ void FlowNetwork::recompute(double now) {
       if (class_seen_[e.cls] == epoch_) continue;
       class_seen_[e.cls] = epoch_;
       classes_.push_back(e.cls);
-      for (const auto& u : classes_all_[e.cls].uses)
+      for (const auto& u : *classes_all_[e.cls].uses)
         if (res_seen_[static_cast<size_t>(u.resource)] != epoch_) {
           res_seen_[static_cast<size_t>(u.resource)] = epoch_;
           frontier_.push_back(u.resource);
@@ -214,7 +214,7 @@ void FlowNetwork::recompute(double now) {
   class_mult_.clear();
   for (uint32_t c : classes_) {
     class_local_[c] = static_cast<uint32_t>(solver_in_.size());
-    solver_in_.push_back(&classes_all_[c].uses);
+    solver_in_.push_back(classes_all_[c].uses);
     class_mult_.push_back(static_cast<uint32_t>(classes_all_[c].flows.size()));
   }
   solver_.solve(capacity_, solver_in_, class_mult_, rates_);

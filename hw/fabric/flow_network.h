@@ -137,7 +137,8 @@ class FlowNetwork : public sc_core::sc_module {
     bool operator()(const std::vector<ResourceUse>& a, const std::vector<ResourceUse>& b) const;
   };
   struct FlowClass {
-    std::vector<ResourceUse> uses;
+    // Its list: the key in class_index_ (whose nodes do not move).
+    const std::vector<ResourceUse>* uses = nullptr;
     std::vector<uint32_t> flows;    // active flows (slots)
     std::vector<uint32_t> res_pos;  // per use k, while active: its index in res_classes_[uses[k]]
     double rate = 0;                // rate of its active flows that are not fresh

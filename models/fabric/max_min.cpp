@@ -200,7 +200,7 @@ double MaxMinSolver::fill(const Flows& flows, std::vector<double>& rates, size_t
   const size_t nt = touched_.size();
   heap_.reset(touched_, nt);
   for (size_t l = 0; l < nt; ++l)
-    if (count_[l + 1] > 0 && weight_sum_[l] > 0.0) heap_.set_unordered(static_cast<uint32_t>(l), saturation_level(l));
+    if (loaded(l)) heap_.set_unordered(static_cast<uint32_t>(l), saturation_level(l));
   heap_.heapify();
   double level = 0.0;
   requeue_.assign(nt, 0);
@@ -224,7 +224,7 @@ double MaxMinSolver::fill(const Flows& flows, std::vector<double>& rates, size_t
     for (int32_t c : changed_) {
       const size_t l = static_cast<size_t>(c);
       requeue_[l] = 0;
-      if (count_[l + 1] > 0 && weight_sum_[l] > 0.0)
+      if (loaded(l))
         heap_.set(static_cast<uint32_t>(l), saturation_level(l));
       else
         heap_.erase(static_cast<uint32_t>(l));

@@ -76,6 +76,8 @@ class MaxMinSolver {
                      double unbounded_rate);
   double fill(const Flows& flows, std::vector<double>& rates, size_t& active);
   void freeze_batch(const Flows& flows, std::vector<double>& rates, double level, size_t& active);
+  // Local resource l carries unfrozen weight (it has a saturation level), and that level.
+  bool loaded(size_t l) const { return count_[l + 1] > 0 && weight_sum_[l] > 0.0; }
   double saturation_level(size_t l) const { return base_[l] + remaining_[l] / weight_sum_[l]; }
   // Scratch space, kept between calls to avoid reallocation. Per-resource arrays are
   // indexed by the local number of a touched resource; local_ maps global -> local (-1).
