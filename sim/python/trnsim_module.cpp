@@ -196,8 +196,8 @@ py::tuple py_run(py::dict d) {
   Args(std::move(d))("progress", progress)("scenario", o.scenario)("system", o.system)("chips", o.chips)("set", o.sets)(
       "mode", o.mode)("model", o.model)("trace", o.trace)("trace_categories", o.categories)("trace_window", o.window)(
       "max_memory", o.max_memory)("allow_oom", o.allow_oom)("all_ranks", o.all_ranks)(
-      "all_microbatches", o.all_microbatches)("exact", o.exact)("quiet", quiet)("json", c.json)("resolved", c.resolved)(
-      "intervals", o.intervals)
+      "all_microbatches", o.all_microbatches)("all_layers", o.all_layers)("exact", o.exact)("quiet", quiet)(
+      "json", c.json)("resolved", c.resolved)("intervals", o.intervals)
       .finish();
   o.progress = !quiet;
   c.sets = o.sets;

@@ -5,7 +5,7 @@
 #     and the instance-symmetry quotient (flows and plans of one representative instance) with,
 #     on switched fabrics, its local part (the ranks of a chip); on switched fabrics over several
 #     instances, one simulated rank per orbit of that symmetry;
-#   - steady state: micro-batches extrapolated from three shorter runs.
+#   - steady state: micro-batches, or without them the layers, extrapolated from three shorter runs.
 # Each case: step time within 0.5 % and identical op counts per engine on rank 0 (the simulated
 # ranks are printed). The runs pass --no-intervals: the interval's re-simulations are the same
 # simulation at other parameters (test/cli/intervals.sh checks them), and cost several runs each. Then: determinism with the reductions on, the --max-memory guard (exit 2, no output
@@ -18,10 +18,10 @@ compare() {  # DESC ARGS...
   shift
   run_trnsim run "$@" --no-intervals --json "$D/red.json" ${RED_STATS:+--stats "$RED_STATS"}
   [ "$RC" -eq 0 ] || { fail "$desc" "reduced run exited $RC: $(head -c 300 "$ERR")"; return; }
-  run_trnsim run "$@" --no-intervals --exact --json "$D/exact.json"
+  run_trnsim run "$@" --no-intervals ${RED_REFERENCE:---exact} --json "$D/exact.json"
   [ "$RC" -eq 0 ] || { fail "$desc" "exact run exited $RC: $(head -c 300 "$ERR")"; return; }
   local verdict
-  verdict=$(python3 - "$D/red.json" "$D/exact.json" <<'PY'
+  verdict=$(python3 - "$D/red.json" "$D/exact.json" "${RED_LAYERS:-}" <<'PY'
 import json, sys
 r, e = (json.load(open(p)) for p in sys.argv[1:3])
 tr, te = r['steady']['step_time_s'], e['steady']['step_time_s']
@@ -31,9 +31,13 @@ if abs(err) > 5e-3: msgs.append('step time %.6f s vs exact %.6f s (%+.3f%%, over
 if r['steady']['engine_ops'] != e['steady']['engine_ops']:
     msgs.append('op counts per engine differ: %s vs %s' % (r['steady']['engine_ops'], e['steady']['engine_ops']))
 red = r['sim']['reductions']
+want = sys.argv[3]
+if want and str(red['layers_simulated']) != want:
+    msgs.append('layers simulated %s, expected %s' % (red['layers_simulated'], want))
 print('FAIL ' + '; '.join(msgs) if msgs else
-      'ok %d vs %d simulated ranks, micro-batches %s, %.6f s vs %.6f s (%+.3f%%)' %
-      (r['sim']['simulated_ranks'], e['sim']['simulated_ranks'], red['microbatches_simulated'], tr, te, 100 * err))
+      'ok %d vs %d simulated ranks, micro-batches %s, layers %s, %.6f s vs %.6f s (%+.3f%%)' %
+      (r['sim']['simulated_ranks'], e['sim']['simulated_ranks'], red['microbatches_simulated'],
+       red['layers_simulated'], tr, te, 100 * err))
 PY
 )
   case $verdict in
@@ -68,6 +72,34 @@ compare "4 x trn2.48xlarge, TP4 FSDP4 DP16 (4 replicas per instance)" qwen3-32b-
 compare "trn2 UltraServer, TP4 PP2 FSDP8 DP4, 40 micro-batches" qwen3-32b-trn2 --set system=trn2-ultraserver \
   --set model.num_layers=2 --set parallel.pp=2 --set parallel.fsdp=8 --set parallel.dp=4 --set parallel.microbatches=40 \
   --set batch.global_batch=1280
+# The layers' steady state (docs/workloads.md 1.6.5): 50 layers in one micro-batch are
+# extrapolated from 8, 16 and 24, against every rank and every layer.
+RED_LAYERS="[8, 16, 24]" compare "4 x trn2.48xlarge, Qwen3-32B 50 layers, TP4 FSDP16 DP4 (layers' steady state)" \
+  qwen3-32b-trn2 --set model.num_layers=50 --set system.instances=4 --set parallel.dp=4 --set batch.global_batch=64
+# When the layers are extrapolated: above 48 layers (3w + 3k), with one pipeline stage and one
+# micro-batch, without a trace, without --all-layers.
+layers_of() {  # EXPECTED DESC ARGS...
+  local want=$1 desc=$2
+  shift 2
+  run_trnsim run qwen3-32b-trn2 "$@" --no-intervals --json "$D/lay.json"
+  check "$desc: layers simulated $want" python3 -c \
+    "import json,sys; sys.exit(str(json.load(open(sys.argv[1]))['sim']['reductions']['layers_simulated']) != sys.argv[2])" \
+    "$D/lay.json" "$want"
+}
+layers_of "[48]" "48 layers" --set model.num_layers=48
+layers_of "[8, 16, 24]" "50 layers" --set model.num_layers=50
+layers_of "[50]" "50 layers, --all-layers" --set model.num_layers=50 --all-layers
+layers_of "[50]" "50 layers with a trace" --set model.num_layers=50 --trace "$D/lay.trace.json"
+layers_of "[50]" "50 layers in 2 micro-batches" --set model.num_layers=50 --set parallel.microbatches=2 \
+  --set batch.global_batch=32
+layers_of "[50]" "50 layers in 2 pipeline stages" --set model.num_layers=50 --set parallel.pp=2 --set parallel.fsdp=8 \
+  --set parallel.microbatches=2 --set batch.global_batch=32
+# Issue 31's Llama-3.1-70B Gen2 job on one UltraServer at 50 layers, against every layer (the
+# ranks reduced in both runs; the case below checks them against every rank).
+RED_LAYERS="[8, 16, 24]" RED_REFERENCE=--all-layers compare \
+  "Trn3 Gen2 UltraServer, Llama-3.1-70B 50 layers, TP4 FSDP16 DP9 (layers' steady state against every layer)" \
+  llama3.1-70b-trn2-ultraserver --set system=trn3-gen2-ultraserver --set parallel.dp=9 --set batch.global_batch=288 \
+  --set model.num_layers=50
 # Trn3 Gen1 UltraServer and two of them over EFA.
 compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2
 compare "2 x Trn3 Gen1 UltraServer, TP4 FSDP32 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2 \

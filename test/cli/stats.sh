@@ -4,10 +4,11 @@
 # simulation of the step. Cross-checks against the run's JSON, which the step analysis builds
 # from rank 0's retired ops: rank 0's per-engine busy time and ops, the finish time and the
 # step time, the collective siblings; the events summed over the simulations (three for an
-# extrapolated pipeline step) are the JSON's. Bad --stats paths are refused in words.
+# extrapolated pipeline step) are the JSON's. The one-simulation case passes --all-layers: its
+# 64 layers would otherwise be extrapolated from three runs (docs/workloads.md 1.6.5). Bad --stats paths are refused in words.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
-expect_ok "run --stats, one simulation" -- run qwen3-32b-trn2 --no-intervals --quiet --stats "$WORK/one.txt" --json "$WORK/one.json"
+expect_ok "run --stats, one simulation (every layer)" -- run qwen3-32b-trn2 --all-layers --no-intervals --quiet --stats "$WORK/one.txt" --json "$WORK/one.json"
 expect_ok "run --stats, a pipeline step extrapolated from three simulations" -- run llama2-70b-trn1-pp --no-intervals \
   --quiet --set model.num_layers=8 --set parallel.microbatches=64 --set batch.global_batch=256 \
   --stats "$WORK/pp.txt" --json "$WORK/pp.json"

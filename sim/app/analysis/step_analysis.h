@@ -39,13 +39,17 @@ struct Roofline {
 };
 constexpr int kRooflinePoints = 30;
 
-/// How the micro-batches of a step were simulated (docs/workloads.md 1.7).
+/// How the micro-batches and layers of a step were simulated (docs/workloads.md 1.6.2, 1.6.5):
+/// at most one of the two is extrapolated.
 struct SteadyState {
   std::vector<int> microbatches;  // the micro-batch counts simulated (one entry: the step itself)
   int target = 0;                 // the step's micro-batches
-  double period_s = 0;            // step time added per micro-batch in the steady state
+  std::vector<int> layers;        // the layer counts simulated (one entry or none: every layer)
+  int layer_target = 0;           // the model's layers
+  double period_s = 0;            // step time added per micro-batch (or per layer) in the steady state
   double drift = 0;               // error bound of the extrapolation, share of the step
-  bool extrapolated() const { return microbatches.size() > 1; }
+  bool extrapolated() const { return microbatches.size() > 1 || layers_extrapolated(); }
+  bool layers_extrapolated() const { return layers.size() > 1; }
 };
 
 /// Where rank 0's step time goes, in report order (docs/model.md, "Step breakdown").
@@ -136,6 +140,7 @@ void from_json(const nlohmann::json& j, StepResult& r);
 
 /// The step of `m` micro-batches from runs `a` at m2 and `b` at m3 micro-batches (m2 < m3):
 /// every additive quantity is linear in the micro-batches once the pipeline is in its steady state.
+/// The same for layers: m2, m3 and m are then layer counts (docs/workloads.md 1.6.5).
 StepResult combine_steady(const StepResult& a, const StepResult& b, int m2, int m3, int m);
 
 }  // namespace trn::app

@@ -127,6 +127,8 @@ Runner add_run(CLI::App* app) {
               "the reduction (default: off)");
   c->add_flag("--all-microbatches", r.all_microbatches,
               "Simulate every micro-batch instead of extrapolating the pipeline's steady state (default: off)");
+  c->add_flag("--all-layers", r.all_layers,
+              "Simulate every layer instead of extrapolating the layers' steady state (default: off)");
   c->add_option("--max-memory", r.max_memory,
                 "Refuse to start a run estimated to need more memory than this (bytes with units, e.g. 8GiB; "
                 "default: half of the machine's RAM)");
@@ -134,7 +136,8 @@ Runner add_run(CLI::App* app) {
               "Skip the 80 % intervals and their extra simulations (default: intervals on)");
   c->add_flag("--quiet", o->quiet, "No progress line on stderr (default: progress when stderr is a terminal)");
   c->add_flag("--exact", r.exact,
-              "No reductions: every rank and every micro-batch (--all-ranks --all-microbatches; default: off)");
+              "No reductions: every rank, micro-batch and layer (--all-ranks --all-microbatches --all-layers; "
+              "default: off)");
   c->add_option("--workload-et", o->workload_et,
                 "Instead of a scenario: simulate the Chakra execution traces DIR/<name>.<rank>.et (and "
                 "DIR/<name>.comm_groups.json) on --system (docs/interop.md; default: none)");

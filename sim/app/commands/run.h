@@ -28,7 +28,7 @@ struct RunOptions {
   std::string window;             // "START,END" simulated-time window of the trace, empty: all
   std::string stats;              // statistics text output (run --stats), empty: none
   std::string max_memory;         // size with unit, empty: default_max_memory()
-  bool allow_oom = false, all_ranks = false, all_microbatches = false, exact = false;
+  bool allow_oom = false, all_ranks = false, all_microbatches = false, all_layers = false, exact = false;
   bool progress = true;   // progress line on stderr when it is a terminal
   bool intervals = true;  // 80 % intervals: one more simulation per fitted parameter acting on the job
 };

@@ -82,7 +82,8 @@ void set_run_intervals(RunResult& res, const IntervalModel& model,
 // (and, with intervals, the files they are computed from).
 std::string run_inputs(const workloads::ScenarioSpec& s, const StepOptions& o, bool intervals) {
   return std::string("command: run\nranks: ") + (o.ranks == RankSelection::All ? "all" : "one per stage") +
-         "\nall_microbatches: " + (o.all_microbatches ? "true" : "false") + "\n" + workloads::resolved_yaml(s, "") +
+         "\nall_microbatches: " + (o.all_microbatches ? "true" : "false") +
+         "\nall_layers: " + (o.all_layers ? "true" : "false") + "\n" + workloads::resolved_yaml(s, "") +
          (intervals ? "intervals:\n" + interval_inputs_text() : "");
 }
 
@@ -97,6 +98,7 @@ StepOptions reductions(const RunOptions& o) {
   StepOptions sopt;
   sopt.ranks = o.all_ranks || o.exact ? RankSelection::All : RankSelection::Stages;
   sopt.all_microbatches = o.all_microbatches || o.exact;
+  sopt.all_layers = o.all_layers || o.exact;
   return sopt;
 }
 
@@ -218,7 +220,12 @@ void write_run_text(const RunResult& res, FILE* out) {
   for (const auto& [k, v] : r.engines) std::fprintf(out, "    %-22s %9.4f\n", k.c_str(), v);
   print_memory(r.memory, out);
   std::fprintf(out, "  verdict: %s\n", r.verdict.c_str());
-  if (r.steady.extrapolated()) {
+  if (r.steady.layers_extrapolated()) {
+    std::string pts;
+    for (int n : r.steady.layers) pts += (pts.empty() ? "" : ", ") + std::to_string(n);
+    std::fprintf(out, "  steady state: simulated %s of %d layers, %.4f s per layer (error bound %.3f%% of the step)\n",
+                 pts.c_str(), r.steady.layer_target, r.steady.period_s, 100 * r.steady.drift);
+  } else if (r.steady.extrapolated()) {
     std::string pts;
     for (int m : r.steady.microbatches) pts += (pts.empty() ? "" : ", ") + std::to_string(m);
     std::fprintf(
@@ -263,12 +270,14 @@ nlohmann::ordered_json sim_json(const RunResult& res) {
   js["simulated_ops"] = r.simulated_ops;
   js["simulated_ranks"] = r.simulated_ranks;
   js["sibling_collectives"] = r.sibling_collectives;
-  js["reductions"] = {{"ranks", res.ranks == RankSelection::All ? "all"
-                                : r.per_orbit                   ? "one per orbit"
-                                                                : "one per stage"},
-                      {"microbatches_simulated", r.steady.microbatches},
-                      {"steady_period_s", r.steady.period_s},
-                      {"steady_error_bound", r.steady.drift}};
+  js["reductions"] = {
+      {"ranks", res.ranks == RankSelection::All ? "all"
+                : r.per_orbit                   ? "one per orbit"
+                                                : "one per stage"},
+      {"microbatches_simulated", r.steady.microbatches},
+      {"layers_simulated", r.steady.layers.empty() ? std::vector<int>{res.scenario.model.num_layers} : r.steady.layers},
+      {"steady_period_s", r.steady.period_s},
+      {"steady_error_bound", r.steady.drift}};
   js["wall_s"] = r.wall_s;
   return js;
 }

@@ -262,7 +262,9 @@ double StepBounder::step_lower_bound(const workloads::ScenarioSpec& s) {
     }
   }
   double t = Schedule(progs).run() * (1 - kRoundingMargin);
-  if (steady_state_points(s.parallel.microbatches, s.parallel.pp).size() > 1) t *= 1 - kExtrapolationMargin;
+  if (steady_state_points(s.parallel.microbatches, s.parallel.pp).size() > 1 ||
+      layer_points(s, StepOptions{}).size() > 1)
+    t *= 1 - kExtrapolationMargin;
   return t;
 }
 

@@ -341,12 +341,15 @@ std::vector<int> steady_state_points(int m, int pp, int k) {
   return {w, w + k, w + 2 * k};
 }
 
-RunEstimate estimate_run(const workloads::ScenarioSpec& s, const StepOptions& opt) {
+RunEstimate estimate_run(const workloads::ScenarioSpec& full, const StepOptions& opt) {
   RunEstimate e;
+  // With the layers' reduction the largest simulation has the largest count's layers.
+  const std::vector<int> layers = layer_points(full, opt);
+  const workloads::ScenarioSpec s = layers.size() > 1 ? with_layers(full, layers.back()) : full;
   const int m = s.parallel.microbatches;
   std::vector<int> pts = opt.all_microbatches ? std::vector<int>{m} : steady_state_points(m, s.parallel.pp);
   const int largest = pts.back();
-  e.concurrent = pts.size() > 1 ? 2 : 1;
+  e.concurrent = pts.size() > 1 || layers.size() > 1 ? 2 : 1;
   workloads::Layout layout(s.parallel);
   // Simulated ranks per stage: with one per orbit (switched fabrics over instances) at most those
   // of one instance (an upper bound: the local symmetry usually folds the ranks of a chip).
@@ -393,73 +396,164 @@ void check_memory_guard(const workloads::ScenarioSpec& s, const StepOptions& opt
   }
 }
 
-StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
-  const int m = s.parallel.microbatches;
-  auto wall0 = std::chrono::steady_clock::now();
-  check_memory_guard(s, opt);
+namespace {
+
+// One axis of the steady-state reduction: micro-batches or layers (docs/workloads.md 1.6.2, 1.6.5).
+struct SteadyAxis {
+  int target = 0;                                      // the step's count
+  std::function<std::vector<int>(int)> points;         // counts for span k ({target}: none)
+  std::function<workloads::ScenarioSpec(int)> scaled;  // the step at a count
+  std::string unit;                                    // "micro-batches", "layers"
+};
+
+// The runs of one extrapolation so far: by count (a run is a pure function of its count), and
+// what they add up to.
+struct SteadyRuns {
+  std::map<int, StepResult> done;
   uint64_t events = 0;
   int64_t simulated_ops = 0;
   nlohmann::json stats = nlohmann::json::array();  // every simulation's, in the order run
+};
+
+// Simulates the counts of `pts` not run yet, forked, two at a time, in the order smallest,
+// largest, middle: the largest overlaps the other two (on two cores the wall is
+// max(M3, M1 + M2), not M1 + M3 with the largest started last). The largest writes the trace.
+void run_counts(const workloads::ScenarioSpec& s, const StepOptions& opt, const SteadyAxis& axis,
+                const std::vector<int>& pts, SteadyRuns& runs) {
+  std::vector<size_t> order(pts.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (order.size() == 3) order = {0, 2, 1};
+  std::vector<std::function<StepResult()>> bodies;
+  std::vector<int> fresh;
+  for (size_t i : order) {
+    const int mi = pts[i];
+    if (runs.done.count(mi)) continue;
+    TraceOptions t = i + 1 == pts.size() ? opt.trace : TraceOptions{};
+    t.stats = opt.trace.stats;
+    std::string label = opt.progress && i + 1 == pts.size() ? s.name + " (" + std::to_string(mi) + " of " +
+                                                                  std::to_string(axis.target) + " " + axis.unit + ")"
+                                                            : "";
+    workloads::ScenarioSpec si = axis.scaled(mi);
+    bodies.push_back([si, t, &opt, label] { return simulate_step(si, t, opt.ranks, label); });
+    fresh.push_back(mi);
+  }
+  std::vector<StepResult> started = run_in_children(bodies, "steady-state run", 2);
+  for (size_t j = 0; j < fresh.size(); ++j) {
+    StepResult& x = started[j];
+    runs.events += x.events;
+    runs.simulated_ops += x.ops;
+    for (auto& e : x.stats) runs.stats.push_back(std::move(e));
+    runs.done.emplace(fresh[j], std::move(x));
+  }
+}
+
+// The step at counts M1 < M2 < M3 of `axis` (run_counts), extended along the line through M1 and
+// M3 to the step's count once the periods over the two halves agree (else a longer span); the
+// step itself when the runs would cost as much. `wall0`: when `simulate` started.
+StepResult extrapolate(const workloads::ScenarioSpec& s, const StepOptions& opt, const SteadyAxis& axis,
+                       std::chrono::steady_clock::time_point wall0, bool layers) {
+  const int m = axis.target;
+  SteadyRuns runs;
   for (int k = 0;;) {
-    std::vector<int> pts = opt.all_microbatches ? std::vector<int>{m} : steady_state_points(m, s.parallel.pp, k);
+    std::vector<int> pts = axis.points(k);
     if (pts.size() == 1) {
       StepResult r = simulate_step(s, opt.trace, opt.ranks, opt.progress ? s.name : "");
-      r.events += events;
-      r.simulated_ops += simulated_ops;
-      for (auto& e : r.stats) stats.push_back(std::move(e));
-      r.stats = std::move(stats);
+      r.events += runs.events;
+      r.simulated_ops += runs.simulated_ops;
+      for (auto& e : r.stats) runs.stats.push_back(std::move(e));
+      r.stats = std::move(runs.stats);
       r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
       return r;
     }
-    // Two at a time, in the order smallest, largest, middle: the largest overlaps the other two
-    // (on two cores the wall is max(M3, M1 + M2), not M1 + M3 with the largest started last).
-    std::vector<size_t> order(pts.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    if (order.size() == 3) order = {0, 2, 1};
-    std::vector<std::function<StepResult()>> bodies;
-    for (size_t i : order) {
-      TraceOptions t = i + 1 == pts.size() ? opt.trace : TraceOptions{};  // the largest run writes the trace
-      t.stats = opt.trace.stats;
-      const int mi = pts[i];
-      std::string label = opt.progress && i + 1 == pts.size()
-                              ? s.name + " (" + std::to_string(mi) + " of " + std::to_string(m) + " micro-batches)"
-                              : "";
-      bodies.push_back(
-          [&s, t, mi, &opt, label] { return simulate_step(with_microbatches(s, mi), t, opt.ranks, label); });
-    }
-    std::vector<StepResult> started = run_in_children(bodies, "steady-state run", 2);
-    std::vector<StepResult> rs(pts.size());
-    for (size_t j = 0; j < order.size(); ++j) rs[order[j]] = std::move(started[j]);
-    for (StepResult& x : rs) {
-      events += x.events;
-      simulated_ops += x.ops;
-      for (auto& e : x.stats) stats.push_back(std::move(e));
-    }
+    run_counts(s, opt, axis, pts, runs);
+    std::vector<StepResult> rs;
+    for (int mi : pts) rs.push_back(runs.done.at(mi));
     // The period over each half and over the whole span; the halves' disagreement, carried
-    // over the micro-batches not simulated, bounds the error of the extrapolated step (the steady state repeats in the
-    // mean, with bounded jitter from contention, docs/workloads.md 1.7).
+    // over the counts not simulated, bounds the error of the extrapolated step (the steady state
+    // repeats in the mean, with bounded jitter from contention, docs/workloads.md 1.6.2).
+    // Layers: the line through the later half, whose period is nearer the limit a layer's period
+    // still grows towards, and twice the bound, the whole change of the period over a half-span
+    // carried over every layer not simulated, within kLayerTolerance (docs/workloads.md 1.6.5).
     const int gap = pts[1] - pts[0];
     const double p1 = (rs[1].step_time_s - rs[0].step_time_s) / gap;
     const double p2 = (rs[2].step_time_s - rs[1].step_time_s) / gap;
-    const double period = (rs[2].step_time_s - rs[0].step_time_s) / (2 * gap);
+    const size_t from = layers ? 1 : 0;  // the run the line starts from
+    const double period = (rs[2].step_time_s - rs[from].step_time_s) / (pts[2] - pts[from]);
     const double t_m = rs[2].step_time_s + (m - pts[2]) * period;
-    const double error = (m - pts[2]) * std::fabs(p1 - p2) / 2;
-    if (period <= 0 || error > kSteadyTolerance * t_m) {  // not settled enough: a longer span
+    const double error = (m - pts[2]) * std::fabs(p1 - p2) / (layers ? 1 : 2);
+    if (period <= 0 || error > (layers ? kLayerTolerance : kSteadyTolerance) * t_m) {  // a longer span
       k = 2 * gap;
       continue;
     }
-    StepResult r = combine_steady(rs[0], rs[2], pts[0], pts[2], m);
-    r.events = events;
-    r.simulated_ops = simulated_ops;
-    r.stats = std::move(stats);
-    r.steady.microbatches = pts;
-    r.steady.target = m;
+    StepResult r = combine_steady(rs[from], rs[2], pts[from], pts[2], m);
+    r.events = runs.events;
+    r.simulated_ops = runs.simulated_ops;
+    r.stats = std::move(runs.stats);
+    r.steady.microbatches = {s.parallel.microbatches};
+    r.steady.target = s.parallel.microbatches;
+    if (layers) {
+      r.steady.layers = pts;
+      r.steady.layer_target = m;
+    } else {
+      r.steady.microbatches = pts;
+      r.steady.target = m;
+    }
     r.steady.period_s = period;
     r.steady.drift = error / t_m;
     finish_result(s, r);
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     return r;
   }
+}
+
+}  // namespace
+
+std::vector<int> layer_points(const workloads::ScenarioSpec& s, const StepOptions& opt, int k) {
+  const int layers = s.model.num_layers;
+  // Each layer alike in one pass: one pipeline stage (stages split the layers) and one
+  // micro-batch (with several, compiled FSDP's gathers run ahead across the micro-batches and the
+  // period of a layer had not settled at 24 layers, docs/workloads.md 1.6.5); a full trace and
+  // every op's times when asked for.
+  if (opt.all_layers || s.parallel.pp != 1 || s.parallel.microbatches != 1 || !opt.trace.path.empty() ||
+      opt.trace.on_retire)
+    return {layers};
+  // The micro-batches' rule in layers with warm-up w = 8 and span k = 8 (8, 16, 24 layers): FSDP's
+  // gathers and reduce-scatters take a few layers to settle, and the periods over 8 layers
+  // average their jitter. No wider span: when the bound is not met the step is simulated whole,
+  // since a second set of runs would cost about as much. Every count is even, so an alternating
+  // sliding-window pattern keeps its proportions.
+  if (k > 0) return {layers};
+  std::vector<int> pts = steady_state_points(layers, 1, 8);
+  for (int p : pts)
+    if (p % 2 != 0 && p != layers) return {layers};
+  return pts;
+}
+
+workloads::ScenarioSpec with_layers(const workloads::ScenarioSpec& s, int layers) {
+  workloads::ScenarioSpec out = s;
+  out.model.num_layers = layers;
+  return out;
+}
+
+StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  check_memory_guard(s, opt);
+  SteadyAxis axis;
+  const bool layers = layer_points(s, opt).size() > 1;
+  if (layers) {
+    axis.target = s.model.num_layers;
+    axis.points = [&](int k) { return layer_points(s, opt, k); };
+    axis.scaled = [&](int n) { return with_layers(s, n); };
+    axis.unit = "layers";
+  } else {
+    axis.target = s.parallel.microbatches;
+    axis.points = [&](int k) {
+      return opt.all_microbatches ? std::vector<int>{axis.target} : steady_state_points(axis.target, s.parallel.pp, k);
+    };
+    axis.scaled = [&](int n) { return with_microbatches(s, n); };
+    axis.unit = "micro-batches";
+  }
+  return extrapolate(s, opt, axis, wall0, layers);
 }
 
 }  // namespace trn::app

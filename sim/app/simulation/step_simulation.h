@@ -51,7 +51,8 @@ constexpr double kProgressAfter = 2.0;
 struct StepOptions {
   TraceOptions trace;
   RankSelection ranks = RankSelection::Stages;
-  bool all_microbatches = false;  // no steady-state extrapolation
+  bool all_microbatches = false;  // no steady-state extrapolation over micro-batches
+  bool all_layers = false;        // no steady-state extrapolation over layers
   bool progress = false;          // progress on stderr when it is a terminal
   double max_memory = 0;          // bytes; > 0: refuse runs estimated above it (MemoryGuardError)
 };
@@ -87,10 +88,24 @@ std::vector<int> steady_state_points(int m, int pp, int k = 0);
 /// the step is simulated at three smaller counts M1 < M2 < M3 (forked children, two at a time),
 /// every additive result is extrapolated along the line through M1 and M3 to the step's count,
 /// and the error bound (m - M3) x |period(M1,M2) - period(M2,M3)| / 2 must be within
-/// kSteadyTolerance of the step (else the span k doubles, up to the full step). Without a
-/// reduction it runs in this process.
+/// kSteadyTolerance of the step (else the span k doubles, up to the full step). Without the
+/// micro-batch reduction, the same over the model's layers (layer_points) unless `all_layers`,
+/// with the line through M2 and M3, the bound (m - M3) x |p1 - p2| and kLayerTolerance.
+/// Without a reduction it runs in this process.
 StepResult simulate(const workloads::ScenarioSpec& s, const StepOptions& opt);
 constexpr double kSteadyTolerance = 3e-3;
+/// The same for layers, whose bound is (L - L3) x |p1 - p2| (docs/workloads.md 1.6.5).
+constexpr double kLayerTolerance = 5e-3;
+
+/// The layer counts the layers' steady-state reduction simulates for `s` (docs/workloads.md
+/// 1.6.5): {8, 16, 24} (steady_state_points with w = 8, k = 8); {L} (the model's layers: every
+/// layer simulated) with pipeline stages or several micro-batches, with a trace or per-op times
+/// asked for, with StepOptions::all_layers, when the runs would cost as much as the step, or for
+/// k > 0 (no wider span).
+std::vector<int> layer_points(const workloads::ScenarioSpec& s, const StepOptions& opt, int k = 0);
+
+/// The scenario with `layers` transformer blocks (the rest unchanged).
+workloads::ScenarioSpec with_layers(const workloads::ScenarioSpec& s, int layers);
 
 /// The scenario with `m` micro-batches of the same size (global batch scaled to match).
 workloads::ScenarioSpec with_microbatches(const workloads::ScenarioSpec& s, int m);

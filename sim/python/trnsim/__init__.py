@@ -105,7 +105,7 @@ def _call(command, **options):
 
 
 def run(scenario=None, set=None, mode=None, model=None, max_memory=None, allow_oom=False, all_ranks=False,
-        all_microbatches=False, exact=False, trace=None, trace_categories=None, trace_window=None,
+        all_microbatches=False, all_layers=False, exact=False, trace=None, trace_categories=None, trace_window=None,
         quiet=False, json=None, resolved=None, system=None, chips=None, intervals=True, progress=None):
     """`trnsim run SCENARIO`: one steady training step. Returns the --json document (dict):
     scenario, mode, system, model, precision, steady (step_time_s, tokens_per_s, mfu,
@@ -126,7 +126,7 @@ def run(scenario=None, set=None, mode=None, model=None, max_memory=None, allow_o
     return _call(_trnsim.run, scenario=_text(scenario) or "", system=_text(system), chips=_int(chips),
                  set=_sets(set), mode=mode, model=_text(model),
                  max_memory=_text(max_memory), allow_oom=bool(allow_oom), all_ranks=bool(all_ranks),
-                 all_microbatches=bool(all_microbatches), exact=bool(exact), trace=_text(trace),
+                 all_microbatches=bool(all_microbatches), all_layers=bool(all_layers), exact=bool(exact), trace=_text(trace),
                  trace_categories=_text(trace_categories), trace_window=_text(trace_window),
                  quiet=bool(quiet), json=_text(json), resolved=_text(resolved), intervals=bool(intervals),
                  progress=_progress(progress))
