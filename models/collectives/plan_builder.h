@@ -113,6 +113,28 @@ class PlanBuilder {
       if (i != kept && (s->in_rep[at(i)] || s->to_q[at(i)] != s->pos_q[at(kept)])) return -1;
     return kept;
   }
+  /// Building a quotient: as shift_representative, for a phase invariant under XOR of the
+  /// positions (recursive halving-doubling over a power-of-two count of instances): the ranks lie
+  /// one per instance in order of instance position.
+  int xor_representative(const std::vector<int>& ranks) const {
+    const int n = static_cast<int>(ranks.size());
+    const PlanSymmetry* s = quotient();
+    if (!s || n < 2 || s->ni != n || !s->xor_possible()) return -1;
+    auto at = [&](int i) { return static_cast<size_t>(ranks[static_cast<size_t>(i)]); };
+    int kept = -1;
+    for (int i = 0; i < n; ++i) {
+      const size_t q = at(i);
+      if (s->local_q[q] != s->local_q[at(0)] || s->h[q] != 0 || s->pos_q[q] != i) return -1;
+      if (s->kept(q)) {
+        if (kept >= 0) return -1;
+        kept = i;
+      }
+    }
+    if (kept < 0) return -1;
+    for (int i = 0; i < n; ++i)
+      if (i != kept && (s->in_rep[at(i)] || s->to_q[at(i)] != s->pos_q[at(kept)])) return -1;
+    return kept;
+  }
   /// Building a quotient by images: kept rank `r` receives transfer `id` (the image of what it
   /// receives), for its barrier at the phase's end.
   void receive_image(int r, int32_t id) { incoming_[static_cast<size_t>(r)].push_back(id); }

@@ -19,6 +19,33 @@ int rdh_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, Phase
   if (n <= 1) return 0;
   int lg = 0;
   while ((1 << lg) < n) ++lg;
+  const bool rs = kind == PhaseKind::ReduceScatter || kind == PhaseKind::AllReduce;
+  const bool ag = kind == PhaseKind::AllGather || kind == PhaseKind::AllReduce;
+  const int total = lg * (int{rs} + int{ag});
+  if (b.none_kept(ranks)) {  // a quotient keeps none of it
+    b.skip(ranks, static_cast<uint64_t>(total) * static_cast<uint64_t>(n));
+    return total;
+  }
+  // A quotient over symmetric instances (XOR of their positions): the kept rank's transfers only,
+  // O(log n) instead of O(n log n). What reaches it from partner p ^ d in a step is the image of
+  // its own transfer to p ^ d then (XOR by d), so each step waits for its own previous one and its
+  // barrier for its own transfers: the dependencies QuotientSink would give.
+  if (const int r0 = b.xor_representative(ranks); r0 >= 0) {
+    const int src = ranks[static_cast<size_t>(r0)];
+    int32_t prev = -1;
+    auto own = [&](int d, double sz, bool reduce) {
+      DepList deps;
+      if (prev >= 0) deps.push_back(prev);
+      prev = b.add(src, ranks[static_cast<size_t>(r0 ^ d)], sz, reduce, std::move(deps));
+      b.receive_image(src, prev);
+    };
+    if (rs)
+      for (int i = 0; i < lg; ++i) own(n >> (i + 1), bytes / std::pow(2.0, i + 1), true);
+    if (ag)
+      for (int i = 0; i < lg; ++i) own(1 << i, bytes / n * std::pow(2.0, i), false);
+    b.by_images(ranks, r0, static_cast<uint64_t>(total));
+    return total;
+  }
   std::vector<int32_t> last_in(static_cast<size_t>(n), -1), next(static_cast<size_t>(n), -1);
   int steps = 0;
   auto step = [&](int d, double sz, bool reduce) {
@@ -32,9 +59,9 @@ int rdh_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, Phase
     last_in = next;
     ++steps;
   };
-  if (kind == PhaseKind::ReduceScatter || kind == PhaseKind::AllReduce)
+  if (rs)
     for (int i = 0; i < lg; ++i) step(n >> (i + 1), bytes / std::pow(2.0, i + 1), true);
-  if (kind == PhaseKind::AllGather || kind == PhaseKind::AllReduce)
+  if (ag)
     for (int i = 0; i < lg; ++i) step(1 << i, bytes / n * std::pow(2.0, i), false);
   return steps;
 }

@@ -2,6 +2,7 @@
 #include "models/topology/topology.h"
 
 #include <algorithm>
+#include <array>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <map>
@@ -202,12 +203,137 @@ void Topology::compute_routes_from(int src) const {
   }
 }
 
-const std::vector<int32_t>& Topology::route(int a, int b) const {
-  static const std::vector<int32_t> empty;
-  if (a == b) return empty;
-  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
-  auto hit = route_cache_.find(key);
-  if (hit != route_cache_.end()) return hit->second;
+// Routing by instance. Dijkstra from a chip pops every vertex of its instance (distances under
+// kEfaRouteCost) before it reaches the EFA switch, and only after the switch does it see other
+// instances, so the tree inside the instance is the same on the instance's own links; beyond the
+// switch the route to a chip of another instance is unique (its NIC's one link from the switch,
+// then the NIC's one link to the chip). Built when those conditions hold, for every chip of
+// instance 0 at once (instances are alike: instance i's routes are instance 0's translated).
+struct Topology::LocalRouting {
+  int sw = -1;                                // the EFA switch's vertex
+  std::vector<int> vertex;                    // node -> vertex (-1: not in instance 0's graph)
+  std::vector<int32_t> edges;                 // vertex graph edge -> link (instance 0's links in index order)
+  std::vector<std::vector<int32_t>> tree;     // per chip of instance 0, per vertex: its tree link (-1: none)
+  std::vector<std::array<int32_t, 2>> entry;  // per chip of instance 0: switch -> its NIC, NIC -> chip
+};
+
+namespace {
+
+// The one link of `in` that `pick` accepts, or -1 when there is not exactly one.
+int32_t only_link(const std::vector<int32_t>& in, const std::function<bool(int32_t)>& pick) {
+  int32_t found = -1;
+  for (int32_t l : in)
+    if (pick(l)) {
+      if (found >= 0) return -1;
+      found = l;
+    }
+  return found;
+}
+
+}  // namespace
+
+const Topology::LocalRouting* Topology::local_routing() const {
+  if (local_) return local_->sw >= 0 ? local_.get() : nullptr;
+  local_ = std::make_shared<LocalRouting>();
+  LocalRouting& lr = *local_;
+  if (instances() < 2 || chips_per_instance_ <= 0) return nullptr;
+  // Nodes of instance 0 and the shared switch: every link must belong to an instance, and one
+  // node (the switch) must have links of several.
+  std::vector<int> inst(static_cast<size_t>(num_nodes()), -2);
+  for (const auto& l : links_) {
+    if (l.instance < 0) return nullptr;
+    for (int v : {l.from, l.to}) {
+      int& x = inst[static_cast<size_t>(v)];
+      x = x == -2 ? l.instance : (x == l.instance ? x : -1);
+    }
+  }
+  int sw = -1;
+  for (int v = 0; v < num_nodes(); ++v)
+    if (inst[static_cast<size_t>(v)] == -1) {
+      if (v < chips_ || sw >= 0) return nullptr;
+      sw = v;
+    }
+  if (sw < 0) return nullptr;
+  lr.vertex.assign(static_cast<size_t>(num_nodes()), -1);
+  std::vector<int> nodes;
+  for (int v = 0; v < num_nodes(); ++v)
+    if (inst[static_cast<size_t>(v)] == 0 || v == sw) {
+      lr.vertex[static_cast<size_t>(v)] = static_cast<int>(nodes.size());
+      nodes.push_back(v);
+    }
+  using namespace boost;
+  RouteGraph g(nodes.size());
+  std::vector<std::vector<int32_t>> in(nodes.size());
+  for (int32_t l : instance_links_[0]) {
+    const Link& k = links_[static_cast<size_t>(l)];
+    const size_t u = static_cast<size_t>(lr.vertex[static_cast<size_t>(k.from)]);
+    const size_t v = static_cast<size_t>(lr.vertex[static_cast<size_t>(k.to)]);
+    auto e = add_edge(u, v, g).first;
+    put(edge_weight, g, e, k.route_cost);
+    put(edge_index, g, e, static_cast<int>(lr.edges.size()));
+    lr.edges.push_back(l);
+    in[v].push_back(l);
+  }
+  const size_t swv = static_cast<size_t>(lr.vertex[static_cast<size_t>(sw)]);
+  for (int c = 0; c < chips_per_instance_; ++c) {
+    // The chip's one way in from the switch: switch -> NIC -> chip.
+    const auto& cin = in[static_cast<size_t>(lr.vertex[static_cast<size_t>(c)])];
+    const int32_t last = only_link(cin, [&](int32_t l) { return links_[static_cast<size_t>(l)].kind == "efa"; });
+    if (last < 0) return nullptr;
+    const int nic = links_[static_cast<size_t>(last)].from;
+    const int32_t first = only_link(in[static_cast<size_t>(lr.vertex[static_cast<size_t>(nic)])],
+                                    [&](int32_t l) { return links_[static_cast<size_t>(l)].from == sw; });
+    if (first < 0) return nullptr;
+    lr.entry.push_back({first, last});
+    // The tree from the chip; every vertex but the switch must come before it.
+    std::vector<size_t> pred(nodes.size());
+    std::vector<double> dist(nodes.size());
+    dijkstra_shortest_paths(g, static_cast<size_t>(lr.vertex[static_cast<size_t>(c)]),
+                            predecessor_map(make_iterator_property_map(pred.begin(), get(vertex_index, g)))
+                                .distance_map(make_iterator_property_map(dist.begin(), get(vertex_index, g))));
+    for (size_t v = 0; v < nodes.size(); ++v)
+      if (v != swv && !(dist[v] < dist[swv])) return nullptr;
+    std::vector<int32_t> pe(nodes.size(), -1);
+    for (int32_t l : lr.edges) {  // as compute_routes_from: the lowest-index edge pred -> v of minimal weight
+      const Link& k = links_[static_cast<size_t>(l)];
+      const size_t u = static_cast<size_t>(lr.vertex[static_cast<size_t>(k.from)]);
+      const size_t v = static_cast<size_t>(lr.vertex[static_cast<size_t>(k.to)]);
+      if (pe[v] >= 0 || pred[v] == v || pred[v] != u) continue;
+      if (dist[u] + k.route_cost <= dist[v] + 1e-12) pe[v] = l;
+    }
+    lr.tree.push_back(std::move(pe));
+  }
+  lr.sw = sw;
+  return &lr;
+}
+
+std::vector<int32_t> Topology::local_route(const LocalRouting& lr, int a, int b) const {
+  const int per = chips_per_instance_, ia = a / per, ib = b / per;
+  const std::vector<int32_t>& tree = lr.tree[static_cast<size_t>(a % per)];
+  auto to_instance = [&](int32_t l, int i) {
+    return instance_links_[static_cast<size_t>(i)][static_cast<size_t>(link_ordinal_[static_cast<size_t>(l)])];
+  };
+  std::vector<int32_t> path;
+  if (ib != ia) {  // entering b's instance: switch -> NIC -> chip, in reverse
+    const auto& e = lr.entry[static_cast<size_t>(b % per)];
+    path.push_back(to_instance(e[1], ib));
+    path.push_back(to_instance(e[0], ib));
+  }
+  int v = ib == ia ? b % per : lr.sw;
+  while (v != a % per) {
+    const int32_t e = tree[static_cast<size_t>(lr.vertex[static_cast<size_t>(v)])];
+    if (e < 0) throw std::logic_error("topology: no route from " + node_name(a) + " to " + node_name(b));
+    path.push_back(to_instance(e, ia));
+    v = links_[static_cast<size_t>(e)].from;
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+bool Topology::routes_by_instance() const { return local_routing() != nullptr; }
+
+std::vector<int32_t> Topology::route_whole_fabric(int a, int b) const {
+  if (a == b) return {};
   if (!pred_edge_.count(a)) compute_routes_from(a);
   const auto& pe = pred_edge_[a];
   std::vector<int32_t> path;
@@ -219,7 +345,17 @@ const std::vector<int32_t>& Topology::route(int a, int b) const {
     v = links_[static_cast<size_t>(e)].from;
   }
   std::reverse(path.begin(), path.end());
-  return route_cache_.emplace(key, std::move(path)).first->second;
+  return path;
+}
+
+const std::vector<int32_t>& Topology::route(int a, int b) const {
+  static const std::vector<int32_t> empty;
+  if (a == b) return empty;
+  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
+  auto hit = route_cache_.find(key);
+  if (hit != route_cache_.end()) return hit->second;
+  const LocalRouting* lr = local_routing();
+  return route_cache_.emplace(key, lr ? local_route(*lr, a, b) : route_whole_fabric(a, b)).first->second;
 }
 
 double Topology::route_latency(int a, int b) const {

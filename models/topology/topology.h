@@ -35,8 +35,15 @@ class Topology {
   const std::vector<Link>& links() const { return links_; }
   const std::string& node_name(int n) const { return node_names_[static_cast<size_t>(n)]; }
 
-  /// Link indices from chip a to chip b (empty when a == b). Cached per source.
+  /// Link indices from chip a to chip b (empty when a == b). Cached per source. On a cluster
+  /// whose instances reach each other only through their NICs and one EFA switch, with one NIC
+  /// link per chip (every shipped system), Dijkstra runs on one instance's links only and the
+  /// routes are translated: the same routes as over the whole fabric (docs/model.md 6.1).
   const std::vector<int32_t>& route(int a, int b) const;
+  /// Whether routes are found per instance (above) rather than over the whole fabric.
+  bool routes_by_instance() const;
+  /// The routes over the whole fabric, whatever routes_by_instance() says (for tests).
+  std::vector<int32_t> route_whole_fabric(int a, int b) const;
   double route_latency(int a, int b) const;
 
   /// Chips of one instance in an order where consecutive chips (and last -> first) are
@@ -82,6 +89,9 @@ class Topology {
 
  private:
   void compute_routes_from(int src) const;
+  struct LocalRouting;
+  const LocalRouting* local_routing() const;
+  std::vector<int32_t> local_route(const LocalRouting& lr, int a, int b) const;
   int chips_ = 0, chips_per_instance_ = 0, current_instance_ = -1;
   std::vector<std::vector<int32_t>> instance_links_;  // per instance: its links in build order
   std::vector<int32_t> link_ordinal_;                 // per link: its position in its instance's list
@@ -92,7 +102,8 @@ class Topology {
   mutable std::unordered_map<int, std::vector<int32_t>> pred_edge_;  // per source: tree links
   mutable std::unordered_map<uint64_t, std::vector<int32_t>> route_cache_;
   struct GraphCache;
-  mutable std::shared_ptr<GraphCache> graph_;  // Boost graph built on first route()
+  mutable std::shared_ptr<GraphCache> graph_;    // Boost graph built on first route()
+  mutable std::shared_ptr<LocalRouting> local_;  // per-instance routing, built on first route()
 };
 
 /// Builds the topology of `instances` copies of the system joined by EFA.

@@ -1,6 +1,7 @@
 // Symmetries of a topology inside its instances (Topology::local_automorphism).
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "models/topology/topology.h"
@@ -8,62 +9,88 @@
 namespace trn::models {
 namespace {
 
-// Per node: the instance of its links when they all belong to one, -1 when it is shared by the
-// cluster (the EFA switch), -2 when it has no links. Chips belong to their instance.
-std::vector<int> node_instances(const Topology& t) {
-  std::vector<int> inst(static_cast<size_t>(t.num_nodes()), -2);
-  for (const auto& l : t.links())
-    for (int v : {l.from, l.to}) {
-      int& x = inst[static_cast<size_t>(v)];
-      x = x == -2 ? l.instance : (x == l.instance ? x : -1);
+// The part of the topology the check needs: the links of instances 0 and 1 and of the cluster
+// (instances are built alike and the permutation acts alike in every instance, so these stand
+// for all), and the nodes they touch, numbered locally.
+struct Part {
+  std::vector<int32_t> links;  // in index order
+  std::vector<int> nodes;      // local -> node, in node order
+  std::vector<int> local;      // node -> local (-1: not in the part)
+  std::vector<int> inst;       // per local node: its links' instance, -1 when shared (the EFA switch)
+};
+
+Part checked_part(const Topology& t) {
+  Part p;
+  p.local.assign(static_cast<size_t>(t.num_nodes()), -1);
+  std::vector<char> in(static_cast<size_t>(t.num_nodes()), 0);
+  const auto& ls = t.links();
+  for (size_t l = 0; l < ls.size(); ++l)
+    if (ls[l].instance <= 1) {
+      p.links.push_back(static_cast<int32_t>(l));
+      in[static_cast<size_t>(ls[l].from)] = in[static_cast<size_t>(ls[l].to)] = 1;
     }
-  for (int c = 0; c < t.num_chips(); ++c) inst[static_cast<size_t>(c)] = t.instance_of(c);
-  return inst;
+  for (int v = 0; v < t.num_nodes(); ++v)
+    if (in[static_cast<size_t>(v)]) {
+      p.local[static_cast<size_t>(v)] = static_cast<int>(p.nodes.size());
+      p.nodes.push_back(v);
+    }
+  p.inst.assign(p.nodes.size(), -2);
+  for (int32_t l : p.links)
+    for (int v : {ls[static_cast<size_t>(l)].from, ls[static_cast<size_t>(l)].to}) {
+      int& x = p.inst[static_cast<size_t>(p.local[static_cast<size_t>(v)])];
+      const int i = ls[static_cast<size_t>(l)].instance;
+      x = x == -2 ? i : (x == i ? x : -1);
+    }
+  for (size_t k = 0; k < p.nodes.size(); ++k)
+    if (p.nodes[k] < t.num_chips()) p.inst[k] = t.instance_of(p.nodes[k]);
+  return p;
 }
 
-// The image of every node under a chip permutation applied alike in every instance: chips by
-// the permutation, shared nodes fixed, an instance's other nodes (switches, NICs) to the node
-// with the image of their neighbours (chips and shared nodes, with the links' directions).
+// The image of every node of the part under a chip permutation applied alike in every instance:
+// chips by the permutation, shared nodes fixed, an instance's other nodes (switches, NICs) to the
+// node with the image of their neighbours (chips and shared nodes, with the links' directions).
 // Empty when a node has no such image or two nodes have the same neighbours.
-std::vector<int> node_images(const Topology& t, const std::vector<int>& perm) {
-  const int n = t.num_nodes(), per = t.chips_per_instance();
-  const std::vector<int> inst = node_instances(t);
+std::vector<int> node_images(const Topology& t, const Part& p, const std::vector<int>& perm) {
+  const int per = t.chips_per_instance();
   auto chip_img = [&](int c) { return t.instance_of(c) * per + perm[static_cast<size_t>(c % per)]; };
-  std::vector<std::vector<int>> nbrs(static_cast<size_t>(n));
-  for (const auto& l : t.links()) {
-    nbrs[static_cast<size_t>(l.from)].push_back(2 * l.to);
-    nbrs[static_cast<size_t>(l.to)].push_back(2 * l.from + 1);
+  std::vector<std::vector<int>> nbrs(p.nodes.size());
+  for (int32_t l : p.links) {
+    const Link& k = t.links()[static_cast<size_t>(l)];
+    nbrs[static_cast<size_t>(p.local[static_cast<size_t>(k.from)])].push_back(2 * k.to);
+    nbrs[static_cast<size_t>(p.local[static_cast<size_t>(k.to)])].push_back(2 * k.from + 1);
   }
-  auto signature = [&](int v, bool mapped) {
+  auto signature = [&](size_t v, bool mapped) {
     std::vector<int> s;
-    for (int e : nbrs[static_cast<size_t>(v)]) {
+    for (int e : nbrs[v]) {
       const int u = e >> 1;
       if (u < t.num_chips())
         s.push_back(2 * (mapped ? chip_img(u) : u) + (e & 1));
-      else if (inst[static_cast<size_t>(u)] == -1)
+      else if (p.inst[static_cast<size_t>(p.local[static_cast<size_t>(u)])] == -1)
         s.push_back(e);
     }
     std::sort(s.begin(), s.end());
     return s;
   };
   std::map<std::vector<int>, int> by_signature;
-  for (int v = t.num_chips(); v < n; ++v)
-    if (inst[static_cast<size_t>(v)] >= 0 && !by_signature.emplace(signature(v, false), v).second) return {};
-  std::vector<int> img(static_cast<size_t>(n));
-  std::vector<char> hit(static_cast<size_t>(n), 0);
-  for (int v = 0; v < n; ++v) {
-    int& w = img[static_cast<size_t>(v)];
-    if (v < t.num_chips()) {
-      w = chip_img(v);
-    } else if (inst[static_cast<size_t>(v)] < 0) {
-      w = v;
+  for (size_t v = 0; v < p.nodes.size(); ++v)
+    if (p.nodes[v] >= t.num_chips() && p.inst[v] >= 0 && !by_signature.emplace(signature(v, false), p.nodes[v]).second)
+      return {};
+  std::vector<int> img(p.nodes.size());
+  std::vector<char> hit(p.nodes.size(), 0);
+  for (size_t v = 0; v < p.nodes.size(); ++v) {
+    int& w = img[v];
+    if (p.nodes[v] < t.num_chips()) {
+      w = chip_img(p.nodes[v]);
+    } else if (p.inst[v] < 0) {
+      w = p.nodes[v];
     } else {
       auto it = by_signature.find(signature(v, true));
       if (it == by_signature.end()) return {};
       w = it->second;
     }
-    if (hit[static_cast<size_t>(w)]) return {};
-    hit[static_cast<size_t>(w)] = 1;
+    const int wl = p.local[static_cast<size_t>(w)];
+    if (wl < 0 || hit[static_cast<size_t>(wl)]) return {};
+    hit[static_cast<size_t>(wl)] = 1;
   }
   return img;
 }
@@ -73,22 +100,28 @@ std::vector<int> node_images(const Topology& t, const std::vector<int>& perm) {
 std::vector<int32_t> Topology::local_automorphism(const std::vector<int>& perm) const {
   const int per = chips_per_instance_;
   if (static_cast<int>(perm.size()) != per || instance_links_.empty()) return {};
-  const std::vector<int> img = node_images(*this, perm);
-  if (img.empty()) return {};
+  const Part part = checked_part(*this);
+  const std::vector<int> img_local = node_images(*this, part, perm);
+  if (img_local.empty()) return {};
+  auto img = [&](int v) {
+    return v < chips_ ? instance_of(v) * per + perm[static_cast<size_t>(v % per)]
+                      : img_local[static_cast<size_t>(part.local[static_cast<size_t>(v)])];
+  };
   // Links by (from, to), in index order: the k-th link between two nodes maps to the k-th
   // link between their images.
   std::map<std::pair<int, int>, std::vector<int32_t>> by_pair;
-  for (size_t l = 0; l < links_.size(); ++l) by_pair[{links_[l].from, links_[l].to}].push_back(static_cast<int32_t>(l));
-  std::vector<int32_t> link_img(links_.size(), -1);
+  for (int32_t l : part.links)
+    by_pair[{links_[static_cast<size_t>(l)].from, links_[static_cast<size_t>(l)].to}].push_back(l);
+  std::unordered_map<int32_t, int32_t> link_img;
   for (const auto& [ends, ls] : by_pair) {
-    auto it = by_pair.find({img[static_cast<size_t>(ends.first)], img[static_cast<size_t>(ends.second)]});
+    auto it = by_pair.find({img(ends.first), img(ends.second)});
     if (it == by_pair.end() || it->second.size() != ls.size()) return {};
     for (size_t k = 0; k < ls.size(); ++k) {
       const Link &a = links_[static_cast<size_t>(ls[k])], &b = links_[static_cast<size_t>(it->second[k])];
       if (a.kind != b.kind || a.bandwidth != b.bandwidth || a.latency != b.latency || a.route_cost != b.route_cost ||
           a.instance != b.instance)
         return {};
-      link_img[static_cast<size_t>(ls[k])] = it->second[k];
+      link_img[ls[k]] = it->second[k];
     }
   }
   // Routes: from every chip of instance 0 to every chip of instances 0 and 1 (the others are
@@ -97,13 +130,15 @@ std::vector<int32_t> Topology::local_automorphism(const std::vector<int>& perm) 
   for (int a = 0; a < per; ++a)
     for (int b = 0; b < to_chips; ++b) {
       const std::vector<int32_t>& r = route(a, b);
-      const std::vector<int32_t>& q = route(img[static_cast<size_t>(a)], img[static_cast<size_t>(b)]);
+      const std::vector<int32_t>& q = route(img(a), img(b));
       if (r.size() != q.size()) return {};
-      for (size_t i = 0; i < r.size(); ++i)
-        if (link_img[static_cast<size_t>(r[i])] != q[i]) return {};
+      for (size_t i = 0; i < r.size(); ++i) {
+        auto m = link_img.find(r[i]);
+        if (m == link_img.end() || m->second != q[i]) return {};
+      }
     }
   std::vector<int32_t> out;
-  for (int32_t l : instance_links_[0]) out.push_back(link_ordinal(link_img[static_cast<size_t>(l)]));
+  for (int32_t l : instance_links_[0]) out.push_back(link_ordinal(link_img.at(l)));
   return out;
 }
 

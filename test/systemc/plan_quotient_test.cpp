@@ -146,6 +146,29 @@ TEST_CASE("quotient built directly: 4 trn2.48xlarge, whole and partial sets of i
   // A data-parallel group of one rank per instance, strided; two of the four instances.
   CHECK(check_direct_quotient(*sys, {5, per + 5, 2 * per + 5, 3 * per + 5}, "one rank per instance") == 0);
   CHECK(check_direct_quotient(*sys, range_of(0, 2 * per), "instances 0 and 1") == 0);
+  // The ranks of each chip exchanged as well: recursive halving-doubling over the instances is
+  // built by images for the kept ranks and skipped for the others (rdh.cpp), as the ring.
+  hw::InstanceSymmetry k = shifts_of(*sys, 4);
+  k.local = chip_xor(*sys);
+  auto local = std::make_unique<hw::System>("system_local", spec, 0);
+  local->set_symmetry(k);
+  const int refused = check_direct_quotient(*local, range_of(0, 4 * per), "with the ranks of each chip exchanged");
+  CHECK(refused < static_cast<int>(quotient_cases().size()));
+  CHECK(check_direct_quotient(*local, {5, per + 5, 2 * per + 5, 3 * per + 5}, "one rank per instance, local") == 0);
+}
+
+TEST_CASE("quotient built directly: recursive halving-doubling over 8 instances", "[collective][quotient]") {
+  models::SystemSpec spec = models::load_system("trn2.48xlarge", {}, 8);
+  auto sys = std::make_unique<hw::System>("system", spec, 0);
+  sys->set_symmetry(shifts_of(*sys, 8));
+  const int per = sys->ranks_per_instance();
+  std::vector<int> dp;
+  for (int i = 0; i < 8; ++i) dp.push_back(i * per + 3);
+  CHECK(check_direct_quotient(*sys, dp, "one rank per instance") == 0);
+  std::vector<int> two;  // two ranks per instance: a hierarchical plan, its inter phase over 8
+  for (int i = 0; i < 8; ++i)
+    for (int j : {0, 17}) two.push_back(i * per + j);
+  CHECK(check_direct_quotient(*sys, two, "two ranks per instance") == 0);
 }
 
 TEST_CASE("quotient built directly: 3 trn1.32xlarge (no XOR of positions) and a local symmetry",

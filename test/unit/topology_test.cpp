@@ -186,3 +186,21 @@ TEST_CASE("local automorphisms of the switched Trn3 Gen2 fabric", "[topology][sy
   CHECK(t.local_automorphism(shift4).empty());
   CHECK(t.local_automorphism({0, 1}).empty());  // not a permutation of an instance's chips
 }
+
+TEST_CASE("routes found per instance are the routes over the whole fabric", "[topology][routing]") {
+  // Every shipped system at three instances: from every chip of instances 0 and 2 to every chip.
+  for (const char* name :
+       {"trn1.32xlarge", "trn2.48xlarge", "trn2-ultraserver", "trn3-gen1-ultraserver", "trn3-gen2-ultraserver"}) {
+    INFO(name);
+    Topology t = build_topology(load_system(name, {}, 3));
+    REQUIRE(t.routes_by_instance());
+    const int per = t.chips_per_instance();
+    size_t differ = 0, routes = 0;
+    for (int a = 0; a < t.num_chips(); a += (a + 1 == per ? per + 1 : 1))
+      for (int b = 0; b < t.num_chips(); ++b, ++routes) differ += t.route(a, b) != t.route_whole_fabric(a, b);
+    CHECK(routes > 0);
+    CHECK(differ == 0);
+  }
+  // One instance: routed over the whole (single) fabric.
+  CHECK_FALSE(build_topology(load_system("trn2.48xlarge", {}, 1)).routes_by_instance());
+}
