@@ -12,22 +12,35 @@ System::System(sc_core::sc_module_name name, const models::SystemSpec& spec, int
       lnc_(lnc > 0 ? lnc : spec.chip.cores.default_lnc),
       events_("events"),
       net_("fabric") {
-  const auto& chip = spec_.chip;
-  for (size_t i = 0; i < topo_.links().size(); ++i) {
-    const auto& l = topo_.links()[i];
-    link_res_.push_back(
-        net_.add_resource("link." + topo_.node_name(l.from) + "->" + topo_.node_name(l.to), l.bandwidth));
+  cc_res_.assign(static_cast<size_t>(total_ranks()), -1);
+}
+
+void System::ensure_resources() {
+  if (resources_) return;
+  resources_ = true;
+  const auto& links = topo_.links();
+  link_res_.assign(links.size(), -1);
+  for (size_t i = 0; i < links.size(); ++i) {
+    if (rep_link(static_cast<int32_t>(i)) != static_cast<int32_t>(i)) continue;
+    const auto& l = links[i];
+    link_res_[i] = net_.add_resource("link." + topo_.node_name(l.from) + "->" + topo_.node_name(l.to), l.bandwidth);
   }
+  const auto& chip = spec_.chip;
   const double stack_bw = chip.hbm.bandwidth.v / chip.hbm.stacks;
   const double core_dma = chip.dma.core_bandwidth();
+  hbm_res_.assign(static_cast<size_t>(topo_.num_chips()) * static_cast<size_t>(chip.hbm.stacks), -1);
+  core_dma_res_.assign(static_cast<size_t>(topo_.num_chips()) * static_cast<size_t>(chip.cores.physical), -1);
   for (int c = 0; c < topo_.num_chips(); ++c) {
+    // A chip of an instance that the symmetry maps elsewhere runs nothing and carries nothing.
+    const int first_rank = c * ranks_per_chip();
+    if (sym_.perms.size() > 1 && !in_rep_instance(first_rank)) continue;
     for (int s = 0; s < chip.hbm.stacks; ++s)
-      hbm_res_.push_back(net_.add_resource("chip" + std::to_string(c) + ".hbm" + std::to_string(s), stack_bw));
+      hbm_res_[static_cast<size_t>(c) * static_cast<size_t>(chip.hbm.stacks) + static_cast<size_t>(s)] =
+          net_.add_resource("chip" + std::to_string(c) + ".hbm" + std::to_string(s), stack_bw);
     for (int k = 0; k < chip.cores.physical; ++k)
-      core_dma_res_.push_back(
-          net_.add_resource("chip" + std::to_string(c) + ".nc" + std::to_string(k) + ".dma", core_dma));
+      core_dma_res_[static_cast<size_t>(c) * static_cast<size_t>(chip.cores.physical) + static_cast<size_t>(k)] =
+          net_.add_resource("chip" + std::to_string(c) + ".nc" + std::to_string(k) + ".dma", core_dma);
   }
-  cc_res_.assign(static_cast<size_t>(total_ranks()), -1);
 }
 
 RankPlacement System::placement(int rank) const {
@@ -40,6 +53,7 @@ RankPlacement System::placement(int rank) const {
 }
 
 void System::set_symmetry(InstanceSymmetry k) {
+  if (resources_) throw std::logic_error("symmetry: set after the resources were registered");
   const int n = topo_.num_chips() / topo_.chips_per_instance();
   if (k.perms.empty()) k.perms.push_back({});
   for (auto& p : k.perms) {
@@ -106,16 +120,19 @@ double System::link_weight(int32_t l) const {
   return k < 0 ? static_cast<double>(sym_.local.rank_perms.size()) : sym_.local.link_weight[static_cast<size_t>(k)];
 }
 
-int32_t System::hbm_resource(int chip, int stack) const {
+int32_t System::hbm_resource(int chip, int stack) {
+  ensure_resources();
   return hbm_res_[static_cast<size_t>(chip) * static_cast<size_t>(spec_.chip.hbm.stacks) + static_cast<size_t>(stack)];
 }
 
-int32_t System::core_dma_resource(int chip, int core) const {
+int32_t System::core_dma_resource(int chip, int core) {
+  ensure_resources();
   return core_dma_res_[static_cast<size_t>(chip) * static_cast<size_t>(spec_.chip.cores.physical) +
                        static_cast<size_t>(core)];
 }
 
 int32_t System::collective_dma_resource(int rank) {
+  ensure_resources();
   auto& r = cc_res_[static_cast<size_t>(rank)];
   if (r < 0) {
     const auto& c = spec_.chip;
@@ -126,6 +143,7 @@ int32_t System::collective_dma_resource(int rank) {
 }
 
 std::vector<ResourceUse> System::dma_path(int chip, int core, int lnc) {
+  ensure_resources();
   int stack = core / spec_.chip.cores_per_stack();
   int32_t dma = core_dma_resource(chip, core);
   if (lnc > 1) {

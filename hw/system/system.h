@@ -102,9 +102,19 @@ class System : public sc_core::sc_module {
   int32_t rep_link(int32_t l) const;
   /// How many times a kept flow loads folded link `l` (LocalSymmetry::link_weight; 1 without).
   double link_weight(int32_t l) const;
-  int32_t link_resource(int32_t link) const { return link_res_[static_cast<size_t>(link)]; }
-  int32_t hbm_resource(int chip, int stack) const;
-  int32_t core_dma_resource(int chip, int core) const;
+  /// The bandwidth resource of topology link `link`; -1 for a link that the symmetry folds onto
+  /// another (no flow uses it, so it has none). Registers the resources on first use.
+  int32_t link_resource(int32_t link) {
+    ensure_resources();
+    return link_res_[static_cast<size_t>(link)];
+  }
+  int32_t hbm_resource(int chip, int stack);
+  int32_t core_dma_resource(int chip, int core);
+  /// Registers the links', HBM stacks' and DMA engines' resources, in that order, once: with an
+  /// instance symmetry only those of representative links and of chips of representative
+  /// instances (every flow folds onto them), so that memory follows the instances simulated, not
+  /// the cluster. Called by the first use of a resource; the symmetry cannot change after it.
+  void ensure_resources();
   /// DMA engines that collectives of `rank` drive (created on first use).
   int32_t collective_dma_resource(int rank);
   /// The same when already created, else -1 (creates nothing).
@@ -127,6 +137,7 @@ class System : public sc_core::sc_module {
   std::map<std::pair<int, int>, int32_t> lnc_dma_res_;  // (chip, first core) -> logical core's DMA
   std::vector<std::unique_ptr<NeuronCore>> cores_;
   InstanceSymmetry sym_;
+  bool resources_ = false;  // ensure_resources() has run
 };
 
 }  // namespace trn::hw

@@ -47,6 +47,10 @@ void ChipSpec::validate(const ConfigNode& where, const std::string& prefix) cons
 
 void SystemSpec::validate(const ConfigNode& where, const std::string& prefix) const {
   auto fail = [&](const std::string& key, const std::string& msg) { fail_at(where, prefix, key, msg); };
+  if (int64_t{chips} * instances > kMaxChips)
+    fail("instances", std::to_string(instances) + " instances of " + std::to_string(chips) + " chips are " +
+                          std::to_string(int64_t{chips} * instances) + " chips: expected at most " +
+                          std::to_string(kMaxChips) + " in all");
   if (topology.impl == "torus") {
     if (topology.dims.empty()) fail("topology.dims", "a torus needs at least one dimension");
     double n = 1;  // a double: up to 1024^k for k dimensions

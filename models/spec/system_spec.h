@@ -3,6 +3,7 @@
 // resolved dump always inlines it). A cluster is `instances` copies joined by EFA.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,8 @@ struct HostSpec {
 };
 
 struct SystemSpec {
+  static constexpr int kMaxInstances = 65536;
+  static constexpr int64_t kMaxChips = int64_t{1} << 20;  // chips x instances
   std::string name;
   ChipSpec chip;
   int chips = 16;     // per instance (or UltraServer)
@@ -84,7 +87,8 @@ struct SystemSpec {
     v.field("name", name, F("system name"));
     v.section("chip", chip, F("chip description (name of hw/configs/chips/*.yaml or inline)"));
     v.field("chips", chips, F("chips per instance").ge(1).le(4096));
-    v.field("instances", instances, F("instances joined by EFA").ge(1).le(4096).optional());
+    v.field("instances", instances,
+            F("instances joined by EFA (at most 1,048,576 chips in all)").ge(1).le(kMaxInstances).optional());
     v.field("hosts", hosts,
             F("host servers per instance, each with the CPUs and memory of `host` (must divide chips)")
                 .ge(1)

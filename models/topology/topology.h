@@ -38,7 +38,7 @@ class Topology {
   /// Link indices from chip a to chip b (empty when a == b). Cached per source. On a cluster
   /// whose instances reach each other only through their NICs and one EFA switch, with one NIC
   /// link per chip (every shipped system), Dijkstra runs on one instance's links only and the
-  /// routes are translated: the same routes as over the whole fabric (docs/model.md 6.1).
+  /// routes are translated: the same routes as over the whole fabric (docs/model.md 7).
   const std::vector<int32_t>& route(int a, int b) const;
   /// Whether routes are found per instance (above) rather than over the whole fabric.
   bool routes_by_instance() const;

@@ -117,7 +117,9 @@ expect_error "--ranks 1" "--ranks: expected 2 to " "got 1" -- bench collective -
 expect_error "--ranks negative" "--ranks: expected 2 to " "got -3" -- bench collective --sizes 1KiB --ranks -3
 expect_error "--lnc not supported" "--lnc: LNC 4 is not supported by trn2" "1, 2" -- bench collective "${SMALL[@]}" --lnc 4
 expect_error "--lnc not supported (trn1)" "--lnc: LNC 2 is not supported by trn1" -- bench collective "${SMALL[@]}" --system trn1.32xlarge --lnc 2
-expect_error "--instances negative" "--instances: expected 1 to 4096 instances, got -1" -- bench collective "${SMALL[@]}" --instances -1
+expect_error "--instances negative" "--instances: expected 1 to 65536 instances, got -1" -- bench collective "${SMALL[@]}" --instances -1
+expect_error "more than a million chips" "instances: 7282 instances of 144 chips are 1048608 chips: expected at most 1048576 in all" \
+  -- bench collective "${SMALL[@]}" --system trn3-gen2-ultraserver --instances 7282
 expect_error "--cores beyond the chip" "--cores: expected 1 to 8 cores on trn2, got 9" -- bench hbm --bytes 1MiB --cores 9
 expect_error "--cores zero" "--cores: expected 1 to 8 cores on trn2, got 0" -- bench hbm --bytes 1MiB --cores 0
 expect_error "--m zero" "--m: expected 1 to 16777216, got 0" -- bench matmul --m 0

@@ -232,3 +232,26 @@ TEST_CASE("the directly built quotient simulates to the time of every transfer",
     CHECK(t_reduced[i] == t_full[i]);
   }
 }
+
+TEST_CASE("with an instance symmetry only the representative instances get resources", "[system][quotient]") {
+  models::SystemSpec spec = models::load_system("trn2.48xlarge", {}, 4);
+  auto whole = std::make_unique<hw::System>("system_whole", spec, 0);
+  auto folded = std::make_unique<hw::System>("system_folded", spec, 0);
+  folded->set_symmetry(shifts_of(*folded, 4));
+  const auto& links = folded->topology().links();
+  size_t rep_links = 0;
+  for (size_t l = 0; l < links.size(); ++l) {
+    const int32_t r = folded->link_resource(static_cast<int32_t>(l));
+    CHECK((r >= 0) == (links[l].instance == 0));  // instance 0 stands for the four
+    rep_links += r >= 0;
+    CHECK(whole->link_resource(static_cast<int32_t>(l)) >= 0);
+  }
+  CHECK(rep_links * 4 == links.size());
+  const int chips = folded->topology().chips_per_instance();
+  CHECK(folded->hbm_resource(0, 0) >= 0);
+  CHECK(folded->hbm_resource(chips, 0) < 0);
+  CHECK(folded->core_dma_resource(4 * chips - 1, 0) < 0);
+  CHECK(folded->net().resources() * 4 == whole->net().resources());
+  // The resources are fixed once registered: a symmetry set afterwards is refused.
+  CHECK_THROWS_AS(folded->set_symmetry(shifts_of(*folded, 4)), std::logic_error);
+}

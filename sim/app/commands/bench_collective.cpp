@@ -103,9 +103,10 @@ BenchCollectiveRequest parse_bench_collective(const BenchCollectiveOptions& o) {
   if (q.force && !models::parse_algorithm(o.algorithm, &q.forced))
     throw sim::ConfigError(sim::Location{"--algorithm", 0, 0}, "",
                            "unknown algorithm '" + o.algorithm + "': expected auto, " + models::algorithm_names());
-  if (o.instances < 0 || o.instances > 4096)
+  if (o.instances < 0 || o.instances > models::SystemSpec::kMaxInstances)
     throw sim::ConfigError(sim::Location{"--instances", 0, 0}, "",
-                           "expected 1 to 4096 instances, got " + std::to_string(o.instances));
+                           "expected 1 to " + std::to_string(models::SystemSpec::kMaxInstances) + " instances, got " +
+                               std::to_string(o.instances));
   q.sizes = parse_size_list(o.sizes, "--sizes");
   return q;
 }

@@ -234,7 +234,7 @@ std::unique_ptr<Timeline> attach_trace(const TraceOptions& trace, const workload
   t->fabric = std::make_unique<hw::FabricTraceWriter>(sys->net(), *t->sink, fabric_pid);
   if (t->sink->wants("links"))  // a busy-span track per NeuronLink, switch port and EFA NIC link
     for (size_t l = 0; l < sys->topology().links().size(); ++l)
-      t->fabric->trace_busy_spans(sys->link_resource(static_cast<int32_t>(l)));
+      if (const int32_t r = sys->link_resource(static_cast<int32_t>(l)); r >= 0) t->fabric->trace_busy_spans(r);
   return t;
 }
 
