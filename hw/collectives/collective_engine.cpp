@@ -166,15 +166,19 @@ void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route) {
   uses_.push_back({sys_.collective_dma_resource(src), dma});
   uses_.insert(uses_.end(), rt.links.begin(), rt.links.end());
   Run* rp = &r;
-  sys_.net().start_on(uses_, x.bytes, rt.latency, [rp, t] { rp->engine->finish_transfer(*rp, t); });
+  // A chain of `repeat` steps (Transfer::repeat): one flow of all their bytes, after the latency
+  // of every step and the issues of all but the first (paid in ready()).
+  const double n = static_cast<double>(x.repeat);
+  sys_.net().start_on(uses_, x.bytes * n, rt.latency * n + r.prep->hops[t].issue * (n - 1),
+                      [rp, t] { rp->engine->finish_transfer(*rp, t); });
 }
 
 void CollectiveEngine::finish_transfer(Run& r, size_t t) {
   const PreparedPlan& p = *r.prep;
   const auto& x = p.plan.transfers[t];
   if (!x.barrier) {
-    ++r.result.transfers;
-    r.result.bytes += x.bytes;
+    r.result.transfers += x.repeat;
+    r.result.bytes += x.bytes * x.repeat;
   }
   for (uint32_t k = p.dep_start[t]; k < p.dep_start[t + 1]; ++k) {
     const size_t d = static_cast<size_t>(p.dependents[k]);

@@ -5,6 +5,9 @@
 #include "models/collectives/selection.h"
 
 namespace trn::hw {
+namespace {
+constexpr double kLatencyBoundShare = 0.1;
+}  // namespace
 
 PlannedCollective plan_collective(const System& sys, models::CollectiveOp op, double bytes,
                                   const std::vector<int>& ranks, const models::Algorithm* force,
@@ -23,6 +26,10 @@ PlannedCollective plan_collective_quotient(const System& sys, models::Collective
   const models::PlanSymmetry sym = plan_symmetry(sys, ranks);
   models::PlanOptions o = opt;
   o.quotient = &sym;
+  // A step over EFA is latency-bound when its chunk crosses a NIC in under a tenth of the EFA
+  // latency: such ring steps over the instances may be merged (PlanOptions::max_chain_chunk_bytes).
+  const models::EfaSpec& efa = sys.spec().efa;
+  o.max_chain_chunk_bytes = kLatencyBoundShare * efa.latency.v * efa.bandwidth_per_nic.v;
   return plan_collective(sys, op, bytes, ranks, force, o);
 }
 

@@ -75,7 +75,7 @@ bool map_dropped(const std::vector<models::Transfer>& xs, const std::vector<char
     const int32_t j = pi.kth(is, id, static_cast<size_t>(pi.occurrence[i]));
     if (j < 0) return false;
     const auto& x = xs[static_cast<size_t>(j)];
-    if (x.bytes != xs[i].bytes || x.reduce != xs[i].reduce || x.barrier != xs[i].barrier ||
+    if (x.bytes != xs[i].bytes || x.repeat != xs[i].repeat || x.reduce != xs[i].reduce || x.barrier != xs[i].barrier ||
         x.deps.size() != xs[i].deps.size())
       return false;
     rep[i] = j;

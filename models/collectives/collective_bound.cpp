@@ -33,17 +33,19 @@ double collective_time_lower_bound(const GroupPlan& gp, const Topology& topo, co
     const int src = gp.ranks[static_cast<size_t>(x.src)], dst = gp.ranks[static_cast<size_t>(x.dst)];
     const int cs = src / ranks_per_chip, cd = dst / ranks_per_chip;
     const double latency = topo.route_latency(cs, cd);
-    const double issue = dma_issue + 2.0 * latency;
-    const double dma_s = x.bytes * (x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0) / (cc_cap * gp.plan.dma_share);
+    const double n = static_cast<double>(x.repeat);  // a chain of steps (Transfer::repeat)
+    const double issue = n * (dma_issue + 2.0 * latency);
+    const double dma_s =
+        n * x.bytes * (x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0) / (cc_cap * gp.plan.dma_share);
     double slowest = dma_s;
     load[kRankKey + src] += dma_s;
     for (int32_t l : topo.route(cs, cd)) {
-      const double link_s = x.bytes / topo.links()[static_cast<size_t>(l)].bandwidth;
+      const double link_s = n * x.bytes / topo.links()[static_cast<size_t>(l)].bandwidth;
       slowest = std::max(slowest, link_s);
       load[l] += link_s;
     }
     issue_queue[src] += issue;
-    end[i] = start + issue + latency + slowest;
+    end[i] = start + issue + n * latency + slowest;
     path = std::max(path, end[i]);
   }
   double heaviest = 0;

@@ -66,7 +66,7 @@ double busbw_factor(CollectiveOp op, int ranks) {
 
 double CollectivePlan::bytes_moved() const {
   double b = 0;
-  for (const auto& t : transfers) b += t.bytes;
+  for (const auto& t : transfers) b += t.bytes * t.repeat;
   return b;
 }
 

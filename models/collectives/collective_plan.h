@@ -137,6 +137,10 @@ struct Transfer {
   bool reduce = false;   // read-add-write reduction done by the sending rank's DMA
                          // engines, at reduce_rate of their copy bandwidth
   bool barrier = false;  // zero-cost join node (src == dst), no data moves
+  /// The transfer stands for `repeat` transfers of `bytes` over the same route, each issued when
+  /// the one before has arrived (a chain of ring steps, PlanOptions::max_chain_segments): run as
+  /// one flow of repeat x bytes after repeat x the route's latency and (repeat - 1) issues.
+  uint32_t repeat = 1;
 };
 
 struct CollectivePlan {
@@ -176,6 +180,16 @@ struct PlanOptions {
   /// whole plan: the plan hw::quotient_plan would make of it, without the transfers it drops
   /// (quotient_sink.h). Not owned; nullptr: the whole plan.
   const PlanSymmetry* quotient = nullptr;
+  /// A quotient's ring over symmetric instances, built by images (ring.cpp), keeps the
+  /// 2 (n - 1) steps of its kept rank, a chain on one route. When its chunks are latency-bound
+  /// (at most max_chain_chunk_bytes each) and it has more than max_chain_segments steps, a chain
+  /// is simulated in at most that many transfers, each standing for consecutive steps
+  /// (Transfer::repeat), so that a ring over thousands of instances does not cost a flow per
+  /// instance (docs/workloads.md 1.6.1; checked against --exact by test/cli/chain_segments.sh).
+  /// A bandwidth-bound chain is not merged: its steps' latencies overlap other chains' transfers,
+  /// which one long flow would not. 0 bytes (the default): every step.
+  int max_chain_segments = 64;
+  double max_chain_chunk_bytes = 0;
 };
 
 /// Flat plans over ranks 0..n-1; `order` is the ring order (a permutation of 0..n-1).

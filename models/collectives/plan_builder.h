@@ -46,14 +46,15 @@ class PlanBuilder {
   /// Appends a transfer of `bytes` from `src` to `dst` (plan-local ranks) after `deps` and after
   /// the source's barrier (the end of its previous phase); returns its id (its index in the
   /// plan, unless a quotient is built).
-  int32_t add(int src, int dst, double bytes, bool reduce, DepList deps) {
+  int32_t add(int src, int dst, double bytes, bool reduce, DepList deps, uint32_t repeat = 1) {
     if (barrier_[static_cast<size_t>(src)] >= 0) deps.push_back(barrier_[static_cast<size_t>(src)]);
-    ++plan.full_transfers;
+    plan.full_transfers += repeat;
     Transfer t;
     t.src = src;
     t.dst = dst;
     t.bytes = bytes;
     t.reduce = reduce;
+    t.repeat = repeat;
     t.deps = std::move(deps);
     const int32_t id = emit(std::move(t), false);
     incoming_[static_cast<size_t>(dst)].push_back(id);

@@ -30,14 +30,25 @@ int ring_phase(PlanBuilder& b, const std::vector<int>& ranks, double bytes, Phas
   if (const int r0 = b.shift_representative(ranks); r0 >= 0) {
     std::vector<int32_t> last(static_cast<size_t>(channels * k), -1);
     const int src = ranks[static_cast<size_t>(r0)];
-    for (int s = 0; s < total; ++s)
+    // The steps in segments: one each, or for latency-bound chunks above max_chain_segments
+    // steps at most that many runs of consecutive steps of one kind (reduce-scatter, all-gather).
+    std::vector<std::pair<int, int>> segments;  // (first step, steps)
+    const int seg = opt.max_chain_segments > 0 && total > opt.max_chain_segments && chunk <= opt.max_chain_chunk_bytes
+                        ? (total + opt.max_chain_segments - 1) / opt.max_chain_segments
+                        : 1;
+    for (int s = 0; s < total;) {
+      const int end = std::min({s + seg, total, s < rs_steps ? rs_steps : total});
+      segments.emplace_back(s, end - s);
+      s = end;
+    }
+    for (const auto& [s, steps] : segments)
       for (int ch = 0; ch < channels; ++ch) {
         const int to = ranks[static_cast<size_t>((r0 + ((ch % 2 == 0) ? 1 : -1) + n) % n)];
         for (int c = 0; c < k; ++c) {
           int32_t& prev = last[static_cast<size_t>(ch) * static_cast<size_t>(k) + static_cast<size_t>(c)];
           DepList deps;
           if (s > 0) deps.push_back(prev);
-          prev = b.add(src, to, chunk, s < rs_steps, std::move(deps));
+          prev = b.add(src, to, chunk, s < rs_steps, std::move(deps), static_cast<uint32_t>(steps));
           b.receive_image(src, prev);
         }
       }

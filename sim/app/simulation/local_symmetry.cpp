@@ -111,7 +111,8 @@ bool plan_maps(const Job& j, const hw::PlannedCollective& a, const hw::PlannedCo
     img[i] = pb.kth(s, d, static_cast<size_t>(pa.occurrence[i]));
     if (img[i] < 0) return false;
     const auto& x = xb[static_cast<size_t>(img[i])];
-    if (x.bytes != xa[i].bytes || x.reduce != xa[i].reduce || x.barrier != xa[i].barrier) return false;
+    if (x.bytes != xa[i].bytes || x.repeat != xa[i].repeat || x.reduce != xa[i].reduce || x.barrier != xa[i].barrier)
+      return false;
   }
   std::vector<int32_t> last(a.ranks.size(), -1);  // per source: the image of its last transfer between chips
   for (size_t i = 0; i < xa.size(); ++i) {
