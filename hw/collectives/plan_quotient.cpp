@@ -12,9 +12,10 @@ namespace {
 void instance_part(const System& sys, const std::vector<int>& ranks, models::PlanSymmetry& s) {
   s.per = sys.ranks_per_instance();
   const size_t nr = ranks.size();
-  for (int r : ranks) s.inst.push_back(sys.instance_of_rank(r));
-  std::sort(s.inst.begin(), s.inst.end());
-  s.inst.erase(std::unique(s.inst.begin(), s.inst.end()), s.inst.end());
+  std::vector<char> spanned(static_cast<size_t>(sys.topology().num_chips() / sys.topology().chips_per_instance()), 0);
+  for (int r : ranks) spanned[static_cast<size_t>(sys.instance_of_rank(r))] = 1;
+  for (size_t i = 0; i < spanned.size(); ++i)
+    if (spanned[i]) s.inst.push_back(static_cast<int>(i));
   s.ni = static_cast<int>(s.inst.size());
   std::vector<int> pos_of(static_cast<size_t>(s.inst.back() + 1), s.ni);
   for (int k = 0; k < s.ni; ++k) pos_of[static_cast<size_t>(s.inst[static_cast<size_t>(k)])] = k;
@@ -25,7 +26,6 @@ void instance_part(const System& sys, const std::vector<int>& ranks, models::Pla
   s.in_rep.resize(nr);
   for (size_t q = 0; q < nr; ++q) {
     const int r = ranks[q];
-    s.max_rank = std::max(s.max_rank, r);
     s.pos_q[q] = pos(sys.instance_of_rank(r));
     const int ri = sys.instance_of_rank(sys.rep_rank(r));
     const int to = pos(ri);
@@ -33,8 +33,10 @@ void instance_part(const System& sys, const std::vector<int>& ranks, models::Pla
     s.local_q[q] = r % s.per;
     s.in_rep[q] = sys.in_rep_instance(r) ? 1 : 0;
   }
-  s.plan_index.assign(static_cast<size_t>(s.max_rank) + 1, -1);
-  for (size_t q = 0; q < nr; ++q) s.plan_index[static_cast<size_t>(ranks[q])] = static_cast<int32_t>(q);
+  s.plan_index = models::PairIds(nr);
+  for (size_t q = 0; q < nr; ++q)
+    if (s.plan_index.insert(models::PairIds::key(ranks[q], 0)) != static_cast<int32_t>(q))
+      throw std::logic_error("plan_symmetry: a rank appears twice in a collective's ranks");
 }
 
 // The local part: the elements of the local symmetry that map the plan's ranks onto themselves
@@ -49,7 +51,7 @@ void local_part(const System& sys, const std::vector<int>& ranks, models::PlanSy
     bool stable = true;
     for (size_t q = 0; q < ranks.size() && stable; ++q) {
       const int r = g == 0 ? ranks[q] : sys.local_image(static_cast<int>(g), ranks[q]);
-      img[q] = r <= s.max_rank ? s.plan_index[static_cast<size_t>(r)] : -1;
+      img[q] = s.index_of(r);
       stable = img[q] >= 0;
     }
     if (stable) s.local_image.push_back(std::move(img));

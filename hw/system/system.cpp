@@ -33,7 +33,7 @@ void System::ensure_resources() {
   for (int c = 0; c < topo_.num_chips(); ++c) {
     // A chip of an instance that the symmetry maps elsewhere runs nothing and carries nothing.
     const int first_rank = c * ranks_per_chip();
-    if (sym_.perms.size() > 1 && !in_rep_instance(first_rank)) continue;
+    if (sym_.size() > 1 && !in_rep_instance(first_rank)) continue;
     for (int s = 0; s < chip.hbm.stacks; ++s)
       hbm_res_[static_cast<size_t>(c) * static_cast<size_t>(chip.hbm.stacks) + static_cast<size_t>(s)] =
           net_.add_resource("chip" + std::to_string(c) + ".hbm" + std::to_string(s), stack_bw);
@@ -55,7 +55,13 @@ RankPlacement System::placement(int rank) const {
 void System::set_symmetry(InstanceSymmetry k) {
   if (resources_) throw std::logic_error("symmetry: set after the resources were registered");
   const int n = topo_.num_chips() / topo_.chips_per_instance();
-  if (k.perms.empty()) k.perms.push_back({});
+  if (k.shifts > 0) {
+    const bool ok = k.perms.empty() && k.span >= 1 && k.block >= k.span && k.block % k.span == 0 && k.used >= 0 &&
+                    k.used <= n && k.used % k.block == 0 && k.stride >= 1;
+    if (!ok) throw std::logic_error("symmetry: a malformed compact instance symmetry");
+  } else if (k.perms.empty()) {
+    k.perms.push_back({});
+  }
   for (auto& p : k.perms) {
     if (p.empty())
       for (int i = 0; i < n; ++i) p.push_back(i);
@@ -70,9 +76,9 @@ void System::set_symmetry(InstanceSymmetry k) {
   if (static_cast<int>(k.to_rep.size()) != n) throw std::logic_error("symmetry: to_rep of the wrong size");
   for (int i = 0; i < n; ++i) {
     const int g = k.to_rep[static_cast<size_t>(i)];
-    if (g < 0 || g >= static_cast<int>(k.perms.size())) throw std::logic_error("symmetry: bad to_rep");
-    const int rep = k.perms[static_cast<size_t>(g)][static_cast<size_t>(i)];
-    const int back = k.perms[static_cast<size_t>(k.to_rep[static_cast<size_t>(rep)])][static_cast<size_t>(rep)];
+    if (g < 0 || g >= k.size()) throw std::logic_error("symmetry: bad to_rep");
+    const int rep = k.image(g, i);
+    const int back = k.image(k.to_rep[static_cast<size_t>(rep)], rep);
     if (back != rep) throw std::logic_error("symmetry: a representative is not its own representative");
   }
   const LocalSymmetry& loc = k.local;
@@ -89,10 +95,9 @@ void System::set_symmetry(InstanceSymmetry k) {
 }
 
 int System::rank_image(int g, int rank) const {
-  if (sym_.perms.size() <= 1) return rank;
+  if (sym_.size() <= 1) return rank;
   const int i = instance_of_rank(rank);
-  return sym_.perms[static_cast<size_t>(g)][static_cast<size_t>(i)] * ranks_per_instance() +
-         rank % ranks_per_instance();
+  return sym_.image(g, i) * ranks_per_instance() + rank % ranks_per_instance();
 }
 
 int System::rep_rank(int rank) const {
@@ -107,8 +112,7 @@ int32_t System::rep_link(int32_t l) const {
   const int i = topo_.links()[static_cast<size_t>(l)].instance;
   if (i < 0) return l;
   int rep = i;
-  if (sym_.perms.size() > 1)
-    rep = sym_.perms[static_cast<size_t>(sym_.to_rep[static_cast<size_t>(i)])][static_cast<size_t>(i)];
+  if (sym_.size() > 1) rep = sym_.image(sym_.to_rep[static_cast<size_t>(i)], i);
   if (sym_.local.active())
     return topo_.instance_link(rep, sym_.local.link_rep[static_cast<size_t>(topo_.link_ordinal(l))]);
   return rep == i ? l : topo_.link_in_instance(l, rep);

@@ -7,6 +7,7 @@
 
 #include <systemc>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -52,9 +53,26 @@ struct LocalSymmetry {
 
 struct InstanceSymmetry {
   std::vector<std::vector<int>> perms;  // perms[g][i]: image of instance i under element g (perms[0]: identity)
-  std::vector<int> to_rep;              // per instance: the g that maps it to its orbit's representative
-  LocalSymmetry local;                  // inside the instances (none: identity only)
-  bool active() const { return perms.size() > 1 || local.active(); }
+  /// The same in compact form, O(1) memory however many instances (perms empty, shifts > 0):
+  /// instances [0, used) lie in blocks of `block` (one per pipeline stage), each a cycle of
+  /// block / span groups of `span` instances; element g = a * span + b (a < shifts, b < span)
+  /// takes instance B * block + m * span + u to B * block + ((m + a * stride) mod (block /
+  /// span)) * span + (u + b) mod span, and leaves the instances from `used` on in place.
+  int shifts = 0, span = 1, stride = 1, block = 0, used = 0;
+  std::vector<int> to_rep;  // per instance: the g that maps it to its orbit's representative
+  LocalSymmetry local;      // inside the instances (none: identity only)
+  /// The number of instance elements (the identity counts).
+  int size() const { return shifts > 0 ? shifts * span : static_cast<int>(perms.size()); }
+  /// The image of instance i under element g.
+  int image(int g, int i) const {
+    if (shifts == 0) return perms[static_cast<size_t>(g)][static_cast<size_t>(i)];
+    if (i >= used) return i;
+    const int cycle = block / span, a = g / span, b = g % span;
+    const int base = i - i % block, m = (i % block) / span, u = i % span;
+    return base + static_cast<int>((static_cast<int64_t>(m) + static_cast<int64_t>(a) * stride) % cycle) * span +
+           (u + b) % span;
+  }
+  bool active() const { return size() > 1 || local.active(); }
 };
 
 class System : public sc_core::sc_module {
@@ -95,7 +113,7 @@ class System : public sc_core::sc_module {
   int rep_rank(int rank) const;
   bool in_rep_instance(int rank) const { return rank_image(instance_to_rep(rank), rank) == rank; }
   int instance_to_rep(int rank) const {
-    return sym_.perms.size() > 1 ? sym_.to_rep[static_cast<size_t>(instance_of_rank(rank))] : 0;
+    return sym_.size() > 1 ? sym_.to_rep[static_cast<size_t>(instance_of_rank(rank))] : 0;
   }
   /// The link that stands for topology link `l` (its image in the representative instance, and
   /// under the local symmetry its orbit's representative there).

@@ -2,7 +2,6 @@
 #include "models/collectives/group_plan.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -34,12 +33,14 @@ GroupPlan plan_group_collective(const Topology& topo, int ranks_per_chip, Algori
   auto chip_of = [&](int i) { return ranks[static_cast<size_t>(i)] / ranks_per_chip; };
   std::vector<int> idx(ranks.size());
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
-  auto key = [&](int i) {
-    const int chip = chip_of(i);
-    return std::make_tuple(topo.instance_of(chip), pos[static_cast<size_t>(chip % topo.chips_per_instance())],
-                           ranks[static_cast<size_t>(i)]);
-  };
-  std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return key(a) < key(b); });
+  std::vector<std::tuple<int, int, int>> keys(ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const int chip = chip_of(static_cast<int>(i));
+    keys[i] =
+        std::make_tuple(topo.instance_of(chip), pos[static_cast<size_t>(chip % topo.chips_per_instance())], ranks[i]);
+  }
+  auto before = [&](int a, int b) { return keys[static_cast<size_t>(a)] < keys[static_cast<size_t>(b)]; };
+  if (!std::is_sorted(idx.begin(), idx.end(), before)) std::stable_sort(idx.begin(), idx.end(), before);
   // Where each rank sits, for rdh's two stages (S22): its chip and the chip's hypercube label.
   PlanOptions o = opt;
   o.rank_chip.resize(ranks.size());
@@ -48,13 +49,17 @@ GroupPlan plan_group_collective(const Topology& topo, int ranks_per_chip, Algori
     o.rank_chip[i] = chip_of(static_cast<int>(i));
     o.rank_cube[i] = topo.cube_label(o.rank_chip[i] % topo.chips_per_instance());
   }
-  std::map<int, std::vector<int>> by_inst;
-  for (int i : idx) by_inst[topo.instance_of(chip_of(i))].push_back(i);
+  std::vector<std::vector<int>> by_inst;  // the ranks of each instance, in instance order (idx is)
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (k == 0 || std::get<0>(keys[static_cast<size_t>(idx[k])]) != std::get<0>(keys[static_cast<size_t>(idx[k - 1])]))
+      by_inst.emplace_back();
+    by_inst.back().push_back(idx[k]);
+  }
   bool equal = true;
   size_t local = 0;  // the group's ranks in its fullest instance
-  for (const auto& kv : by_inst) {
-    equal = equal && kv.second.size() == by_inst.begin()->second.size();
-    local = std::max(local, kv.second.size());
+  for (const auto& g : by_inst) {
+    equal = equal && g.size() == by_inst.front().size();
+    local = std::max(local, g.size());
   }
   // An older runtime's all-reduce: the ring at a share of the DMA rate (docs/model.md 8.7).
   const bool legacy = !force && op == CollectiveOp::AllReduce && legacy_allreduce(opt.sdk, static_cast<int>(local));
@@ -65,9 +70,7 @@ GroupPlan plan_group_collective(const Topology& topo, int ranks_per_chip, Algori
     if (by_inst.size() > 1 && !force) a = choose_inter(op, bytes, static_cast<int>(ranks.size()));
     out.plan = plan_flat(op, a, bytes, idx, o);
   } else {
-    std::vector<std::vector<int>> groups;
-    for (auto& kv : by_inst) groups.push_back(kv.second);
-    out.plan = plan_hierarchical(op, bytes, groups, large, o, force);
+    out.plan = plan_hierarchical(op, bytes, by_inst, large, o, force);
   }
   if (legacy) {
     out.plan.dma_share = opt.legacy_ring_dma_share;

@@ -154,6 +154,12 @@ class PlanBuilder {
     for (size_t r = 0; r < incoming_.size(); ++r) {
       const bool phantom = partial_ && phantom_[r];
       if (incoming_[r].empty() && !phantom) continue;
+      if (phantom && !sink_->keeps(static_cast<int>(r))) {  // counted only (QuotientSink::phantom)
+        barrier_[r] = sink_->phantom(static_cast<int32_t>(r));
+        incoming_[r].clear();
+        phantom_[r] = 0;
+        continue;
+      }
       Transfer t;
       t.src = t.dst = static_cast<int32_t>(r);
       t.barrier = true;

@@ -19,50 +19,6 @@ struct SymmetryError : std::logic_error {
   using std::logic_error::logic_error;
 };
 
-struct PlanSymmetry {
-  /// Instance part. The instances the plan spans, by position: a plan is symmetric under cyclic
-  /// shifts of these positions (rings) or under XOR of them (recursive doubling/halving,
-  /// power-of-two counts). Per plan rank: its instance's position, the position of its
-  /// representative's instance (ni when that instance is not spanned), its place inside the
-  /// instance, and whether it lies in a representative instance; system rank -> plan rank.
-  int per = 0, ni = 0, max_rank = 0;
-  std::vector<int> inst, pos_q, to_q, local_q;
-  std::vector<char> in_rep;
-  std::vector<int32_t> plan_index;
-  /// Local part: the elements of the local symmetry that map the plan's ranks onto themselves
-  /// (its stabiliser; [0] the identity) and, per plan rank, the one of them that takes it to
-  /// the least rank of its orbit (h[q]; 0 for a representative).
-  std::vector<int> h;
-  std::vector<std::vector<int32_t>> local_image;  // [k][q]: plan rank of element k's image of q
-  bool local = false;                             // the system has a local symmetry
-
-  /// A transfer from plan rank q is kept: q lies in a representative instance and represents
-  /// its local orbit.
-  bool kept(size_t q) const { return in_rep[q] && h[q] == 0; }
-  /// The image of plan rank q under the shift (or XOR) taking position `from` to `to`; -1 when
-  /// outside the plan.
-  int32_t image(size_t q, int from, int to, bool use_xor) const {
-    const int pq = pos_q[q];
-    const int np = use_xor ? (pq ^ from ^ to) : ((pq - from + to) % ni + ni) % ni;
-    const int r = inst[static_cast<size_t>(np)] * per + local_q[q];
-    return r <= max_rank ? plan_index[static_cast<size_t>(r)] : -1;
-  }
-  /// The image of a transfer from plan rank s to d in its orbit's representative: the local
-  /// part first, then the instance shift (or XOR). False when it leaves the plan.
-  bool image_of(int32_t s, int32_t d, bool use_xor, int32_t& is, int32_t& id) const {
-    const auto& img = local_image[static_cast<size_t>(h[static_cast<size_t>(s)])];
-    const size_t ls = static_cast<size_t>(img[static_cast<size_t>(s)]);
-    const size_t ld = static_cast<size_t>(img[static_cast<size_t>(d)]);
-    const int from = pos_q[ls], to = to_q[ls];
-    if (to >= ni) return false;
-    is = image(ls, from, to, use_xor);
-    id = image(ld, from, to, use_xor);
-    return is >= 0 && id >= 0;
-  }
-  /// XOR of positions is a symmetry only for a power-of-two count of instances.
-  bool xor_possible() const { return (ni & (ni - 1)) == 0; }
-};
-
 /// (src, dst) pairs of plan ranks -> dense ids: open addressing, linear probing. Plans of large
 /// collectives have millions of transfers over a few thousand pairs.
 class PairIds {
@@ -123,6 +79,52 @@ class PairIds {
   std::vector<uint64_t> keys_;
   std::vector<int32_t> ids_;
   size_t count_ = 0;
+};
+
+struct PlanSymmetry {
+  /// Instance part. The instances the plan spans, by position: a plan is symmetric under cyclic
+  /// shifts of these positions (rings) or under XOR of them (recursive doubling/halving,
+  /// power-of-two counts). Per plan rank: its instance's position, the position of its
+  /// representative's instance (ni when that instance is not spanned), its place inside the
+  /// instance, and whether it lies in a representative instance; system rank -> plan rank
+  /// (index_of: a hash of the plan's ranks, O(plan ranks) however far apart they lie).
+  int per = 0, ni = 0;
+  std::vector<int> inst, pos_q, to_q, local_q;
+  std::vector<char> in_rep;
+  PairIds plan_index{16};
+  /// Local part: the elements of the local symmetry that map the plan's ranks onto themselves
+  /// (its stabiliser; [0] the identity) and, per plan rank, the one of them that takes it to
+  /// the least rank of its orbit (h[q]; 0 for a representative).
+  std::vector<int> h;
+  std::vector<std::vector<int32_t>> local_image;  // [k][q]: plan rank of element k's image of q
+  bool local = false;                             // the system has a local symmetry
+
+  /// A transfer from plan rank q is kept: q lies in a representative instance and represents
+  /// its local orbit.
+  bool kept(size_t q) const { return in_rep[q] && h[q] == 0; }
+  /// The image of plan rank q under the shift (or XOR) taking position `from` to `to`; -1 when
+  /// outside the plan.
+  int32_t image(size_t q, int from, int to, bool use_xor) const {
+    const int pq = pos_q[q];
+    const int np = use_xor ? (pq ^ from ^ to) : ((pq - from + to) % ni + ni) % ni;
+    return index_of(inst[static_cast<size_t>(np)] * per + local_q[q]);
+  }
+  /// The plan rank of system rank r, or -1.
+  int32_t index_of(int r) const { return plan_index.find(PairIds::key(r, 0)); }
+  /// The image of a transfer from plan rank s to d in its orbit's representative: the local
+  /// part first, then the instance shift (or XOR). False when it leaves the plan.
+  bool image_of(int32_t s, int32_t d, bool use_xor, int32_t& is, int32_t& id) const {
+    const auto& img = local_image[static_cast<size_t>(h[static_cast<size_t>(s)])];
+    const size_t ls = static_cast<size_t>(img[static_cast<size_t>(s)]);
+    const size_t ld = static_cast<size_t>(img[static_cast<size_t>(d)]);
+    const int from = pos_q[ls], to = to_q[ls];
+    if (to >= ni) return false;
+    is = image(ls, from, to, use_xor);
+    id = image(ld, from, to, use_xor);
+    return is >= 0 && id >= 0;
+  }
+  /// XOR of positions is a symmetry only for a power-of-two count of instances.
+  bool xor_possible() const { return (ni & (ni - 1)) == 0; }
 };
 
 /// The k-th transfer between two plan ranks, in plan order, over a list of (src, dst) pairs:

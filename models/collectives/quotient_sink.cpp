@@ -2,6 +2,7 @@
 #include "models/collectives/quotient_sink.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 namespace trn::models {
@@ -44,9 +45,22 @@ bool QuotientSink::outside(const std::vector<int>& ranks) const {
 int32_t QuotientSink::drop(int32_t src, int32_t dst, double bytes, bool reduce, bool barrier, uint32_t ndeps) {
   const int32_t p = pairs_.insert(PairIds::key(src, dst));
   if (static_cast<size_t>(p) >= pair_count_.size()) pair_count_.push_back(0);
-  dropped_.push_back(Dropped{src, dst, pair_count_[static_cast<size_t>(p)]++, ndeps, bytes, reduce, barrier});
+  // The phantom barriers of src come before this one among its transfers to itself.
+  const int32_t before =
+      src == dst && static_cast<size_t>(src) < phantoms_.size() ? phantoms_[static_cast<size_t>(src)] : 0;
+  dropped_.push_back(Dropped{src, dst, before + pair_count_[static_cast<size_t>(p)]++, ndeps, bytes, reduce, barrier});
   ids_.push_back(-static_cast<int32_t>(dropped_.size()));
   return static_cast<int32_t>(ids_.size()) - 1;
+}
+
+int32_t QuotientSink::phantom(int32_t rank) {
+  if (phantom_id_ < 0) {
+    ids_.push_back(INT32_MIN);
+    phantom_id_ = static_cast<int32_t>(ids_.size()) - 1;
+  }
+  if (static_cast<size_t>(rank) >= phantoms_.size()) phantoms_.resize(static_cast<size_t>(rank) + 1, 0);
+  ++phantoms_[static_cast<size_t>(rank)];
+  return phantom_id_;
 }
 
 bool QuotientSink::map_dropped(const CollectivePlan& plan, bool use_xor, std::vector<int32_t>& rep) const {
@@ -74,7 +88,7 @@ bool QuotientSink::map_dropped(const CollectivePlan& plan, bool use_xor, std::ve
 }
 
 void QuotientSink::finish(CollectivePlan& plan) {
-  if (dropped_.empty() && !skipped_) return;  // every id is its plan index already
+  if (dropped_.empty() && !skipped_ && phantom_id_ < 0) return;  // every id is its plan index already
   // The first of the two symmetries that maps every dropped transfer is used.
   std::vector<int32_t> rep(dropped_.size(), -1);
   if (!map_dropped(plan, false, rep) && !map_dropped(plan, true, rep))
@@ -82,6 +96,8 @@ void QuotientSink::finish(CollectivePlan& plan) {
   for (auto& t : plan.transfers) {
     for (auto& d : t.deps) {
       const int32_t v = ids_[static_cast<size_t>(d)];
+      if (v == INT32_MIN)
+        throw SymmetryError("symmetry: collective " + plan.algorithm + " has a kept transfer after a phantom barrier");
       d = v >= 0 ? v : rep[static_cast<size_t>(-1 - v)];
     }
     std::sort(t.deps.begin(), t.deps.end());

@@ -9,7 +9,8 @@
 // destination, place among the transfers between the two, size, kind and dependency count, to
 // find and check its image at the end (finish). A group of ranks wholly outside the
 // representative instances may be skipped whole (PlanBuilder::skip): its transfers get no id,
-// and nothing kept can depend on them.
+// and nothing kept can depend on them; nor on the barrier nodes its ranks get at the phase's
+// end (phantom), which share one id and are only counted.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,12 @@ class QuotientSink {
   int32_t drop(int32_t src, int32_t dst, double bytes, bool reduce, bool barrier, uint32_t ndeps);
   /// Transfers were skipped without ids (PlanBuilder::skip).
   void skipped() { skipped_ = true; }
+  /// The id of a phantom barrier node of the dropped plan rank `rank`: the barrier it would
+  /// get at the end of a phase that was skipped or built by images. Nothing kept depends on it
+  /// (a kept transfer's barrier is its source's, and a kept source is never phantom), so every
+  /// phantom shares one id, found in no image; only its place among `rank`'s own transfers is
+  /// counted, O(1) per rank and phase (finish throws if a kept transfer names it).
+  int32_t phantom(int32_t rank);
   /// Moves the kept transfers' dependencies to ids in the plan, dropped ones to their images'.
   /// Throws SymmetryError when a dropped transfer has no image of the same size, kind and
   /// dependency count by cyclic shift nor by XOR of the instance positions (the plan is not
@@ -62,6 +69,8 @@ class QuotientSink {
   std::vector<Dropped> dropped_;
   PairIds pairs_{256};  // (src, dst) of dropped transfers
   std::vector<int32_t> pair_count_;
+  std::vector<int32_t> phantoms_;  // per plan rank: its phantom barriers so far
+  int32_t phantom_id_ = -1;        // the id every phantom barrier shares (-1: none yet)
   bool skipped_ = false;
 };
 

@@ -62,8 +62,10 @@ void build_torus(const SystemSpec& s, Topology& t, int inst) {
         int next = c + (((coord + 1) % size) - coord) * stride;
         // One directed link each way per neighbour pair; a size-2 ring has one neighbour.
         if (size > 2 || coord == 0) {
-          t.add_link(base + c, base + next, dims[d].link_bandwidth.v, s.topology.link_latency.v, 1.0, "neuronlink");
-          t.add_link(base + next, base + c, dims[d].link_bandwidth.v, s.topology.link_latency.v, 1.0, "neuronlink");
+          t.add_link(base + c, base + next, dims[d].link_bandwidth.v, s.topology.link_latency.v, 1.0,
+                     LinkKind::NeuronLink);
+          t.add_link(base + next, base + c, dims[d].link_bandwidth.v, s.topology.link_latency.v, 1.0,
+                     LinkKind::NeuronLink);
         }
       }
       stride *= sizes[d];
@@ -84,8 +86,8 @@ void build_switched(const SystemSpec& s, Topology& t, int inst) {
   for (int g = 0; g < groups; ++g) {
     int sw = t.add_node(prefix + "l1sw" + std::to_string(g));
     for (int c = g * tp.group_size; c < (g + 1) * tp.group_size; ++c) {
-      t.add_link(base + c, sw, tp.group_bandwidth.v, lat, 1.0, "switch");
-      t.add_link(sw, base + c, tp.group_bandwidth.v, lat, 1.0, "switch");
+      t.add_link(base + c, sw, tp.group_bandwidth.v, lat, 1.0, LinkKind::Switch);
+      t.add_link(sw, base + c, tp.group_bandwidth.v, lat, 1.0, LinkKind::Switch);
     }
   }
   if (tp.domain_size > 0 && tp.domain_size > tp.group_size) {
@@ -93,8 +95,8 @@ void build_switched(const SystemSpec& s, Topology& t, int inst) {
     for (int d = 0; d < domains; ++d) {
       int sw = t.add_node(prefix + "l2sw" + std::to_string(d));
       for (int c = d * tp.domain_size; c < (d + 1) * tp.domain_size; ++c) {
-        t.add_link(base + c, sw, tp.domain_bandwidth.v, lat, 1.0, "switch");
-        t.add_link(sw, base + c, tp.domain_bandwidth.v, lat, 1.0, "switch");
+        t.add_link(base + c, sw, tp.domain_bandwidth.v, lat, 1.0, LinkKind::Switch);
+        t.add_link(sw, base + c, tp.domain_bandwidth.v, lat, 1.0, LinkKind::Switch);
       }
     }
     if (tp.peer_bandwidth.v > 0 && domains > 1) {
@@ -103,8 +105,8 @@ void build_switched(const SystemSpec& s, Topology& t, int inst) {
         if (domains == 2 && d == 1) break;
         for (int i = 0; i < tp.domain_size; ++i) {
           int a = base + d * tp.domain_size + i, b = base + nd * tp.domain_size + i;
-          t.add_link(a, b, tp.peer_bandwidth.v, lat, 1.0, "neuronlink");
-          t.add_link(b, a, tp.peer_bandwidth.v, lat, 1.0, "neuronlink");
+          t.add_link(a, b, tp.peer_bandwidth.v, lat, 1.0, LinkKind::NeuronLink);
+          t.add_link(b, a, tp.peer_bandwidth.v, lat, 1.0, LinkKind::NeuronLink);
         }
       }
     }
@@ -136,11 +138,22 @@ int Topology::add_node(std::string name) {
   return static_cast<int>(node_names_.size()) - 1;
 }
 
-void Topology::add_link(int a, int b, double bandwidth, double latency, double cost, const std::string& kind) {
+const char* link_kind_name(LinkKind k) {
+  switch (k) {
+    case LinkKind::NeuronLink: return "neuronlink";
+    case LinkKind::Switch: return "switch";
+    case LinkKind::Efa: return "efa";
+  }
+  return "?";
+}
+
+void Topology::add_link(int a, int b, double bandwidth, double latency, double cost, LinkKind kind) {
   links_.push_back(Link{a, b, bandwidth, latency, cost, kind, current_instance_});
 }
 
 void Topology::index_instances() {
+  links_.shrink_to_fit();  // the last links were added (a million chips: nine million links)
+  node_names_.shrink_to_fit();
   instance_links_.assign(static_cast<size_t>(std::max(1, chips_ / std::max(1, chips_per_instance_))), {});
   link_ordinal_.assign(links_.size(), -1);
   for (size_t l = 0; l < links_.size(); ++l) {
@@ -278,7 +291,8 @@ const Topology::LocalRouting* Topology::local_routing() const {
   for (int c = 0; c < chips_per_instance_; ++c) {
     // The chip's one way in from the switch: switch -> NIC -> chip.
     const auto& cin = in[static_cast<size_t>(lr.vertex[static_cast<size_t>(c)])];
-    const int32_t last = only_link(cin, [&](int32_t l) { return links_[static_cast<size_t>(l)].kind == "efa"; });
+    const int32_t last =
+        only_link(cin, [&](int32_t l) { return links_[static_cast<size_t>(l)].kind == LinkKind::Efa; });
     if (last < 0) return nullptr;
     const int nic = links_[static_cast<size_t>(last)].from;
     const int32_t first = only_link(in[static_cast<size_t>(lr.vertex[static_cast<size_t>(nic)])],
@@ -388,8 +402,8 @@ Topology build_topology(const SystemSpec& s) {
       for (int n = 0; n < nics; ++n) {
         int node = t.add_node("i" + std::to_string(i) + ".nic" + std::to_string(n));
         nic_nodes.push_back(node);
-        t.add_link(node, net, nic_bw, half, kEfaRouteCost, "efa");
-        t.add_link(net, node, nic_bw, half, kEfaRouteCost, "efa");
+        t.add_link(node, net, nic_bw, half, kEfaRouteCost, LinkKind::Efa);
+        t.add_link(net, node, nic_bw, half, kEfaRouteCost, LinkKind::Efa);
       }
       for (int c = 0; c < s.chips; ++c) {
         int chip = i * s.chips + c;
@@ -397,13 +411,13 @@ Topology build_topology(const SystemSpec& s) {
           int per = nics / s.chips;
           for (int k = 0; k < per; ++k) {
             int node = nic_nodes[static_cast<size_t>(c) * static_cast<size_t>(per) + static_cast<size_t>(k)];
-            t.add_link(chip, node, nic_bw, 0.0, kEfaRouteCost, "efa");
-            t.add_link(node, chip, nic_bw, 0.0, kEfaRouteCost, "efa");
+            t.add_link(chip, node, nic_bw, 0.0, kEfaRouteCost, LinkKind::Efa);
+            t.add_link(node, chip, nic_bw, 0.0, kEfaRouteCost, LinkKind::Efa);
           }
         } else {
           int node = nic_nodes[static_cast<size_t>(c / (s.chips / nics))];
-          t.add_link(chip, node, nic_bw, 0.0, kEfaRouteCost, "efa");
-          t.add_link(node, chip, nic_bw, 0.0, kEfaRouteCost, "efa");
+          t.add_link(chip, node, nic_bw, 0.0, kEfaRouteCost, LinkKind::Efa);
+          t.add_link(node, chip, nic_bw, 0.0, kEfaRouteCost, LinkKind::Efa);
         }
       }
     }

@@ -16,12 +16,18 @@
 
 namespace trn::models {
 
+/// What a link is: a NeuronLink between chips, a chip's port on a switch, or an EFA hop.
+enum class LinkKind : uint8_t { NeuronLink, Switch, Efa };
+/// "neuronlink", "switch", "efa".
+const char* link_kind_name(LinkKind k);
+
+/// 40 bytes: a million-chip cluster has about nine million links.
 struct Link {
   int32_t from = 0, to = 0;
   double bandwidth = 0;   // bytes/s, this direction
   double latency = 0;     // seconds
   double route_cost = 1;  // routing weight
-  std::string kind;       // "neuronlink", "switch", "efa"
+  LinkKind kind = LinkKind::NeuronLink;
   int32_t instance = -1;  // the instance whose builder added it (-1: shared by the cluster)
 };
 
@@ -82,7 +88,7 @@ class Topology {
   /// Indexes the links per instance (build_topology calls it last).
   void index_instances();
   int add_node(std::string name);
-  void add_link(int a, int b, double bandwidth, double latency, double cost, const std::string& kind);
+  void add_link(int a, int b, double bandwidth, double latency, double cost, LinkKind kind);
   void set_shape(int chips_per_instance, int instances);
   void set_ring_order(std::vector<int> order) { ring_local_ = std::move(order); }
   void set_cube_labels(std::vector<int> labels) { cube_local_ = std::move(labels); }

@@ -14,7 +14,7 @@ namespace {
 std::set<int> neighbours(const Topology& t, int chip) {
   std::set<int> n;
   for (const auto& l : t.links())
-    if (l.from == chip && l.kind == "neuronlink") n.insert(l.to);
+    if (l.from == chip && l.kind == LinkKind::NeuronLink) n.insert(l.to);
   return n;
 }
 }  // namespace
@@ -70,10 +70,10 @@ TEST_CASE("instances join through EFA and only inter-instance traffic uses it", 
   CHECK(t.num_chips() == 32);
   for (int a = 0; a < 16; ++a)
     for (int b = 0; b < 16; ++b)
-      for (int32_t l : t.route(a, b)) CHECK(t.links()[static_cast<size_t>(l)].kind == "neuronlink");
+      for (int32_t l : t.route(a, b)) CHECK(t.links()[static_cast<size_t>(l)].kind == LinkKind::NeuronLink);
   const auto& r = t.route(3, 16 + 3);
   REQUIRE(r.size() == 4);  // chip -> NIC -> switch -> NIC -> chip
-  for (int32_t l : r) CHECK(t.links()[static_cast<size_t>(l)].kind == "efa");
+  for (int32_t l : r) CHECK(t.links()[static_cast<size_t>(l)].kind == LinkKind::Efa);
   CHECK(t.route_latency(3, 19) == Approx(15e-6));
   // trn1: 8 NICs shared by 16 chips.
   Topology t1 = build_topology(load_system("trn1.32xlarge", {}, 2));

@@ -37,12 +37,8 @@ void set_instance_symmetry(hw::System& sys, int ranks) {
   const int used = ranks / per_instance;
   if (ranks % per_instance != 0 || used < 2) return;
   const int n = sys.topology().num_chips() / sys.topology().chips_per_instance();
-  hw::InstanceSymmetry k;
-  for (int shift = 0; shift < used; ++shift) {
-    std::vector<int> perm(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i < used ? (i + shift) % used : i;
-    k.perms.push_back(std::move(perm));
-  }
+  hw::InstanceSymmetry k;  // the shifts i -> (i + a) mod used, in compact form
+  k.shifts = k.block = k.used = used;
   k.to_rep.assign(static_cast<size_t>(n), 0);
   for (int i = 1; i < used; ++i) k.to_rep[static_cast<size_t>(i)] = used - i;
   sys.set_symmetry(std::move(k));

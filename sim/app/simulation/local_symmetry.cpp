@@ -2,7 +2,9 @@
 #include "sim/app/simulation/local_symmetry.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -27,14 +29,20 @@ struct Job {
   std::vector<workloads::GroupKind> kinds;
   std::vector<std::vector<int>> gid;  // per kind, per rank: the least rank of its group
   std::vector<int> probe;             // ranks whose groups stand for every group (plans_ok)
+  std::vector<int> group_image;       // element_ok's work space, per group (least rank)
   std::map<Perm, std::vector<int32_t>> links;
-  std::map<std::tuple<int, double, std::vector<int>>, hw::PlannedCollective> plans;  // (op, bytes, ranks)
+  // (op, bytes, a hash of the ranks) -> the plans of that key (their ranks tell them apart):
+  // a DP group of a million-chip job has 62,496 ranks, kept once, in its plan.
+  std::map<std::tuple<int, double, uint64_t>, std::vector<std::unique_ptr<hw::PlannedCollective>>> plans;
 
   const hw::PlannedCollective& plan(models::CollectiveOp op, double bytes, const std::vector<int>& x) {
-    auto key = std::make_tuple(static_cast<int>(op), bytes, x);
-    auto it = plans.find(key);
-    if (it == plans.end()) it = plans.emplace(std::move(key), hw::plan_collective_quotient(sys, op, bytes, x)).first;
-    return it->second;
+    uint64_t h = 14695981039346656037ULL;  // FNV-1a over the ranks
+    for (int r : x) h = (h ^ static_cast<uint32_t>(r)) * 1099511628211ULL;
+    auto& list = plans[std::make_tuple(static_cast<int>(op), bytes, h)];
+    for (const auto& p : list)
+      if (p->ranks == x) return *p;
+    list.push_back(std::make_unique<hw::PlannedCollective>(hw::plan_collective_quotient(sys, op, bytes, x)));
+    return *list.back();
   }
 
   int apply(const Perm& p, int r) const { return r - r % per + p[static_cast<size_t>(r % per)]; }
@@ -65,20 +73,30 @@ bool element_ok(Job& j, const Perm& p) {
   for (size_t i = 0; i < p.size(); ++i)
     if (p[i] == static_cast<int>(i)) return false;
   // Every rank stays in its pipeline stage: the stages run different programs, and one rank
-  // per stage is simulated.
-  for (int r = 0; r < j.layout.world(); ++r)
+  // per stage is simulated (with one stage, trivially).
+  for (int r = 0; r < j.layout.world() && j.layout.stages() > 1; ++r)
     if (j.layout.coord(j.apply(p, r)).p != j.layout.coord(r).p) return false;
   std::vector<int32_t> links = j.sys.topology().local_automorphism(chip_perm(j, p));
   if (links.empty()) return false;
   j.links[p] = std::move(links);
   const int world = j.layout.world();
+  // Per group (its least rank): the group its ranks go to (-1: none seen yet).
+  std::vector<int>& to = j.group_image;
+  if (to.size() != static_cast<size_t>(world)) to.assign(static_cast<size_t>(world), -1);
   for (const auto& gid : j.gid) {
-    std::map<int, int> to;  // group (least rank) -> the group its ranks go to
-    for (int r = 0; r < world; ++r) {
+    std::vector<int> seen;
+    bool ok = true;
+    for (int r = 0; r < world && ok; ++r) {
       const int img = gid[static_cast<size_t>(j.apply(p, r))];
-      auto it = to.emplace(gid[static_cast<size_t>(r)], img).first;
-      if (it->second != img) return false;
+      int& t = to[static_cast<size_t>(gid[static_cast<size_t>(r)])];
+      if (t < 0) {
+        t = img;
+        seen.push_back(gid[static_cast<size_t>(r)]);
+      }
+      ok = t == img;
     }
+    for (int g : seen) to[static_cast<size_t>(g)] = -1;  // clean for the next call
+    if (!ok) return false;
   }
   return true;
 }
@@ -204,7 +222,7 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
                                      const workloads::ParallelSpec& par) {
   hw::LocalSymmetry none;
   if (sys.spec().topology.impl != "switched" || layout.world() != sys.total_ranks()) return none;
-  Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}, {}, {}};
+  Job j{sys, layout, sys.ranks_per_instance(), sys.ranks_per_chip(), {}, {}, {}, {}, {}, {}};
   // The groups whose plans are checked: those of the ranks of the representative instances.
   // An instance element s maps every group onto a group of its kind and its plans onto the
   // image group's (the instance symmetry's premise), and commutes with every candidate (both

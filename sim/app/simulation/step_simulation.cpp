@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -95,7 +97,7 @@ bool orbits_may_apply(const workloads::ScenarioSpec& s) {
 // other ranks of an orbit are its images. Empty when the rule does not apply.
 std::vector<int> orbit_representatives(const workloads::ScenarioSpec& s, const hw::System& sys,
                                        const workloads::Layout& layout) {
-  if (!orbits_may_apply(s) || sys.symmetry().perms.size() < 2) return {};
+  if (!orbits_may_apply(s) || sys.symmetry().size() < 2) return {};
   std::vector<int> reps;
   for (int r = 0; r < layout.world(); ++r)
     if (sys.rep_rank(r) == r) reps.push_back(r);
@@ -115,6 +117,26 @@ std::vector<int> mirrored_ranks(const hw::System& sys, const workloads::Layout& 
     if (sys.placement(r).first_core / per_stack == me.first_core / per_stack) out.push_back(r);
   }
   return out;
+}
+
+// Checks the compact form of a job's instance symmetry against its definition on the layout
+// (element a * span + b shifts d by a * step and rotates the span by b), where that costs under
+// a million look-ups: every run of a small system checks it (std::logic_error otherwise).
+void check_compact(const hw::InstanceSymmetry& k, const workloads::Layout& layout, const workloads::ParallelSpec& par,
+                   int per_instance, int instances) {
+  if (static_cast<int64_t>(k.size()) * instances > (int64_t{1} << 20)) return;
+  const int step = par.dp / k.shifts;
+  for (int g = 0; g < k.size(); ++g)
+    for (int i = 0; i < instances; ++i) {
+      int want = i;
+      if (i * per_instance < layout.world()) {
+        workloads::Coord c = layout.coord(i * per_instance);
+        c.d = (c.d + g / k.span * step) % par.dp;
+        const int j = layout.rank(c) / per_instance;
+        want = j - j % k.span + (j % k.span + g % k.span) % k.span;
+      }
+      if (k.image(g, i) != want) throw std::logic_error("symmetry: the compact instance symmetry is not the job's");
+    }
 }
 
 // The instance symmetry of a job (docs/workloads.md 1.6.1): shifting the data-parallel index d
@@ -141,20 +163,15 @@ hw::InstanceSymmetry job_symmetry(const hw::System& sys, const workloads::Layout
   }
   if (par.ep > par.fsdp && step > 0) step = std::lcm(step, par.ep / par.fsdp);
   if (instances < 2 || step == 0 || par.dp % step != 0 || (par.dp / step < 2 && span < 2)) return k;
-  for (int shift = 0; shift < par.dp; shift += step)
-    for (int inner = 0; inner < span; ++inner) {
-      std::vector<int> perm(static_cast<size_t>(instances));
-      for (int i = 0; i < instances; ++i) {
-        const int r = i * per_instance;
-        perm[static_cast<size_t>(i)] = i;
-        if (r >= layout.world()) continue;  // instances the job does not use
-        workloads::Coord c = layout.coord(r);
-        c.d = (c.d + shift) % par.dp;
-        const int j = layout.rank(c) / per_instance;  // replicas start at multiples of span
-        perm[static_cast<size_t>(i)] = j - j % span + (j % span + inner) % span;
-      }
-      k.perms.push_back(std::move(perm));
-    }
+  // Shifting d by a * step moves an instance by a * step * block / per_instance instances
+  // inside its pipeline stage's instances (the stages are the slowest coordinate), cyclically;
+  // the span rotates inside a replica's instances. Held in compact form (InstanceSymmetry).
+  k.shifts = par.dp / step;
+  k.span = span;
+  k.stride = step * block / per_instance / span;
+  k.block = block * par.dp / per_instance;
+  k.used = layout.world() / per_instance;
+  check_compact(k, layout, par, per_instance, instances);
   k.to_rep.assign(static_cast<size_t>(instances), 0);
   for (int i = 0; i < instances; ++i) {
     const int r = i * per_instance;
