@@ -1,7 +1,8 @@
 // System: a Trainium instance, UltraServer or cluster assembled from its SystemSpec.
-// It owns the shared FlowNetwork and EventQueue and registers every bandwidth resource:
-// one per directed link of the topology (NeuronLink, switch port, EFA), one per HBM stack,
-// one per physical core's DMA engines, and one per rank's collective DMA engines.
+// It owns the shared FlowNetwork and EventQueue and registers the bandwidth resources on first
+// use (ensure_resources): one per directed link of the topology (NeuronLink, switch port, EFA),
+// one per HBM stack, one per physical core's DMA engines, and one per rank's collective DMA
+// engines; under an instance symmetry only those of the representative instances.
 // NeuronCores are created on demand for the cores that run programs.
 #pragma once
 

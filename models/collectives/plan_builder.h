@@ -97,22 +97,9 @@ class PlanBuilder {
     const int n = static_cast<int>(ranks.size());
     const PlanSymmetry* s = quotient();
     if (!s || n < 2 || s->ni != n) return -1;
-    auto at = [&](int i) { return static_cast<size_t>(ranks[static_cast<size_t>(i)]); };
-    const int turn = ((s->pos_q[at(1)] - s->pos_q[at(0)]) % n + n) % n == 1 ? 1 : -1;
-    int kept = -1;
-    for (int i = 0; i < n; ++i) {
-      const size_t q = at(i);
-      if (s->local_q[q] != s->local_q[at(0)] || s->h[q] != 0) return -1;
-      if (((s->pos_q[q] - s->pos_q[at(0)] - turn * i) % n + n) % n != 0) return -1;
-      if (s->kept(q)) {
-        if (kept >= 0) return -1;
-        kept = i;
-      }
-    }
-    if (kept < 0) return -1;
-    for (int i = 0; i < n; ++i)
-      if (i != kept && (s->in_rep[at(i)] || s->to_q[at(i)] != s->pos_q[at(kept)])) return -1;
-    return kept;
+    const int p0 = s->pos_q[static_cast<size_t>(ranks[0])];
+    const int turn = ((s->pos_q[static_cast<size_t>(ranks[1])] - p0) % n + n) % n == 1 ? 1 : -1;
+    return kept_position(ranks, [&](int i, size_t q) { return ((s->pos_q[q] - p0 - turn * i) % n + n) % n == 0; });
   }
   /// Building a quotient: as shift_representative, for a phase invariant under XOR of the
   /// positions (recursive halving-doubling over a power-of-two count of instances): the ranks lie
@@ -121,20 +108,7 @@ class PlanBuilder {
     const int n = static_cast<int>(ranks.size());
     const PlanSymmetry* s = quotient();
     if (!s || n < 2 || s->ni != n || !s->xor_possible()) return -1;
-    auto at = [&](int i) { return static_cast<size_t>(ranks[static_cast<size_t>(i)]); };
-    int kept = -1;
-    for (int i = 0; i < n; ++i) {
-      const size_t q = at(i);
-      if (s->local_q[q] != s->local_q[at(0)] || s->h[q] != 0 || s->pos_q[q] != i) return -1;
-      if (s->kept(q)) {
-        if (kept >= 0) return -1;
-        kept = i;
-      }
-    }
-    if (kept < 0) return -1;
-    for (int i = 0; i < n; ++i)
-      if (i != kept && (s->in_rep[at(i)] || s->to_q[at(i)] != s->pos_q[at(kept)])) return -1;
-    return kept;
+    return kept_position(ranks, [&](int i, size_t q) { return s->pos_q[q] == i; });
   }
   /// Building a quotient by images: kept rank `r` receives transfer `id` (the image of what it
   /// receives), for its barrier at the phase's end.
@@ -195,6 +169,30 @@ class PlanBuilder {
     }
     plan.transfers.push_back(std::move(t));
     return static_cast<int32_t>(plan.transfers.size()) - 1;
+  }
+
+  // shift_representative and xor_representative: the position of the one kept rank of `ranks`
+  // (a quotient's, one per spanned instance) when every position i holds a plan rank q with
+  // in_place(i, q), all at the same place inside their instance and representatives of the
+  // local symmetry, every other one in an instance whose representative is the kept one's.
+  template <class InPlace>
+  int kept_position(const std::vector<int>& ranks, InPlace in_place) const {
+    const PlanSymmetry* s = quotient();
+    const int n = static_cast<int>(ranks.size());
+    auto at = [&](int i) { return static_cast<size_t>(ranks[static_cast<size_t>(i)]); };
+    int kept = -1;
+    for (int i = 0; i < n; ++i) {
+      const size_t q = at(i);
+      if (s->local_q[q] != s->local_q[at(0)] || s->h[q] != 0 || !in_place(i, q)) return -1;
+      if (s->kept(q)) {
+        if (kept >= 0) return -1;
+        kept = i;
+      }
+    }
+    if (kept < 0) return -1;
+    for (int i = 0; i < n; ++i)
+      if (i != kept && (s->in_rep[at(i)] || s->to_q[at(i)] != s->pos_q[at(kept)])) return -1;
+    return kept;
   }
 
   std::vector<int32_t> barrier_;
