@@ -56,21 +56,9 @@ void System::set_symmetry(InstanceSymmetry k) {
   if (resources_) throw std::logic_error("symmetry: set after the resources were registered");
   const int n = topo_.num_chips() / topo_.chips_per_instance();
   if (k.shifts > 0) {
-    const bool ok = k.perms.empty() && k.span >= 1 && k.block >= k.span && k.block % k.span == 0 && k.used >= 0 &&
-                    k.used <= n && k.used % k.block == 0 && k.stride >= 1;
-    if (!ok) throw std::logic_error("symmetry: a malformed compact instance symmetry");
-  } else if (k.perms.empty()) {
-    k.perms.push_back({});
-  }
-  for (auto& p : k.perms) {
-    if (p.empty())
-      for (int i = 0; i < n; ++i) p.push_back(i);
-    std::vector<char> hit(static_cast<size_t>(n), 0);
-    if (static_cast<int>(p.size()) != n) throw std::logic_error("symmetry: a permutation of the wrong size");
-    for (int i : p) {
-      if (i < 0 || i >= n || hit[static_cast<size_t>(i)]) throw std::logic_error("symmetry: not a permutation");
-      hit[static_cast<size_t>(i)] = 1;
-    }
+    const bool ok = k.span >= 1 && k.block >= k.span && k.block % k.span == 0 && k.used >= 0 && k.used <= n &&
+                    k.used % k.block == 0 && k.stride >= 1;
+    if (!ok) throw std::logic_error("symmetry: a malformed instance symmetry");
   }
   if (k.to_rep.empty()) k.to_rep.assign(static_cast<size_t>(n), 0);
   if (static_cast<int>(k.to_rep.size()) != n) throw std::logic_error("symmetry: to_rep of the wrong size");

@@ -52,22 +52,30 @@ struct LocalSymmetry {
   bool active() const { return rank_perms.size() > 1; }
 };
 
+/// The instance symmetry, in compact form (O(1) memory however many instances): instances
+/// [0, used) lie in blocks of `block` (one per pipeline stage), each a cycle of block / span
+/// groups of `span` instances; element g = a * span + b (a < shifts, b < span) takes instance
+/// B * block + m * span + u to B * block + ((m + a * stride) mod (block / span)) * span +
+/// (u + b) mod span, and leaves the instances from `used` on in place. shifts = 0: the identity
+/// only.
 struct InstanceSymmetry {
-  std::vector<std::vector<int>> perms;  // perms[g][i]: image of instance i under element g (perms[0]: identity)
-  /// The same in compact form, O(1) memory however many instances (perms empty, shifts > 0):
-  /// instances [0, used) lie in blocks of `block` (one per pipeline stage), each a cycle of
-  /// block / span groups of `span` instances; element g = a * span + b (a < shifts, b < span)
-  /// takes instance B * block + m * span + u to B * block + ((m + a * stride) mod (block /
-  /// span)) * span + (u + b) mod span, and leaves the instances from `used` on in place.
   int shifts = 0, span = 1, stride = 1, block = 0, used = 0;
   std::vector<int> to_rep;  // per instance: the g that maps it to its orbit's representative
   LocalSymmetry local;      // inside the instances (none: identity only)
+  /// The cyclic shifts i -> (i + a) mod used of the first `used` of `instances` instances,
+  /// instance 0 the representative (`bench collective`'s ranks that fill whole instances).
+  static InstanceSymmetry cyclic(int used, int instances) {
+    InstanceSymmetry k;
+    k.shifts = k.block = k.used = used;
+    k.to_rep.assign(static_cast<size_t>(instances), 0);
+    for (int i = 1; i < used; ++i) k.to_rep[static_cast<size_t>(i)] = used - i;
+    return k;
+  }
   /// The number of instance elements (the identity counts).
-  int size() const { return shifts > 0 ? shifts * span : static_cast<int>(perms.size()); }
+  int size() const { return shifts > 0 ? shifts * span : 1; }
   /// The image of instance i under element g.
   int image(int g, int i) const {
-    if (shifts == 0) return perms[static_cast<size_t>(g)][static_cast<size_t>(i)];
-    if (i >= used) return i;
+    if (shifts == 0 || i >= used) return i;
     const int cycle = block / span, a = g / span, b = g % span;
     const int base = i - i % block, m = (i % block) / span, u = i % span;
     return base + static_cast<int>((static_cast<int64_t>(m) + static_cast<int64_t>(a) * stride) % cycle) * span +

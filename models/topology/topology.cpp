@@ -138,15 +138,6 @@ int Topology::add_node(std::string name) {
   return static_cast<int>(node_names_.size()) - 1;
 }
 
-const char* link_kind_name(LinkKind k) {
-  switch (k) {
-    case LinkKind::NeuronLink: return "neuronlink";
-    case LinkKind::Switch: return "switch";
-    case LinkKind::Efa: return "efa";
-  }
-  return "?";
-}
-
 void Topology::add_link(int a, int b, double bandwidth, double latency, double cost, LinkKind kind) {
   links_.push_back(Link{a, b, bandwidth, latency, cost, kind, current_instance_});
 }

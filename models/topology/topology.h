@@ -18,8 +18,6 @@ namespace trn::models {
 
 /// What a link is: a NeuronLink between chips, a chip's port on a switch, or an EFA hop.
 enum class LinkKind : uint8_t { NeuronLink, Switch, Efa };
-/// "neuronlink", "switch", "efa".
-const char* link_kind_name(LinkKind k);
 
 /// 40 bytes: a million-chip cluster has about nine million links.
 struct Link {

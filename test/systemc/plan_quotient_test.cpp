@@ -30,16 +30,7 @@ namespace {
 // The instance symmetry `bench collective` sets on ranks that fill `used` whole instances: the
 // cyclic shifts of those instances, instance 0 the representative.
 hw::InstanceSymmetry shifts_of(const hw::System& sys, int used) {
-  const int n = sys.topology().num_chips() / sys.topology().chips_per_instance();
-  hw::InstanceSymmetry k;
-  for (int shift = 0; shift < used; ++shift) {
-    std::vector<int> perm(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i < used ? (i + shift) % used : i;
-    k.perms.push_back(std::move(perm));
-  }
-  k.to_rep.assign(static_cast<size_t>(n), 0);
-  for (int i = 1; i < used; ++i) k.to_rep[static_cast<size_t>(i)] = used - i;
-  return k;
+  return hw::InstanceSymmetry::cyclic(used, sys.topology().num_chips() / sys.topology().chips_per_instance());
 }
 
 // A local part that exchanges the ranks of each chip by XOR of their index (for the plans only:

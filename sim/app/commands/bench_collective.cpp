@@ -37,11 +37,7 @@ void set_instance_symmetry(hw::System& sys, int ranks) {
   const int used = ranks / per_instance;
   if (ranks % per_instance != 0 || used < 2) return;
   const int n = sys.topology().num_chips() / sys.topology().chips_per_instance();
-  hw::InstanceSymmetry k;  // the shifts i -> (i + a) mod used, in compact form
-  k.shifts = k.block = k.used = used;
-  k.to_rep.assign(static_cast<size_t>(n), 0);
-  for (int i = 1; i < used; ++i) k.to_rep[static_cast<size_t>(i)] = used - i;
-  sys.set_symmetry(std::move(k));
+  sys.set_symmetry(hw::InstanceSymmetry::cyclic(used, n));
 }
 
 // Runs the sizes back to back in one simulation: each starts when the previous has ended.
