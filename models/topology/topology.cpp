@@ -5,6 +5,7 @@
 #include <array>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -12,6 +13,43 @@ namespace trn::models {
 namespace {
 
 constexpr double kEfaRouteCost = 100.0;  // never route intra-instance traffic over EFA
+
+// Where two shortest paths tie, Dijkstra's predecessors follow the order in which it pops
+// vertices, which a relabelling of chips need not preserve. Between tied paths whose last links
+// differ in kind, the tree takes the last link of the lowest rank here: a switch's before an
+// EFA link before a direct chip-to-chip link. On Trn3 Gen2, of "rack switch, then the direct
+// link to the other rack" and "direct link, then the other rack's switch", every chip takes
+// the second, so that the local symmetry (Topology::local_automorphism) holds across the racks.
+int kind_rank(LinkKind k) { return k == LinkKind::Switch ? 0 : (k == LinkKind::Efa ? 1 : 2); }
+
+// The tree link into each of n vertices from one Dijkstra run (pred, dist) over the links
+// link_of(0..m-1), whose ends in vertex numbers are `ends`: the least-index link of minimal
+// weight from pred[v], unless a tight link into v (dist[u] + cost == dist[v]) of a better
+// kind exists (kind_rank); then the least-index tight link of the best kind. One pass over
+// the links in index order, not a scan of out-edges per vertex, which is quadratic through a
+// switch that reaches every NIC.
+template <class LinkOf, class Ends>
+std::vector<int32_t> tree_links(size_t n, size_t m, const std::vector<Link>& links, LinkOf link_of, Ends ends,
+                                const std::vector<size_t>& pred, const std::vector<double>& dist) {
+  std::vector<int32_t> pe(n, -1), best(n, -1);
+  auto tight = [&](size_t u, size_t v, const Link& k) {
+    return pred[v] != v && dist[u] < std::numeric_limits<double>::max() && dist[u] + k.route_cost <= dist[v] + 1e-12;
+  };
+  for (size_t i = 0; i < m; ++i) {
+    const int32_t l = link_of(i);
+    const Link& k = links[static_cast<size_t>(l)];
+    const auto [u, v] = ends(k);
+    if (!tight(u, v, k)) continue;
+    if (pe[v] < 0 && pred[v] == u) pe[v] = l;
+    int32_t& b = best[v];
+    if (b < 0 || kind_rank(k.kind) < kind_rank(links[static_cast<size_t>(b)].kind)) b = l;
+  }
+  for (size_t v = 0; v < n; ++v)
+    if (pe[v] >= 0 &&
+        kind_rank(links[static_cast<size_t>(best[v])].kind) < kind_rank(links[static_cast<size_t>(pe[v])].kind))
+      pe[v] = best[v];
+  return pe;
+}
 
 std::vector<int> snake(const std::vector<int>& sizes, size_t upto) {
   // Boustrophedon order over dimensions 0..upto-1 (dimension 0 fastest).
@@ -195,16 +233,9 @@ void Topology::compute_routes_from(int src) const {
   dijkstra_shortest_paths(g, static_cast<size_t>(src),
                           predecessor_map(make_iterator_property_map(pred.begin(), get(vertex_index, g)))
                               .distance_map(make_iterator_property_map(dist.begin(), get(vertex_index, g))));
-  auto& pe = pred_edge_[src];
-  pe.assign(num_vertices(g), -1);
-  // Recover the edge used to reach each vertex: the lowest-index edge pred->v of minimal weight.
-  // One pass over the links in index order (the first match is the lowest index), not a scan of
-  // pred's out-edges per vertex, which is quadratic through a switch that reaches every NIC.
-  for (size_t i = 0; i < links_.size(); ++i) {
-    const size_t u = static_cast<size_t>(links_[i].from), v = static_cast<size_t>(links_[i].to);
-    if (pe[v] >= 0 || pred[v] == v || pred[v] != u) continue;
-    if (dist[u] + links_[i].route_cost <= dist[v] + 1e-12) pe[v] = static_cast<int>(i);
-  }
+  pred_edge_[src] = tree_links(
+      num_vertices(g), links_.size(), links_, [](size_t i) { return static_cast<int32_t>(i); },
+      [](const Link& k) { return std::make_pair(static_cast<size_t>(k.from), static_cast<size_t>(k.to)); }, pred, dist);
 }
 
 // Routing by instance. Dijkstra from a chip pops every vertex of its instance (distances under
@@ -298,15 +329,13 @@ const Topology::LocalRouting* Topology::local_routing() const {
                                 .distance_map(make_iterator_property_map(dist.begin(), get(vertex_index, g))));
     for (size_t v = 0; v < nodes.size(); ++v)
       if (v != swv && !(dist[v] < dist[swv])) return nullptr;
-    std::vector<int32_t> pe(nodes.size(), -1);
-    for (int32_t l : lr.edges) {  // as compute_routes_from: the lowest-index edge pred -> v of minimal weight
-      const Link& k = links_[static_cast<size_t>(l)];
-      const size_t u = static_cast<size_t>(lr.vertex[static_cast<size_t>(k.from)]);
-      const size_t v = static_cast<size_t>(lr.vertex[static_cast<size_t>(k.to)]);
-      if (pe[v] >= 0 || pred[v] == v || pred[v] != u) continue;
-      if (dist[u] + k.route_cost <= dist[v] + 1e-12) pe[v] = l;
-    }
-    lr.tree.push_back(std::move(pe));
+    lr.tree.push_back(tree_links(
+        nodes.size(), lr.edges.size(), links_, [&](size_t i) { return lr.edges[i]; },
+        [&](const Link& k) {
+          return std::make_pair(static_cast<size_t>(lr.vertex[static_cast<size_t>(k.from)]),
+                                static_cast<size_t>(lr.vertex[static_cast<size_t>(k.to)]));
+        },
+        pred, dist));
   }
   lr.sw = sw;
   return &lr;

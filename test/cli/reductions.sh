@@ -138,6 +138,18 @@ check "2 x Trn3 Gen2: the local symmetry folds the 4 ranks of each chip (144 sim
   python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))['sim']['simulated_ranks'] != 144)" "$D/orbits.json"
 compare "2 x Trn3 Gen2 UltraServer, TP4 FSDP16 DP18 (one rank per orbit)" qwen3-32b-trn3-gen2 --set model.num_layers=1 \
   --set model.vocab_size=16384 --set system.instances=2 --set parallel.dp=18 --set batch.global_batch=576
+# Replicas of 16 chips (TP 16 x FSDP 4): the fifth straddles the two racks, so its collectives
+# run between them. Every chip routes to the other rack over its own direct link first
+# (docs/model.md 7), and XOR 2 of the chip index maps every route and plan: 288 simulated ranks
+# (576 before that routing rule, whose Dijkstra tie-break differed from chip to chip).
+run_trnsim run llama3.1-70b-trn2-ultraserver --set system=trn3-gen2-ultraserver --set system.instances=2 \
+  --set parallel.tp=16 --set parallel.fsdp=4 --set parallel.dp=18 --set batch.global_batch=72 \
+  --set model.num_layers=1 --set model.vocab_size=16384 --no-intervals --json "$D/racks.json"
+check "2 x Trn3 Gen2, TP16 FSDP4 DP18: the local symmetry holds across the racks (288 simulated ranks)" \
+  python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))['sim']['simulated_ranks'] != 288)" "$D/racks.json"
+compare "2 x Trn3 Gen2 UltraServer, TP16 FSDP4 DP18 (local symmetry across the racks)" llama3.1-70b-trn2-ultraserver \
+  --set system=trn3-gen2-ultraserver --set system.instances=2 --set parallel.tp=16 --set parallel.fsdp=4 \
+  --set parallel.dp=18 --set batch.global_batch=72 --set model.num_layers=1 --set model.vocab_size=16384
 
 # A lone collective on whole instances: only instance 0's transfers (instance symmetry) against
 # every transfer (--exact); the times must be identical.

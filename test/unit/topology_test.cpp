@@ -165,26 +165,48 @@ TEST_CASE("an older release's all-reduce: the ring at the legacy DMA share, othe
 
 TEST_CASE("local automorphisms of the switched Trn3 Gen2 fabric", "[topology][symmetry]") {
   // 2 racks of 18 servers x 4 chips; chip x of one rack has a direct link to chip x of the other.
-  // One UltraServer: with two, the check rejects these permutations too (not every route maps).
-  Topology t = build_topology(load_system("trn3-gen2-ultraserver", {}, 0));
-  const int n = t.chips_per_instance();
-  std::vector<int> id(static_cast<size_t>(n)), xor7(id.size()), rev(id.size()), xor8(id.size()), shift4(id.size());
-  for (int c = 0; c < n; ++c) {
-    id[static_cast<size_t>(c)] = c;
-    xor7[static_cast<size_t>(c)] = c ^ 7;          // inside blocks of two servers
-    rev[static_cast<size_t>(c)] = n - 1 - c;       // the racks swapped, each reversed
-    xor8[static_cast<size_t>(c)] = c ^ 8;          // chips 64-71 (rack 0) <-> 72-79 (rack 1)
-    shift4[static_cast<size_t>(c)] = (c + 4) % n;  // crosses the racks' boundary
+  // With one UltraServer and with two: the routes between the racks (and to the other
+  // UltraServer) map too, as every chip takes the direct link first (the next test case).
+  for (int instances : {0, 2}) {
+    INFO(instances << " instances");
+    Topology t = build_topology(load_system("trn3-gen2-ultraserver", {}, instances));
+    const int n = t.chips_per_instance();
+    std::vector<int> id(static_cast<size_t>(n)), xor7(id.size()), rev(id.size()), xor8(id.size()), shift4(id.size());
+    for (int c = 0; c < n; ++c) {
+      id[static_cast<size_t>(c)] = c;
+      xor7[static_cast<size_t>(c)] = c ^ 7;          // inside blocks of two servers
+      rev[static_cast<size_t>(c)] = n - 1 - c;       // the racks swapped, each reversed
+      xor8[static_cast<size_t>(c)] = c ^ 8;          // chips 64-71 (rack 0) <-> 72-79 (rack 1)
+      shift4[static_cast<size_t>(c)] = (c + 4) % n;  // crosses the racks' boundary
+    }
+    std::vector<int32_t> same = t.local_automorphism(id);
+    REQUIRE(same.size() == static_cast<size_t>(std::count_if(t.links().begin(), t.links().end(),
+                                                             [](const Link& l) { return l.instance == 0; })));
+    for (size_t k = 0; k < same.size(); ++k) CHECK(same[k] == static_cast<int32_t>(k));
+    CHECK_FALSE(t.local_automorphism(xor7).empty());
+    CHECK_FALSE(t.local_automorphism(rev).empty());
+    CHECK(t.local_automorphism(xor8).empty());
+    CHECK(t.local_automorphism(shift4).empty());
+    CHECK(t.local_automorphism({0, 1}).empty());  // not a permutation of an instance's chips
   }
-  std::vector<int32_t> same = t.local_automorphism(id);
-  REQUIRE(same.size() == static_cast<size_t>(std::count_if(t.links().begin(), t.links().end(),
-                                                           [](const Link& l) { return l.instance == 0; })));
-  for (size_t k = 0; k < same.size(); ++k) CHECK(same[k] == static_cast<int32_t>(k));
-  CHECK_FALSE(t.local_automorphism(xor7).empty());
-  CHECK_FALSE(t.local_automorphism(rev).empty());
-  CHECK(t.local_automorphism(xor8).empty());
-  CHECK(t.local_automorphism(shift4).empty());
-  CHECK(t.local_automorphism({0, 1}).empty());  // not a permutation of an instance's chips
+}
+
+TEST_CASE("Trn3 Gen2: a route to the other rack takes the direct link first, from every chip", "[topology][routing]") {
+  // Two ways tie at three links, "rack switch, then the direct link" and "direct link, then the
+  // other rack's switch"; Dijkstra alone breaks the tie by the order it pops vertices, which
+  // differs from chip to chip (and then no relabelling of chips maps the routes).
+  Topology t = build_topology(load_system("trn3-gen2-ultraserver", {}, 0));
+  const int rack = 72;
+  for (int a = 0; a < 2 * rack; ++a)
+    for (int b = 0; b < 2 * rack; ++b) {
+      if (a / rack == b / rack || b % rack == a % rack) continue;
+      const std::vector<int32_t>& r = t.route(a, b);
+      INFO(a << " -> " << b);
+      REQUIRE(r.size() == 3);
+      CHECK(t.links()[static_cast<size_t>(r[0])].kind == LinkKind::NeuronLink);
+      CHECK(t.links()[static_cast<size_t>(r[0])].to == (a + rack) % (2 * rack));
+      CHECK(t.links()[static_cast<size_t>(r[2])].kind == LinkKind::Switch);
+    }
 }
 
 TEST_CASE("routes found per instance are the routes over the whole fabric", "[topology][routing]") {

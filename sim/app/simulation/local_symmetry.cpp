@@ -67,9 +67,9 @@ std::vector<int> chip_perm(const Job& j, const Perm& p) {
   return c;
 }
 
-// An element other than the identity: fixes no rank, maps the topology onto itself and every
-// group of every kind onto a group of its kind.
-bool element_ok(Job& j, const Perm& p) {
+// An element other than the identity: fixes no rank and maps the topology onto itself (and,
+// with pipeline stages, every rank into its stage).
+bool element_fits(Job& j, const Perm& p) {
   for (size_t i = 0; i < p.size(); ++i)
     if (p[i] == static_cast<int>(i)) return false;
   // Every rank stays in its pipeline stage: the stages run different programs, and one rank
@@ -79,6 +79,11 @@ bool element_ok(Job& j, const Perm& p) {
   std::vector<int32_t> links = j.sys.topology().local_automorphism(chip_perm(j, p));
   if (links.empty()) return false;
   j.links[p] = std::move(links);
+  return true;
+}
+
+// The element maps every group of every kind onto a group of its kind: O(ranks) per kind.
+bool groups_map(Job& j, const Perm& p) {
   const int world = j.layout.world();
   // Per group (its least rank): the group its ranks go to (-1: none seen yet).
   std::vector<int>& to = j.group_image;
@@ -107,7 +112,15 @@ bool element_ok(Job& j, const Perm& p) {
 // transfers one after another in plan order (CollectiveEngine::ready), so a permutation that
 // reorders them, such as a ring's reflection (its two directions trade places), changes when
 // they start: it is not a symmetry of the timing.
-bool plan_maps(const Job& j, const hw::PlannedCollective& a, const hw::PlannedCollective& b, const Perm& p) {
+models::PairIndex pair_index(const hw::PlannedCollective& a) {
+  const auto& x = a.plan.transfers;
+  return models::PairIndex(
+      x.size(), [&](size_t i) { return x[i].src; }, [&](size_t i) { return x[i].dst; });
+}
+
+// `pa`: pair_index(a), built once for all the elements `a` is checked under.
+bool plan_maps(const Job& j, const hw::PlannedCollective& a, const models::PairIndex& pa,
+               const hw::PlannedCollective& b, const Perm& p) {
   const auto &xa = a.plan.transfers, &xb = b.plan.transfers;
   if (xa.size() != xb.size() || a.ranks.size() != b.ranks.size()) return false;
   // Per plan rank of a: the plan rank of b of its image (-1: not in b).
@@ -118,10 +131,7 @@ bool plan_maps(const Job& j, const hw::PlannedCollective& a, const hw::PlannedCo
     auto it = index_b.find(j.apply(p, a.ranks[q]));
     if (it != index_b.end()) to_b[q] = it->second;
   }
-  const models::PairIndex pa(
-      xa.size(), [&](size_t i) { return xa[i].src; }, [&](size_t i) { return xa[i].dst; });
-  const models::PairIndex pb(
-      xb.size(), [&](size_t i) { return xb[i].src; }, [&](size_t i) { return xb[i].dst; });
+  const models::PairIndex pb = pair_index(b);
   std::vector<int32_t> img(xa.size());
   for (size_t i = 0; i < xa.size(); ++i) {
     const int32_t s = to_b[static_cast<size_t>(xa[i].src)], d = to_b[static_cast<size_t>(xa[i].dst)];
@@ -157,8 +167,10 @@ bool plan_maps(const Job& j, const hw::PlannedCollective& a, const hw::PlannedCo
 // Every collective the job may run on a group of each kind, at every size band, goes to the
 // same collective on the image group under every element of `fresh` (the elements of `group`
 // not checked before: one group per orbit of `group` suffices, by composition). Only the
-// groups of the probe ranks are checked (see local_job_symmetry).
-bool plans_ok(Job& j, const std::vector<Perm>& group, const std::vector<Perm>& fresh) {
+// groups of the probe ranks are checked (see local_job_symmetry). In two passes: `pass` 0
+// checks the first group of each kind, 1 the others; an element that fails mostly fails on the
+// first group of some kind, before the plans of every other group are built.
+bool plans_ok(Job& j, const std::vector<Perm>& group, const std::vector<Perm>& fresh, int pass) {
   for (size_t k = 0; k < j.kinds.size(); ++k) {
     const bool ep = j.kinds[k] == workloads::GroupKind::Ep;
     std::set<std::vector<int>> orbits;
@@ -170,13 +182,18 @@ bool plans_ok(Job& j, const std::vector<Perm>& group, const std::vector<Perm>& f
       std::vector<int> canon = x;
       for (const Perm& p : group) canon = std::min(canon, j.image(p, x));
       if (!orbits.insert(canon).second) continue;
+      if (pass == 1 && orbits.size() == 1) continue;  // checked in pass 0
       for (auto op : {models::CollectiveOp::AllGather, models::CollectiveOp::ReduceScatter,
                       models::CollectiveOp::AllReduce, models::CollectiveOp::AllToAll}) {
         if ((op == models::CollectiveOp::AllToAll) != ep) continue;
-        for (double bytes : kBytes)
+        for (double bytes : kBytes) {
+          const hw::PlannedCollective& a = j.plan(op, bytes, x);
+          const models::PairIndex pa = pair_index(a);
           for (const Perm& g : fresh)
-            if (!plan_maps(j, j.plan(op, bytes, x), j.plan(op, bytes, j.image(g, x)), g)) return false;
+            if (!plan_maps(j, a, pa, j.plan(op, bytes, j.image(g, x)), g)) return false;
+        }
       }
+      if (pass == 0) break;
     }
   }
   return true;
@@ -216,6 +233,35 @@ std::vector<Perm> candidates(const Job& j) {
   return out;
 }
 
+// The group kinds of the job (groups of 2 or more) with, per rank, the least rank of its group;
+// by group size, smallest first: an element that fails is found out on the cheapest plans
+// (plans_ok checks the kinds in this order; a DP group of a million-chip job has 62,496 ranks,
+// and its plans take seconds).
+void add_group_kinds(Job& j) {
+  const workloads::Layout& layout = j.layout;
+  std::vector<std::pair<size_t, workloads::GroupKind>> by_size;
+  for (auto k : {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp,
+                 workloads::GroupKind::Pp, workloads::GroupKind::Ep})
+    if (const size_t n = layout.group(k, 0).size(); n >= 2) by_size.emplace_back(n, k);
+  std::stable_sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& size_kind : by_size) {
+    const workloads::GroupKind k = size_kind.second;
+    // The least rank of each rank's group: its leader where the groups partition the ranks
+    // (O(ranks), no member lists), else from the members.
+    std::vector<int> gid(static_cast<size_t>(layout.world()));
+    for (int r = 0; r < layout.world(); ++r) {
+      int& x = gid[static_cast<size_t>(r)];
+      x = layout.group_leader(k, r);
+      if (x < 0) {
+        const std::vector<int> g = layout.group(k, r);
+        x = *std::min_element(g.begin(), g.end());
+      }
+    }
+    j.kinds.push_back(k);
+    j.gid.push_back(std::move(gid));
+  }
+}
+
 }  // namespace
 
 hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
@@ -231,23 +277,7 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
   // symmetry, every rank (every instance is its own representative).
   for (int r = 0; r < layout.world(); ++r)
     if (sys.in_rep_instance(r)) j.probe.push_back(r);
-  for (auto k : {workloads::GroupKind::Tp, workloads::GroupKind::Fsdp, workloads::GroupKind::Dp,
-                 workloads::GroupKind::Pp, workloads::GroupKind::Ep}) {
-    if (layout.group(k, 0).size() < 2) continue;
-    // The least rank of each rank's group: its leader where the groups partition the ranks
-    // (O(ranks), no member lists), else from the members.
-    std::vector<int> gid(static_cast<size_t>(layout.world()));
-    for (int r = 0; r < layout.world(); ++r) {
-      int& x = gid[static_cast<size_t>(r)];
-      x = layout.group_leader(k, r);
-      if (x < 0) {
-        const std::vector<int> g = layout.group(k, r);
-        x = *std::min_element(g.begin(), g.end());
-      }
-    }
-    j.kinds.push_back(k);
-    j.gid.push_back(std::move(gid));
-  }
+  add_group_kinds(j);
   Perm id(static_cast<size_t>(j.per));
   for (int r = 0; r < j.per; ++r) id[static_cast<size_t>(r)] = r;
   std::vector<Perm> group = {id}, gens;
@@ -259,11 +289,15 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
     std::vector<Perm> fresh;
     for (const Perm& p : next)
       if (ok && p != id && std::find(group.begin(), group.end(), p) == group.end()) {
-        ok = element_ok(j, p);
+        ok = element_fits(j, p);
         fresh.push_back(p);
       }
     std::sort(next.begin(), next.end(), [&](const Perm& a, const Perm& b) { return (a == id) > (b == id); });
-    if (!ok || !plans_ok(j, next, fresh)) continue;
+    // The cheap checks first: the plans of the first group of each kind, then the groups'
+    // images (O(ranks) per element), then the plans of the other groups.
+    ok = ok && plans_ok(j, next, fresh, 0);
+    for (const Perm& p : fresh) ok = ok && groups_map(j, p);
+    if (!ok || !plans_ok(j, next, fresh, 1)) continue;
     group = std::move(next);
     gens.push_back(c);
   }
