@@ -185,6 +185,16 @@ if [ "$RC" -eq 2 ] && [ ! -e "$D/guard.json" ] && [ "$(wc -l < "$ERR")" -eq 1 ] 
 else
   fail "--max-memory guard" "exit $RC, stderr: $(head -c 300 "$ERR")"
 fi
+# With one rank per orbit the simulated ranks are known only in the simulation's process: the
+# first check counts one per stage (63 ops held here), the simulation's own check its 144 ranks
+# (9,072 ops); the same exit, one line and no file.
+run_trnsim run qwen3-32b-trn3-gen2 --set model.num_layers=1 --set model.vocab_size=16384 --set system.instances=2 \
+  --set parallel.dp=18 --set batch.global_batch=576 --no-intervals --max-memory 70MiB --json "$D/guard2.json"
+if [ "$RC" -eq 2 ] && [ ! -e "$D/guard2.json" ] && [ "$(wc -l < "$ERR")" -eq 1 ] && grep -q "(9072 ops held" "$ERR"; then
+  pass "--max-memory counts a per-orbit run's simulated ranks in its own process (exit 2, no output file)"
+else
+  fail "--max-memory guard, per orbit" "exit $RC, stderr: $(head -c 300 "$ERR")"
+fi
 
 # Progress: never when stderr is not a terminal; on a terminal (script(1)) when the run takes
 # longer than TRNSIM_PROGRESS_AFTER seconds (0 here), not with --quiet.

@@ -31,6 +31,7 @@ std::vector<sim::ChildResult> run_children(const std::vector<std::function<nlohm
 }
 
 void rethrow(const sim::ChildResult& r, const std::string& what) {
+  if (r.status == 2 && r.kind == "host-memory") throw MemoryGuardError(r.message);
   if (r.status == 2) throw sim::ConfigError(r.message);
   throw std::runtime_error(what + " failed: " + r.message);
 }

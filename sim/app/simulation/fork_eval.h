@@ -29,8 +29,8 @@ std::string sealed(const std::function<nlohmann::json()>& body);
 std::vector<sim::ChildResult> run_children(const std::vector<std::function<nlohmann::json()>>& bodies,
                                            const std::string& what, int jobs);
 
-/// A failed child's result as the parent's exception: sim::ConfigError for bad input (status
-/// 2), std::runtime_error naming `what` otherwise.
+/// A failed child's result as the parent's exception: MemoryGuardError for the memory guard,
+/// sim::ConfigError for other bad input (status 2), std::runtime_error naming `what` otherwise.
 [[noreturn]] void rethrow(const sim::ChildResult& r, const std::string& what);
 
 /// run_children with typed values (through nlohmann::json; doubles survive exactly). Throws the

@@ -257,8 +257,76 @@ std::unique_ptr<Timeline> attach_trace(const TraceOptions& trace, const workload
 
 }  // namespace
 
+namespace {
+
+// The job's symmetry (instance and local parts) and the siblings left out, for the stage
+// reduction.
+void set_reductions(const workloads::ScenarioSpec& s, const workloads::Layout& layout, hw::System& sys,
+                    hw::ProgramRunner& runner) {
+  hw::InstanceSymmetry k = job_symmetry(sys, layout, s.parallel);
+  sys.set_symmetry(k);  // the instance part: local_job_symmetry checks the plans' quotients
+  k.local = local_job_symmetry(sys, layout, s.parallel);
+  sys.set_symmetry(std::move(k));
+  // Siblings apart from the simulated ranks' traffic are left out on switched fabrics (Trn3),
+  // where most siblings are (docs/workloads.md 1.6; docs/adr/0005). Tori keep them all: the
+  // runtime calibration was fitted with every sibling, and the shortcut moves those steps by
+  // up to 0.05 %.
+  runner.leave_apart_siblings(s.system.topology.impl == "switched");
+}
+
+// The ops held at once by a simulation of `s` (its whole step: `largest` micro-batches) with
+// per_stage_sim[p] simulated ranks in stage p (RunEstimate).
+int64_t held_ops(const workloads::ScenarioSpec& s, const workloads::Layout& layout, int largest,
+                 const std::vector<int64_t>& per_stage_sim) {
+  int64_t total = 0;
+  // Ops of one rank per stage at 1 and 2 micro-batches give the ops per micro-batch.
+  for (int p = 0; p < s.parallel.pp; ++p) {
+    const workloads::TrainingGraph g = stage_graph(s, p);
+    int64_t ops[2] = {0, 0};
+    for (int k = 1; k <= 2; ++k) {
+      workloads::LoweringStats st;
+      workloads::lower_rank(with_microbatches(s, k), layout, g, layout.rank({0, 0, 0, p}), &st);
+      ops[k - 1] = st.ops;
+    }
+    // Ops are lowered a segment at a time as the run needs them and released as they retire
+    // (NeuronCore::load(ProgramSource)): a rank holds the micro-batches in flight in its 1F1B
+    // schedule (at most pp) and the next ones being lowered, about pp + 2. Compiled FSDP
+    // gathers have no inputs and run ahead across micro-batches without bound, so with FSDP in
+    // compiled mode the whole step's ops may be held at once.
+    const bool runs_ahead = s.mode == workloads::ExecMode::Compiled && s.parallel.fsdp > 1;
+    const int held = runs_ahead ? largest : std::min(largest, s.parallel.pp + 2);
+    total += (ops[0] + int64_t(held - 1) * (ops[1] - ops[0])) * per_stage_sim[static_cast<size_t>(p)];
+  }
+  return total;
+}
+
+[[noreturn]] void memory_guard_error(const std::string& name, double bytes, int64_t ops, int concurrent,
+                                     double max_memory) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "%s: the run is estimated at %.2f GiB (%lld ops held at once in its largest simulation%s), over "
+                "--max-memory %.2f GiB; use the default reductions (no --exact, --all-ranks or --all-microbatches), "
+                "fewer micro-batches or layers, or a larger --max-memory",
+                name.c_str(), bytes / 1073741824.0, static_cast<long long>(ops), concurrent > 1 ? ", two at once" : "",
+                max_memory / 1073741824.0);
+  throw MemoryGuardError(buf);
+}
+
+// The memory guard again in the simulation's process, once its simulated ranks are known (one
+// per orbit): their ops held at once, with `concurrent` simulations at a time.
+void check_simulated_memory(const workloads::ScenarioSpec& s, const workloads::Layout& layout,
+                            const std::vector<int>& simulated, double max_memory, int concurrent) {
+  std::vector<int64_t> per_stage(static_cast<size_t>(s.parallel.pp), 0);
+  for (int rank : simulated) ++per_stage[static_cast<size_t>(layout.coord(rank).p)];
+  const int64_t ops = held_ops(s, layout, s.parallel.microbatches, per_stage);
+  const double bytes = concurrent * (kBaseBytes + kBytesPerOp * double(ops));
+  if (bytes > max_memory) memory_guard_error(s.name, bytes, ops, concurrent, max_memory);
+}
+
+}  // namespace
+
 StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace, RankSelection ranks,
-                         const std::string& progress) {
+                         const std::string& progress, double max_memory, int concurrent) {
   auto wall0 = std::chrono::steady_clock::now();
   StepResult r;
   workloads::Layout layout(s.parallel);
@@ -268,17 +336,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   static std::unique_ptr<hw::ProgramRunner> runner;
   sys = std::make_unique<hw::System>("system", s.system, lnc);
   runner = std::make_unique<hw::ProgramRunner>("runner", *sys);
-  if (ranks == RankSelection::Stages) {
-    hw::InstanceSymmetry k = job_symmetry(*sys, layout, s.parallel);
-    sys->set_symmetry(k);  // the instance part: local_job_symmetry checks the plans' quotients
-    k.local = local_job_symmetry(*sys, layout, s.parallel);
-    sys->set_symmetry(std::move(k));
-    // Siblings apart from the simulated ranks' traffic are left out on switched fabrics (Trn3),
-    // where most siblings are (docs/workloads.md 1.6; docs/adr/0005). Tori keep them all: the
-    // runtime calibration was fitted with every sibling, and the shortcut moves those steps by
-    // up to 0.05 %.
-    runner->leave_apart_siblings(s.system.topology.impl == "switched");
-  }
+  if (ranks == RankSelection::Stages) set_reductions(s, layout, *sys, *runner);
   std::map<int, workloads::TrainingGraph> graphs;
   std::vector<int> simulated = ranks == RankSelection::All ? layout.all_ranks() : layout.stage_representatives();
   std::vector<char> mask;     // per rank: simulated (only with the stage reduction: sibling groups)
@@ -290,6 +348,7 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
     mask.assign(static_cast<size_t>(r.world), 0);
     for (int rank : simulated) mask[static_cast<size_t>(rank)] = 1;
     covered = r.per_orbit ? std::vector<char>(static_cast<size_t>(r.world), 1) : mask;
+    if (r.per_orbit && max_memory > 0) check_simulated_memory(s, layout, simulated, max_memory, concurrent);
   }
   for (int rank : simulated) {
     int p = layout.coord(rank).p;
@@ -365,52 +424,22 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& full, const StepOptions&
   const workloads::ScenarioSpec s = layers.size() > 1 ? with_layers(full, layers.back()) : full;
   const int m = s.parallel.microbatches;
   std::vector<int> pts = opt.all_microbatches ? std::vector<int>{m} : steady_state_points(m, s.parallel.pp);
-  const int largest = pts.back();
   e.concurrent = pts.size() > 1 || layers.size() > 1 ? 2 : 1;
   workloads::Layout layout(s.parallel);
-  // Simulated ranks per stage: with one per orbit (switched fabrics over instances) at most those
-  // of one instance (an upper bound: the local symmetry usually folds the ranks of a chip).
-  const int per_stage_sim = opt.ranks == RankSelection::All ? layout.per_stage()
-                            : orbits_may_apply(s)
-                                ? std::max(1, std::min(layout.per_stage(), layout.world() / s.system.instances))
-                                : 1;
-  // Ops of one rank per stage at 1 and 2 micro-batches give the ops per micro-batch.
-  for (int p = 0; p < s.parallel.pp; ++p) {
-    const workloads::TrainingGraph g = stage_graph(s, p);
-    int64_t ops[2] = {0, 0};
-    for (int k = 1; k <= 2; ++k) {
-      workloads::LoweringStats st;
-      workloads::lower_rank(with_microbatches(s, k), layout, g, layout.rank({0, 0, 0, p}), &st);
-      ops[k - 1] = st.ops;
-    }
-    // Ops are lowered a segment at a time as the run needs them and released as they retire
-    // (NeuronCore::load(ProgramSource)): a rank holds the micro-batches in flight in its 1F1B
-    // schedule (at most pp) and the next ones being lowered, about pp + 2. Compiled FSDP
-    // gathers have no inputs and run ahead across micro-batches without bound, so with FSDP in
-    // compiled mode the whole step's ops may be held at once.
-    const bool runs_ahead = s.mode == workloads::ExecMode::Compiled && s.parallel.fsdp > 1;
-    const int held = runs_ahead ? largest : std::min(largest, s.parallel.pp + 2);
-    e.ops += (ops[0] + int64_t(held - 1) * (ops[1] - ops[0])) * per_stage_sim;
-  }
+  // Simulated ranks per stage: every rank, or one. With one per orbit (switched fabrics over
+  // instances) the count is known only once the job's symmetry is found, in the simulation's
+  // own process: this estimate counts one per stage, and each simulation checks again with its
+  // count before it lowers anything (check_simulated_memory).
+  const int64_t per_stage_sim = opt.ranks == RankSelection::All ? layout.per_stage() : 1;
+  e.ops = held_ops(s, layout, pts.back(), std::vector<int64_t>(static_cast<size_t>(s.parallel.pp), per_stage_sim));
   e.bytes = e.concurrent * (kBaseBytes + kBytesPerOp * double(e.ops));
   return e;
 }
 
 void check_memory_guard(const workloads::ScenarioSpec& s, const StepOptions& opt) {
-  if (opt.max_memory > 0) {
-    RunEstimate e = estimate_run(s, opt);
-    if (e.bytes > opt.max_memory) {
-      char buf[512];
-      std::snprintf(
-          buf, sizeof buf,
-          "%s: the run is estimated at %.2f GiB (%lld ops held at once in its largest simulation%s), over --max-memory "
-          "%.2f GiB; use the default reductions (no --exact, --all-ranks or --all-microbatches), fewer "
-          "micro-batches or layers, or a larger --max-memory",
-          s.name.c_str(), e.bytes / 1073741824.0, static_cast<long long>(e.ops),
-          e.concurrent > 1 ? ", two at once" : "", opt.max_memory / 1073741824.0);
-      throw MemoryGuardError(buf);
-    }
-  }
+  if (opt.max_memory <= 0) return;
+  const RunEstimate e = estimate_run(s, opt);
+  if (e.bytes > opt.max_memory) memory_guard_error(s.name, e.bytes, e.ops, e.concurrent, opt.max_memory);
 }
 
 namespace {
@@ -451,7 +480,7 @@ void run_counts(const workloads::ScenarioSpec& s, const StepOptions& opt, const 
                                                                   std::to_string(axis.target) + " " + axis.unit + ")"
                                                             : "";
     workloads::ScenarioSpec si = axis.scaled(mi);
-    bodies.push_back([si, t, &opt, label] { return simulate_step(si, t, opt.ranks, label); });
+    bodies.push_back([si, t, &opt, label] { return simulate_step(si, t, opt.ranks, label, opt.max_memory, 2); });
     fresh.push_back(mi);
   }
   std::vector<StepResult> started = run_in_children(bodies, "steady-state run", 2);
@@ -474,7 +503,7 @@ StepResult extrapolate(const workloads::ScenarioSpec& s, const StepOptions& opt,
   for (int k = 0;;) {
     std::vector<int> pts = axis.points(k);
     if (pts.size() == 1) {
-      StepResult r = simulate_step(s, opt.trace, opt.ranks, opt.progress ? s.name : "");
+      StepResult r = simulate_step(s, opt.trace, opt.ranks, opt.progress ? s.name : "", opt.max_memory, 1);
       r.events += runs.events;
       r.simulated_ops += runs.simulated_ops;
       for (auto& e : r.stats) runs.stats.push_back(std::move(e));

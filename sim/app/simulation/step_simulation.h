@@ -44,8 +44,12 @@ enum class RankSelection { Stages, All };
 /// `progress`: a label; when not empty and stderr is a terminal, a run that takes more than
 /// kProgressAfter seconds of wall time shows its progress there (simulated time, share of ops
 /// done, ETA), on one line that it clears at the end.
+/// `max_memory` (bytes; 0: none), with `concurrent` simulations at a time: with one simulated rank
+/// per orbit, whose count is known only here, throws MemoryGuardError when their ops held at
+/// once are estimated above it (check_memory_guard counted one per stage).
 StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& trace = {},
-                         RankSelection ranks = RankSelection::Stages, const std::string& progress = "");
+                         RankSelection ranks = RankSelection::Stages, const std::string& progress = "",
+                         double max_memory = 0, int concurrent = 1);
 constexpr double kProgressAfter = 2.0;
 
 struct StepOptions {
