@@ -300,6 +300,9 @@ int64_t held_ops(const workloads::ScenarioSpec& s, const workloads::Layout& layo
   return total;
 }
 
+// The memory of `concurrent` simulations holding `ops` ops at once each (RunEstimate).
+double run_bytes(int64_t ops, int concurrent) { return concurrent * (kBaseBytes + kBytesPerOp * double(ops)); }
+
 [[noreturn]] void memory_guard_error(const std::string& name, double bytes, int64_t ops, int concurrent,
                                      double max_memory) {
   char buf[512];
@@ -319,7 +322,7 @@ void check_simulated_memory(const workloads::ScenarioSpec& s, const workloads::L
   std::vector<int64_t> per_stage(static_cast<size_t>(s.parallel.pp), 0);
   for (int rank : simulated) ++per_stage[static_cast<size_t>(layout.coord(rank).p)];
   const int64_t ops = held_ops(s, layout, s.parallel.microbatches, per_stage);
-  const double bytes = concurrent * (kBaseBytes + kBytesPerOp * double(ops));
+  const double bytes = run_bytes(ops, concurrent);
   if (bytes > max_memory) memory_guard_error(s.name, bytes, ops, concurrent, max_memory);
 }
 
@@ -432,7 +435,7 @@ RunEstimate estimate_run(const workloads::ScenarioSpec& full, const StepOptions&
   // count before it lowers anything (check_simulated_memory).
   const int64_t per_stage_sim = opt.ranks == RankSelection::All ? layout.per_stage() : 1;
   e.ops = held_ops(s, layout, pts.back(), std::vector<int64_t>(static_cast<size_t>(s.parallel.pp), per_stage_sim));
-  e.bytes = e.concurrent * (kBaseBytes + kBytesPerOp * double(e.ops));
+  e.bytes = run_bytes(e.ops, e.concurrent);
   return e;
 }
 
