@@ -149,28 +149,26 @@ void CollectiveEngine::ready(Run& r, size_t t) {
   const double now = sim::now_s();
   double& free_at = issue_free_[static_cast<size_t>(h.src)];
   free_at = std::max(free_at, now) + h.issue;
-  sys_.collective_dma_resource(h.src);  // registered now (resource ids follow readiness order)
-  Run* rp = &r;
-  const uint32_t ti = static_cast<uint32_t>(t);  // (Run*, two indices): fits std::function's local storage
-  const uint32_t ri = h.route;
-  sys_.events().at(free_at - now, [rp, ti, ri] { rp->engine->start_flow(*rp, ti, ri); });
+  start_flow(r, t, h.route, free_at - now);
 }
 
-void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route) {
+void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route, double wait) {
   const models::Transfer& x = r.prep->plan.transfers[t];
   const int src = r.prep->hops[t].src;
   const Route& rt = routes_[route];
   const auto& chip = sys_.spec().chip;
   uses_.clear();
   const double dma = (x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0) / r.prep->plan.dma_share;
-  uses_.push_back({sys_.collective_dma_resource(src), dma});
+  uses_.push_back({sys_.collective_dma_resource(src), dma});  // registered now (ids follow readiness order)
   uses_.insert(uses_.end(), rt.links.begin(), rt.links.end());
   Run* rp = &r;
-  // A chain of `repeat` steps (Transfer::repeat): one flow of all their bytes, after the latency
-  // of every step and the issues of all but the first (paid in ready()).
+  // The flow waits for its issue (`wait`, until the source rank's CC-core is free and has issued
+  // it), then its route's latency. A chain of `repeat` steps (Transfer::repeat): one flow of all
+  // their bytes, after the latency of every step and the issues of all but the first.
   const double n = static_cast<double>(x.repeat);
-  sys_.net().start_on(uses_, x.bytes * n, rt.latency * n + r.prep->hops[t].issue * (n - 1),
-                      [rp, t] { rp->engine->finish_transfer(*rp, t); });
+  sys_.net().start_on(
+      uses_, x.bytes * n, rt.latency * n + r.prep->hops[t].issue * (n - 1),
+      [rp, t] { rp->engine->finish_transfer(*rp, t); }, wait);
 }
 
 void CollectiveEngine::finish_transfer(Run& r, size_t t) {

@@ -75,7 +75,7 @@ class CollectiveEngine : public sc_core::sc_module {
   uint32_t route(int src_chip, int dst_chip);  // index into routes_
   void launch(Run& r);
   void ready(Run& r, size_t t);
-  void start_flow(Run& r, size_t t, uint32_t route);
+  void start_flow(Run& r, size_t t, uint32_t route, double wait);
   void finish_transfer(Run& r, size_t t);
 
   System& sys_;

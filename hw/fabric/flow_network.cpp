@@ -77,10 +77,10 @@ void FlowNetwork::start(std::vector<ResourceUse> uses, double bytes, double late
 }
 
 void FlowNetwork::start_on(const std::vector<ResourceUse>& uses, double bytes, double latency_s,
-                           std::function<void()> done) {
+                           std::function<void()> done, double issue_wait) {
   size_t slot = alloc();
   slots_[slot].uses.assign(uses.begin(), uses.end());
-  enqueue(slot, bytes, latency_s, std::move(done));
+  enqueue(slot, bytes, latency_s, std::move(done), issue_wait);
 }
 
 size_t FlowNetwork::UsesHash::operator()(const std::vector<ResourceUse>& u) const {
@@ -144,7 +144,7 @@ void FlowNetwork::class_retire(uint32_t slot) {
   }
 }
 
-void FlowNetwork::enqueue(size_t slot, double bytes, double latency_s, std::function<void()> done) {
+void FlowNetwork::enqueue(size_t slot, double bytes, double latency_s, std::function<void()> done, double issue_wait) {
   const double now = now_s();
   last_ = now;
   Flow& f = slots_[slot];
@@ -156,9 +156,15 @@ void FlowNetwork::enqueue(size_t slot, double bytes, double latency_s, std::func
   f.act_seq = 0;
   f.fresh = false;
   f.done = std::move(done);
-  pending_.push(Pending{now + std::max(0.0, latency_s), seq_++, slot});
+  // Issued at `at`, due after its latency; among flows due at the same time, the earlier issued
+  // starts first.
+  const double at = now + std::max(0.0, issue_wait);
+  const double due = at + std::max(0.0, latency_s);
+  pending_.push(Pending{due, at, seq_++, slot});
   dirty_ = true;
-  wake_.notify(sc_core::SC_ZERO_TIME);
+  // Woken when the flow is due (an earlier pending notification of wake_ stays, a later one is
+  // replaced): a flow that waits for its issue costs no wake before it starts.
+  wake_.notify(due > now ? to_sc(due - now) : sc_core::SC_ZERO_TIME);
 }
 
 void FlowNetwork::push_entries(size_t slot, double res) {
@@ -264,6 +270,10 @@ void FlowNetwork::wake() {
   for (size_t i = 0; i < callbacks_.size(); ++i)
     if (callbacks_[i]) callbacks_[i]();
   callbacks_.clear();
+  if (progress_left_ && --progress_left_ == 0) {
+    progress_left_ = progress_every_;
+    progress_();
+  }
 }
 
 void FlowNetwork::finish_flows(double now, double res) {

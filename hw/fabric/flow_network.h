@@ -50,10 +50,18 @@ class FlowNetwork : public sc_core::sc_module {
   /// `done` runs when the last byte has arrived.
   void start(std::vector<ResourceUse> uses, double bytes, double latency_s, std::function<void()> done);
   /// The same, copying `uses` into storage the network reuses (no allocation per flow once
-  /// warm) instead of taking ownership of a vector.
-  void start_on(const std::vector<ResourceUse>& uses, double bytes, double latency_s, std::function<void()> done);
+  /// warm) instead of taking ownership of a vector. With `issue_wait` > 0 the flow is issued
+  /// that long from now and then waits `latency_s`: exactly as if started by an event
+  /// `issue_wait` from now, without that event.
+  void start_on(const std::vector<ResourceUse>& uses, double bytes, double latency_s, std::function<void()> done,
+                double issue_wait = 0);
 
   uint64_t events() const { return events_; }
+  /// Calls `fn` after every `every` events (progress reports; nothing else may depend on it).
+  void set_progress(std::function<void()> fn, uint64_t every) {
+    progress_ = std::move(fn);
+    progress_every_ = progress_left_ = every;
+  }
   uint64_t flows_completed() const { return completed_; }
   size_t resources() const { return capacity_.size(); }
   const std::string& resource_name(int32_t r) const { return names_[static_cast<size_t>(r)]; }
@@ -100,13 +108,15 @@ class FlowNetwork : public sc_core::sc_module {
   };
   static constexpr uint32_t kNil = 0xffffffffu;
   struct Pending {
-    double time;
+    double time;    // due: issued, then its latency
+    double issued;  // when it was issued (start_on's issue_wait)
     uint64_t seq;
     size_t slot;
   };
   struct Later {
     bool operator()(const Pending& a, const Pending& b) const {
-      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+      if (a.time != b.time) return a.time > b.time;
+      return a.issued != b.issued ? a.issued > b.issued : a.seq > b.seq;
     }
   };
   struct ResEntry {
@@ -121,7 +131,7 @@ class FlowNetwork : public sc_core::sc_module {
   void recompute(double now);
   void schedule(double now);
   size_t alloc();
-  void enqueue(size_t slot, double bytes, double latency_s, std::function<void()> done);
+  void enqueue(size_t slot, double bytes, double latency_s, std::function<void()> done, double issue_wait = 0);
   void push_entries(size_t slot, double res);
   uint32_t flow_class(const std::vector<ResourceUse>& uses);  // interned, stable
 
@@ -186,6 +196,8 @@ class FlowNetwork : public sc_core::sc_module {
   double last_ = 0;
   bool dirty_ = false;
   uint64_t seq_ = 0, events_ = 0, completed_ = 0;
+  std::function<void()> progress_;
+  uint64_t progress_every_ = 0, progress_left_ = 0;  // events between calls, events until the next
 };
 
 }  // namespace trn::hw

@@ -378,7 +378,9 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
   std::unique_ptr<Progress> meter;
   if (!progress.empty() && sim::progress_on_stderr()) {
     meter = std::make_unique<Progress>(progress, r.ops, wall0);
-    sys->events().set_progress([&] { meter->update(*runner); }, 1u << 14);
+    // Both kinds of events: a collective's transfers run on the fabric's alone.
+    sys->events().set_progress([&] { meter->update(*runner); }, 1u << 12);
+    sys->net().set_progress([&] { meter->update(*runner); }, 1u << 12);
   }
   sim::run_to_completion();
   if (meter) meter->clear();
