@@ -259,7 +259,7 @@ py::tuple py_plan(py::dict d) {
       "checkpoint_read_bw", cli.read_bw)("checkpoint_interval", cli.interval)("tp", cli.tp)("pp", cli.pp)(
       "max_fsdp", cli.max_fsdp)("microbatch_sequences", cli.microbatch_sequences)("checkpointing", cli.checkpointing)(
       "exhaustive", cli.exhaustive)("no_intervals", cli.no_intervals)("set", cli.sets)("json", c.json)(
-      "batch_tolerance", cli.batch_tolerance)("counts", cli.counts)
+      "batch_tolerance", cli.batch_tolerance)("counts", cli.counts)("max_memory", cli.max_memory)
       .finish();
   return in_child(
       [cli, c] {

@@ -68,6 +68,27 @@ check(a["plan"]["counts"] == "all" and p["plan"]["counts"] == "pow2", "the JSON 
 PY
 )"
 
+# Points whose simulation fails (here all of them: --max-memory 1MiB refuses each one before
+# it runs) are listed with their bounds; one whose bound is not above the winner's figure, or
+# any when nothing won, may have been the answer, and the plan says so. A plan where nothing
+# failed lists none.
+expect_ok "chips, every point refused by --max-memory" -- "${every[@]}" --counts all --max-memory 1MiB \
+  --json "$WORK/failed.json"
+check "the text counts the failed points and says the answer may be wrong" grep -qE \
+  "^  failed       8 points could not be simulated; 8 have bounds not above any feasible figure \(there is no winner\): the answer may be wrong" "$OUT"
+check "the text shows a failed point, its bound and why" grep -qE \
+  "^               trn2.48xlarge x3 tp4 .*: step bound [0-9.]+ s: .*over --max-memory" "$OUT"
+check "the JSON lists every failed point as one that could have won" python3 -c "
+import json
+d = json.load(open('$WORK/failed.json'))
+f = d['search']['failed_points']
+assert len(f) == 8 == d['search']['failed'], d['search']
+assert all(x['could_win'] and x['step_bound_s'] > 0 and 'max-memory' in x['message'] for x in f), f[0]
+assert d['candidates'] == [] and '--max-memory' in d['plan']['command'], d['plan']['command']
+"
+check "no failed point when every point ran" python3 -c \
+  "import json; assert json.load(open('$WORK/all.json'))['search']['failed_points'] == []"
+
 # No price needed to rank by chips (or time): Trn3 has no public price; the cost is unknown
 # (text '-', JSON null) and the report draws no cost plot. Ranking by cost or a cost limit
 # still asks for the price.

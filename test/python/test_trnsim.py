@@ -195,6 +195,10 @@ def test_errors(work):
                                          batch_tolerance="5%"),
                      ["plan", "--model", "llama3.1-8b", "--tokens", "1e10", "--systems", "trn2.48xlarge", "--counts",
                       "some", "--batch-tolerance", "5%"], strip_hint=True)
+    expect_cli_error("plan with a bad max_memory",
+                     lambda: trnsim.plan(model="llama3.1-8b", tokens=1e10, systems="trn2.48xlarge", max_memory="lots"),
+                     ["plan", "--model", "llama3.1-8b", "--tokens", "1e10", "--systems", "trn2.48xlarge",
+                      "--max-memory", "lots"], strip_hint=True)
     try:
         trnsim.load_sweep("bad.yaml")
         check("load_sweep of a YAML file raises trnsim.Error", False)

@@ -7,6 +7,7 @@
 
 #include "sim/app/cli/commands.h"
 #include "sim/app/cli/plan_options.h"
+#include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
 #include "sim/app/plan/plan.h"
 #include "sim/base/config_node.h"
@@ -193,6 +194,7 @@ PlanOptions plan_options(const PlanCli& cli) {
     throw ConfigError(sim::Location{"--rank-by chips", 0, 0}, "",
                       "ranking by chips needs --deadline: the fewest chips that train within it, e.g. --deadline 30d");
   p.exhaustive = cli.exhaustive;
+  if (!cli.max_memory.empty()) p.max_memory = parse_size(cli.max_memory, "--max-memory");
   p.intervals = !cli.no_intervals;
   if (p.rank_quantile > 0 && !p.intervals)
     throw ConfigError(
@@ -245,6 +247,9 @@ std::function<int()> add_plan(CLI::App* app) {
                 "Where no layout divides the global batch: use the nearest batch with one within this share of it, "
                 "in percent, e.g. 10% (0: none; default: 15%)");
   c->add_option("--seq-len", o->seq_len, "Sequence length, tokens")->capture_default_str();
+  c->add_option("--max-memory", o->max_memory,
+                "Memory a point's simulation may estimate to hold, a size with unit, e.g. 8GiB; a point above it "
+                "fails and is listed (default: half of this machine's RAM)");
   c->add_option("-j,--jobs", o->jobs, "Points simulated at once (forked processes)")->capture_default_str();
   c->add_option("--db", o->db, "Sweep database (SQLite) to store and reuse evaluated points (default: none)");
   c->add_option("--json", o->json, "Write the plan as JSON to FILE, or to standard output for '-' (default: none)");

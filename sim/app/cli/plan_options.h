@@ -15,7 +15,8 @@ namespace trn::app {
 struct PlanCli {
   std::string model, tokens, systems, deadline, max_cost, budget,
       hbm_headroom = "5%", cache = "cold", global_batch, tokens_per_step, db, json, rank_by = "time", rate, write_bw,
-      read_bw, interval, tp, pp, microbatch_sequences, checkpointing, batch_tolerance = "15%", counts = "pow2";
+      read_bw, interval, tp, pp, microbatch_sequences, checkpointing, batch_tolerance = "15%", counts = "pow2",
+      max_memory;
   int max_fsdp = 64;
   std::vector<std::string> prices, sets;  // SYSTEM=USD; KEY=VALUE
   int min_chips = 1, max_chips = 1024, jobs = 1;

@@ -48,6 +48,7 @@ struct PlanOptions {
   bool exhaustive = false;        // no bound or dominance pruning (memory only)
   bool intervals = true;          // 80 % intervals on the best candidates (docs/model.md 12)
   int interval_candidates = 3;    // how many of the best get them
+  double max_memory = 0;          // bytes a point's simulation may estimate to hold (0: half the machine's RAM)
   std::vector<std::string> sets;  // --set overrides applied to every point
   workloads::plan::RestartParams restart;
   workloads::plan::SearchSpace space;
@@ -95,6 +96,15 @@ struct PlanResult {
         failed = 0, over_constraints = 0;  // stale: stored points whose inputs changed, simulated again
   } counts;
   std::string memory_example;  // the smallest job pruned by memory, for the summary
+  // A point whose simulation failed, with its bound: when the bound is not above the winner's
+  // figure (or there is no winner), the point might have won, and the answer may be wrong.
+  struct FailedPoint {
+    std::string system, layout, message;
+    int instances = 0, chips = 0;
+    double step_bound_s = 0, time_bound_s = 0, cost_bound_usd = 0;
+    bool could_win = false;
+  };
+  std::vector<FailedPoint> failed_points;
   // A system size and global batch with no layout at all (nothing divides the batch), and the
   // next larger global batch that has one (-1: none up to 4x).
   struct NoLayouts {

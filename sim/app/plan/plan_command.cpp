@@ -106,6 +106,32 @@ std::string prices_text(const PlanResult& r) {
   return out;
 }
 
+// The points whose simulation failed: how many, and those whose bound is not above the winner's
+// figure (or all, with no winner), which might have won: then the answer may be wrong.
+std::string failed_text(const PlanResult& r) {
+  if (r.failed_points.empty()) return "";
+  std::vector<const PlanResult::FailedPoint*> could;
+  for (const auto& f : r.failed_points)
+    if (f.could_win) could.push_back(&f);
+  std::string out = "  failed       " + std::to_string(r.failed_points.size()) + " point" +
+                    (r.failed_points.size() == 1 ? "" : "s") + " could not be simulated; ";
+  if (could.empty()) return out + "the bound of each is above the winner's figure, so none of them could have won\n";
+  out += std::to_string(could.size()) + (could.size() == 1 ? " has a bound" : " have bounds") + " not above " +
+         (r.candidates.empty() ? "any feasible figure (there is no winner)" : "the winner's figure") +
+         ": the answer may be wrong (fix what the message says, e.g. a larger --max-memory, and plan again)\n";
+  constexpr size_t kShown = 5;
+  for (size_t i = 0; i < could.size() && i < kShown; ++i) {
+    const auto& f = *could[i];
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "               %s x%d %s: step bound %.3f s: ", f.system.c_str(), f.instances,
+                  f.layout.c_str(), f.step_bound_s);
+    out += buf + f.message + "\n";
+  }
+  if (could.size() > kShown)
+    out += "               ... and " + std::to_string(could.size() - kShown) + " more (--json)\n";
+  return out;
+}
+
 // The system sizes and the batches moved within --batch-tolerance: one line per system, batch
 // asked for and batch used, with the instance counts that use it.
 std::string sizes_text(const PlanResult& r) {
@@ -133,6 +159,33 @@ std::string sizes_text(const PlanResult& r) {
 
 }  // namespace
 
+namespace {
+// The search's counts: layouts, bounds, evaluated points, those over the limits, the failed ones.
+std::string search_text(const PlanResult& r) {
+  std::string out;
+  char buf[1024];
+  auto line = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+  };
+  const auto& n = r.counts;
+  line(
+      "  search       %d layouts: %d invalid, %d pruned by memory (%g%% HBM headroom), %d by checkpointing dominance, "
+      "%d by the bound, %d by the deadline, %d by the cost limit\n",
+      n.enumerated, n.invalid, n.pruned_memory, 100 * r.hbm_headroom, n.pruned_checkpointing, n.pruned_bound,
+      n.pruned_deadline, n.pruned_budget);
+  line("  bounds       %d schedule bounds computed%s\n", n.bounded,
+       n.bound_failed ? (" (" + std::to_string(n.bound_failed) + " failed: FLOP bound kept)").c_str() : "");
+  line("  evaluated    %d points (%d simulated now, %d reused from the database%s)%s\n", n.evaluated, n.simulated_now,
+       n.reused, n.stale ? (", " + std::to_string(n.stale) + " stored with other inputs simulated again").c_str() : "",
+       n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
+  if (n.over_constraints)
+    line("  excluded     %d evaluated points over the deadline or cost limit\n", n.over_constraints);
+  out += failed_text(r);
+  return out;
+}
+}  // namespace
+
 std::string plan_text(const PlanResult& r) {
   std::string out;
   char buf[1024];
@@ -148,19 +201,7 @@ std::string plan_text(const PlanResult& r) {
   line("plan: %s on %.4g tokens, ranked by %s, first start-up with a %s compile cache\n", r.model.c_str(), r.tokens,
        ranked.c_str(), workloads::enum_word(r.cache).c_str());
   out += prices_text(r) + sizes_text(r);
-  const auto& n = r.counts;
-  line(
-      "  search       %d layouts: %d invalid, %d pruned by memory (%g%% HBM headroom), %d by checkpointing dominance, "
-      "%d by the bound, %d by the deadline, %d by the cost limit\n",
-      n.enumerated, n.invalid, n.pruned_memory, 100 * r.hbm_headroom, n.pruned_checkpointing, n.pruned_bound,
-      n.pruned_deadline, n.pruned_budget);
-  line("  bounds       %d schedule bounds computed%s\n", n.bounded,
-       n.bound_failed ? (" (" + std::to_string(n.bound_failed) + " failed: FLOP bound kept)").c_str() : "");
-  line("  evaluated    %d points (%d simulated now, %d reused from the database%s)%s\n", n.evaluated, n.simulated_now,
-       n.reused, n.stale ? (", " + std::to_string(n.stale) + " stored with other inputs simulated again").c_str() : "",
-       n.failed ? (", " + std::to_string(n.failed) + " failed").c_str() : "");
-  if (n.over_constraints)
-    line("  excluded     %d evaluated points over the deadline or cost limit\n", n.over_constraints);
+  out += search_text(r);
   if (!r.memory_example.empty()) line("  memory       closest miss: %s\n", r.memory_example.c_str());
   out += no_layouts_text(r);
   line("  restarts     %.3g interruptions per chip-hour, checkpoint write %s, read %s per host, interval %s\n",
@@ -327,6 +368,18 @@ nlohmann::ordered_json plan_json(const PlanResult& r) {
   js["search"]["sizes"] = {{"considered", z.considered},           {"no_layout", z.no_layout},
                            {"pruned_deadline", z.pruned_deadline}, {"pruned_budget", z.pruned_budget},
                            {"pruned_bound", z.pruned_bound},       {"enumerated", z.enumerated}};
+  js["search"]["failed_points"] = J::array();
+  for (const auto& f : r.failed_points)
+    js["search"]["failed_points"].push_back(
+        {{"system", f.system},
+         {"instances", f.instances},
+         {"chips", f.chips},
+         {"layout", f.layout},
+         {"step_bound_s", f.step_bound_s},
+         {"time_bound_s", f.time_bound_s},
+         {"cost_bound_usd", std::isfinite(f.cost_bound_usd) ? J(f.cost_bound_usd) : J(nullptr)},
+         {"could_win", f.could_win},
+         {"message", f.message}});
   js["search"]["batches_used"] = J::array();
   for (const auto& b : r.batches_used)
     js["search"]["batches_used"].push_back({{"system", b.system},

@@ -73,6 +73,7 @@ nlohmann::ordered_json plan_question(const PlanOptions& o) {
   q["sets"] = o.sets;
   q["exhaustive"] = o.exhaustive;
   q["intervals"] = o.intervals;
+  if (o.max_memory > 0) q["max_memory_B"] = o.max_memory;
   return q;
 }
 
@@ -106,6 +107,7 @@ std::string plan_command_line(const PlanOptions& o) {
   for (const auto& s : o.sets) a.insert(a.end(), {"--set", s});
   if (o.exhaustive) a.push_back("--exhaustive");
   if (!o.intervals) a.push_back("--no-intervals");
+  if (o.max_memory > 0) a.insert(a.end(), {"--max-memory", sim::format_double_exact(o.max_memory) + " B"});
   std::string out;
   for (const auto& w : a) out += (out.empty() ? "" : " ") + shell_word(w);
   return out;

@@ -120,9 +120,9 @@ std::string point_inputs(const workloads::ScenarioSpec& s, const std::string& co
 // and with a warm compile cache, stamped with the point's inputs hash and this trnsim's
 // version (a later plan reuses it only when both match).
 PlanPointResult evaluate(const workloads::ScenarioSpec& s, const std::vector<std::string>& sets,
-                         const std::string& model, const std::string& hash) {
+                         const std::string& model, const std::string& hash, double max_memory) {
   StepOptions opt;
-  opt.max_memory = default_max_memory();
+  opt.max_memory = max_memory > 0 ? max_memory : default_max_memory();
   StepResult r = simulate(s, opt);
   PlanPointResult p;
   p.inputs_hash = hash;
@@ -482,9 +482,11 @@ void enumerate_size(const PlanOptions& o, Enumeration& en, Heap& heap, PlanResul
 }
 
 // Simulates the points of one wave not yet in the database (forked, -j at a time) and stores
-// them; returns each point's result (none when its simulation failed).
+// them; returns each point's result (none when its simulation failed, and then `errors` says why).
 std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const std::vector<const Survivor*>& wave,
-                                                     PointsDb& db, PlanResult& res, int& idx, PlanProgress& progress) {
+                                                     PointsDb& db, PlanResult& res, int& idx, PlanProgress& progress,
+                                                     std::vector<std::string>& errors) {
+  errors.assign(wave.size(), "");
   std::vector<std::optional<PlanPointResult>> results(wave.size());
   std::vector<size_t> unsimulated;  // indices into wave of the points the database does not hold
   for (size_t i = 0; i < wave.size(); ++i) {
@@ -501,7 +503,9 @@ std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const
   for (size_t i : unsimulated) {
     const Survivor* s = wave[i];
     const std::string model_arg = o.model;
-    bodies.push_back([s, model_arg]() { return json(evaluate(s->spec, s->sets, model_arg, s->hash)); });
+    const double max_memory = o.max_memory;
+    bodies.push_back(
+        [s, model_arg, max_memory]() { return json(evaluate(s->spec, s->sets, model_arg, s->hash, max_memory)); });
   }
   const std::vector<sim::ChildResult> out = run_children(bodies, "plan point", o.jobs);
   for (size_t k = 0; k < unsimulated.size(); ++k) {
@@ -509,6 +513,7 @@ std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const
     ++res.counts.simulated_now;
     if (!out[k].ok()) {
       const std::string why = "plan point failed: " + out[k].message;
+      errors[i] = out[k].message;
       progress.line("trnsim: " + why + "\n");
       // The result column holds JSON on every row, so that json_extract works on all of them.
       db.put(wave[i]->id, idx++, join(wave[i]->sets, ";"), storage::PointStatus::Error,
@@ -643,11 +648,43 @@ double quantile_threshold(const PlanOptions& o, std::vector<PlanCandidate>& eval
   return best;
 }
 
+// A point whose simulation failed, and why.
+struct FailedSurvivor {
+  const Survivor* survivor = nullptr;
+  std::string message;
+};
+
+// The winner's figure as the search pruned against it: its prediction, or the quantile ranked by.
+SearchKey winner_key(const PlanOptions& o, const PlanCandidate& c) {
+  SearchKey k = candidate_key(c, o.rank_by);
+  if (o.rank_quantile > 0 && c.interval_done) k.primary = ranked_metric(c, o.rank_by, o.rank_quantile);
+  return k;
+}
+
+// The failed points, each with whether it might have won: its bound is not above the winner's
+// figure (by the key the search pruned with), or nothing won.
+void record_failed(const PlanOptions& o, const std::vector<FailedSurvivor>& failed, PlanResult& res) {
+  for (const auto& f : failed) {
+    const Survivor& s = *f.survivor;
+    PlanResult::FailedPoint p;
+    p.system = s.point.system;
+    p.layout = s.point.layout.text();
+    p.message = f.message;
+    p.instances = s.point.instances;
+    p.chips = s.point.chips;
+    p.step_bound_s = s.step_lb;
+    p.time_bound_s = s.time_lb;
+    p.cost_bound_usd = s.cost_lb;
+    p.could_win = res.candidates.empty() || !(bound_key(s, o.rank_by) > winner_key(o, res.candidates[0]));
+    res.failed_points.push_back(std::move(p));
+  }
+}
+
 // 2. Best bound first (A*-like: a survivor gets its schedule bound when it first reaches the
 // front, then goes back in line); evaluates in waves of kWave, pruning what cannot beat the
 // best so far. The order and the pruning depend on the inputs only, not on -j.
 std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, Enumeration& en, PointsDb& db, PlanResult& res,
-                                              PlanProgress& progress) {
+                                              PlanProgress& progress, std::vector<FailedSurvivor>& failed) {
   auto lb = [&](const Survivor& s) { return bound_key(s, o.rank_by); };
   auto later = [&](size_t a, size_t b) {
     const Survivor &x = en.survivors[a], &y = en.survivors[b];
@@ -663,10 +700,12 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, Enumeration&
     if (wave.empty()) break;
     progress.searching(res.counts.bounded, static_cast<int>(en.survivors.size()), res.counts.evaluated,
                        static_cast<int>(heap.size() + wave.size()), static_cast<int>(wave.size()));
-    const std::vector<std::optional<PlanPointResult>> results = run_wave(o, wave, db, res, idx, progress);
+    std::vector<std::string> errors;
+    const std::vector<std::optional<PlanPointResult>> results = run_wave(o, wave, db, res, idx, progress, errors);
     for (size_t i = 0; i < wave.size(); ++i) {
       if (!results[i]) {
         ++res.counts.failed;
+        failed.push_back({wave[i], errors[i]});
         continue;
       }
       ++res.counts.evaluated;
@@ -704,11 +743,13 @@ PlanResult run_plan(const PlanOptions& o) {
   res.model = model.name;
   PlanProgress progress;
   Enumeration en = start_enumeration(o, model, res, progress);
-  rank_plan_candidates(o, evaluate_survivors(o, en, db, res, progress), res);
+  std::vector<FailedSurvivor> failed;
+  rank_plan_candidates(o, evaluate_survivors(o, en, db, res, progress, failed), res);
   if (o.intervals) {
     progress.phase("80 % intervals of the best candidates (one simulation per fitted parameter)");
     set_plan_intervals(o, res);
   }
+  record_failed(o, failed, res);  // against the final winner (a quantile ranking re-ranks above)
   res.inputs_hash = inputs_hash(plan_inputs(o, model, res));
   return res;
 }

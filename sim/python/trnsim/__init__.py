@@ -209,7 +209,8 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
          prices=None, cache=None, global_batch=None, tokens_per_step=None, seq_len=None, jobs=1, db=None,
          rank_by=None, interruption_rate=None, checkpoint_write_bw=None, checkpoint_read_bw=None,
          checkpoint_interval=None, tp=None, pp=None, max_fsdp=None, microbatch_sequences=None, checkpointing=None,
-         exhaustive=False, intervals=True, set=None, json=None, batch_tolerance=None, counts=None, progress=None):
+         exhaustive=False, intervals=True, set=None, json=None, batch_tolerance=None, counts=None, progress=None,
+         max_memory=None):
     """`trnsim plan`: the fastest (or cheapest, or fewest-chip) way to train `model` on `tokens`
     tokens on `systems` (docs/plan.md). Returns the --json document (dict): plan (the question
     and the command that asks it again), search (counts), candidates (best first: system, chips,
@@ -221,7 +222,9 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
     "time@0.9" ...; intervals=False skips the 80 % intervals of the best three; set: {key: value}
     overrides of every point's scenario; json: a file to write as the CLI's --json;
     batch_tolerance: how far the plan may move a batch that has no layout ("15%", 0 for never);
-    counts: "pow2" (powers of two of instances) or "all" (every count).
+    counts: "pow2" (powers of two of instances) or "all" (every count); max_memory: what a point's
+    simulation may estimate to hold ("8GiB"; a point above it fails and is listed under search's
+    failed_points, with whether it could have won).
     A status line on stderr says what the search is doing when stderr is a terminal
     (progress=None, as the CLI) or progress=True; progress=False never. Raises Error.
     """
@@ -236,7 +239,8 @@ def plan(model, tokens, systems, min_chips=None, max_chips=None, deadline=None, 
                  checkpoint_interval=_text(checkpoint_interval), tp=_list(tp), pp=_list(pp), max_fsdp=_int(max_fsdp),
                  microbatch_sequences=_list(microbatch_sequences), checkpointing=_list(checkpointing),
                  exhaustive=bool(exhaustive), no_intervals=not intervals, set=_sets(set), json=_text(json),
-                 batch_tolerance=_text(batch_tolerance), counts=_text(counts), progress=_progress(progress))
+                 batch_tolerance=_text(batch_tolerance), counts=_text(counts), progress=_progress(progress),
+                 max_memory=_text(max_memory))
 
 
 _PLAIN = _re.compile(r"[A-Za-z][A-Za-z0-9_.+/-]*")
