@@ -21,6 +21,7 @@
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/local_symmetry.h"
 #include "sim/app/trace/perfetto_sink.h"
+#include "sim/base/units.h"
 #include "sim/base/warnings.h"
 #include "sim/kernel/event_queue.h"
 #include "workloads/graph/training_graph.h"
@@ -306,12 +307,13 @@ double run_bytes(int64_t ops, int concurrent) { return concurrent * (kBaseBytes 
 [[noreturn]] void memory_guard_error(const std::string& name, double bytes, int64_t ops, int concurrent,
                                      double max_memory) {
   char buf[512];
+  // Sizes in the unit that suits each (1 MiB prints as 1.049 MB, not 0.00 GiB).
   std::snprintf(buf, sizeof buf,
-                "%s: the run is estimated at %.2f GiB (%lld ops held at once in its largest simulation%s), over "
-                "--max-memory %.2f GiB; use the default reductions (no --exact, --all-ranks or --all-microbatches), "
+                "%s: the run is estimated at %s (%lld ops held at once in its largest simulation%s), over "
+                "--max-memory %s; use the default reductions (no --exact, --all-ranks or --all-microbatches), "
                 "fewer micro-batches or layers, or a larger --max-memory",
-                name.c_str(), bytes / 1073741824.0, static_cast<long long>(ops), concurrent > 1 ? ", two at once" : "",
-                max_memory / 1073741824.0);
+                name.c_str(), sim::format_quantity(bytes, sim::Dim::Bytes).c_str(), static_cast<long long>(ops),
+                concurrent > 1 ? ", two at once" : "", sim::format_quantity(max_memory, sim::Dim::Bytes).c_str());
   throw MemoryGuardError(buf);
 }
 
