@@ -270,10 +270,7 @@ void FlowNetwork::wake() {
   for (size_t i = 0; i < callbacks_.size(); ++i)
     if (callbacks_[i]) callbacks_[i]();
   callbacks_.clear();
-  if (progress_left_ && --progress_left_ == 0) {
-    progress_left_ = progress_every_;
-    progress_();
-  }
+  progress_.tick();
 }
 
 void FlowNetwork::finish_flows(double now, double res) {

@@ -17,6 +17,7 @@
 #include "hw/fabric/slot_heap.h"
 #include "models/fabric/max_min.h"
 #include "sim/base/stats.h"
+#include "sim/kernel/event_queue.h"
 
 namespace trn::hw {
 
@@ -58,10 +59,7 @@ class FlowNetwork : public sc_core::sc_module {
 
   uint64_t events() const { return events_; }
   /// Calls `fn` after every `every` events (progress reports; nothing else may depend on it).
-  void set_progress(std::function<void()> fn, uint64_t every) {
-    progress_ = std::move(fn);
-    progress_every_ = progress_left_ = every;
-  }
+  void set_progress(std::function<void()> fn, uint64_t every) { progress_.set(std::move(fn), every); }
   uint64_t flows_completed() const { return completed_; }
   size_t resources() const { return capacity_.size(); }
   const std::string& resource_name(int32_t r) const { return names_[static_cast<size_t>(r)]; }
@@ -196,8 +194,7 @@ class FlowNetwork : public sc_core::sc_module {
   double last_ = 0;
   bool dirty_ = false;
   uint64_t seq_ = 0, events_ = 0, completed_ = 0;
-  std::function<void()> progress_;
-  uint64_t progress_every_ = 0, progress_left_ = 0;  // events between calls, events until the next
+  sim::EveryN progress_;
 };
 
 }  // namespace trn::hw

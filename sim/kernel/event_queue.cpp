@@ -42,10 +42,7 @@ void EventQueue::wake() {
     free_.push_back(slot);
     ++events_;
     fn();
-    if (progress_left_ && --progress_left_ == 0) {
-      progress_left_ = progress_every_;
-      progress_();
-    }
+    progress_.tick();
   }
   if (!items_.empty()) {
     double next = items_.front().time;

@@ -16,6 +16,26 @@ namespace trn::sim {
 inline sc_core::sc_time to_sc(double seconds) { return sc_core::sc_time(seconds, sc_core::SC_SEC); }
 inline double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
 
+/// Calls a function after every `every` ticks (progress reports of the event queue and the
+/// fabric; nothing else may depend on it).
+class EveryN {
+ public:
+  void set(std::function<void()> fn, uint64_t every) {
+    fn_ = std::move(fn);
+    every_ = left_ = every;
+  }
+  void tick() {
+    if (left_ && --left_ == 0) {
+      left_ = every_;
+      fn_();
+    }
+  }
+
+ private:
+  std::function<void()> fn_;
+  uint64_t every_ = 0, left_ = 0;  // ticks between calls, ticks until the next
+};
+
 class EventQueue : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(EventQueue);
@@ -24,10 +44,7 @@ class EventQueue : public sc_core::sc_module {
   void at(double delay_s, std::function<void()> fn);
   uint64_t events() const { return events_; }
   /// Calls `fn` after every `every` events (progress reports; nothing else may depend on it).
-  void set_progress(std::function<void()> fn, uint64_t every) {
-    progress_ = std::move(fn);
-    progress_every_ = progress_left_ = every;
-  }
+  void set_progress(std::function<void()> fn, uint64_t every) { progress_.set(std::move(fn), every); }
 
  private:
   // The heap holds (time, seq, slot) only; the callbacks stay put in fns_ (slots reused), so
@@ -46,8 +63,7 @@ class EventQueue : public sc_core::sc_module {
   std::vector<uint32_t> free_;  // unused slots of fns_
   sc_core::sc_event ev_;
   uint64_t seq_ = 0, events_ = 0;
-  std::function<void()> progress_;
-  uint64_t progress_every_ = 0, progress_left_ = 0;  // events between calls, events until the next
+  EveryN progress_;
 };
 
 /// Runs the SystemC kernel until no events remain; returns the final simulated time (s).

@@ -17,6 +17,14 @@
 namespace trn::app {
 namespace {
 
+// Appends printf-formatted text (a line of the plan's text, at most 1 KiB) to `out`.
+template <class... Args>
+void appendf(std::string& out, const char* fmt, Args... args) {
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  out += buf;
+}
+
 using sim::ConfigError;
 
 std::string days(double s) {
@@ -163,11 +171,7 @@ namespace {
 // The search's counts: layouts, bounds, evaluated points, those over the limits, the failed ones.
 std::string search_text(const PlanResult& r) {
   std::string out;
-  char buf[1024];
-  auto line = [&](const char* fmt, auto... args) {
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    out += buf;
-  };
+  auto line = [&out](const char* fmt, auto... args) { appendf(out, fmt, args...); };
   const auto& n = r.counts;
   line(
       "  search       %d layouts: %d invalid, %d pruned by memory (%g%% HBM headroom), %d by checkpointing dominance, "
@@ -188,11 +192,7 @@ std::string search_text(const PlanResult& r) {
 
 std::string plan_text(const PlanResult& r) {
   std::string out;
-  char buf[1024];
-  auto line = [&](const char* fmt, auto... args) {
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    out += buf;
-  };
+  auto line = [&out](const char* fmt, auto... args) { appendf(out, fmt, args...); };
   std::string ranked = r.rank_by == RankBy::Cost    ? "cost"
                        : r.rank_by == RankBy::Chips ? "the fewest chips within the deadline, then time to train"
                                                     : "time to train";
