@@ -9,6 +9,21 @@
 
 namespace trn::hw {
 
+namespace {
+// Whether two sorted footprints share an element.
+bool meet(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] == b[j]) return true;
+    if (a[i] < b[j])
+      ++i;
+    else
+      ++j;
+  }
+  return false;
+}
+}  // namespace
+
 struct CollectiveEngine::Run {
   CollectiveEngine* engine = nullptr;  // so callbacks capture only (Run*, index)
   std::shared_ptr<const PreparedPlan> prep;
@@ -16,6 +31,17 @@ struct CollectiveEngine::Run {
   size_t left = 0;
   CollectiveResult result;
   std::function<void(const CollectiveResult&)> done;
+  // Replays (replay_isolated): launched and when; whether it is being recorded, has met another
+  // run on a resource of its footprint, or is a replay; when recorded, its footprint's resources
+  // and their carried bytes and busy time at its launch.
+  bool launched = false, recording = false, disturbed = false, replaying = false;
+  double launch_s = 0;
+  uint64_t serial = 0;  // of its replay
+  std::vector<int32_t> res;
+  std::vector<double> carried0, busy0;
+  std::vector<double> ready, issued, over;                 // per transfer, from launch (recording)
+  std::shared_ptr<const CollectiveEngine::Record> record;  // replaying
+  std::vector<std::pair<int, double>> issue_before;        // its ranks' CC-cores before the replay
 };
 
 CollectiveEngine::CollectiveEngine(sc_core::sc_module_name name, System& system)
@@ -84,6 +110,9 @@ bool CollectiveEngine::footprint_active(const PreparedPlan& p) const {
     const int32_t r = k >= 0 ? static_cast<int32_t>(k) : sys_.registered_collective_dma(static_cast<int>(-k - 1));
     if (r >= 0 && sys_.net().active_flows(r) > 0) return true;
   }
+  // A replay under way loads its resources without flows.
+  for (const auto& o : runs_)
+    if (o->replaying && o->left > 0 && meet(o->prep->footprint, p.footprint)) return true;
   return false;
 }
 
@@ -110,11 +139,19 @@ void CollectiveEngine::run(std::shared_ptr<const PreparedPlan> plan, double star
 }
 
 void CollectiveEngine::launch(Run& r) {
+  r.launched = true;
+  r.launch_s = sim::now_s();
   if (r.left == 0) {
-    r.result.end_s = sim::now_s();
-    if (r.done) r.done(r.result);
-    release(&r);
+    finish_run(r);
     return;
+  }
+  if (replay_ && !meets_others(r) && may_replay(r)) {
+    auto it = records_.find(r.prep.get());
+    if (it != records_.end()) {
+      replay(r, it->second);
+      return;
+    }
+    begin_record(r);
   }
   for (size_t i = 0; i < r.prep->plan.transfers.size(); ++i)
     if (r.waiting[i] == 0) ready(r, i);
@@ -149,10 +186,25 @@ void CollectiveEngine::ready(Run& r, size_t t) {
   const double now = sim::now_s();
   double& free_at = issue_free_[static_cast<size_t>(h.src)];
   free_at = std::max(free_at, now) + h.issue;
-  start_flow(r, t, h.route, free_at - now);
+  if (r.recording) {
+    r.ready[t] = now - r.launch_s;
+    r.issued[t] = free_at - r.launch_s;
+  }
+  const models::Transfer& x = p.plan.transfers[t];
+  start_flow(r, t, h.route, free_at - now, x.bytes * static_cast<double>(x.repeat), flow_latency(r, t));
 }
 
-void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route, double wait) {
+// The flow waits for its issue, then its route's latency. A chain of `repeat` steps
+// (Transfer::repeat): one flow of all their bytes, after the latency of every step and the issues
+// of all but the first.
+double CollectiveEngine::flow_latency(const Run& r, size_t t) const {
+  const double n = static_cast<double>(r.prep->plan.transfers[t].repeat);
+  return routes_[r.prep->hops[t].route].latency * n + r.prep->hops[t].issue * (n - 1);
+}
+
+// The flow waits `wait` (until the source rank's CC-core is free and has issued it), then
+// `latency`, then moves `bytes`.
+void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route, double wait, double bytes, double latency) {
   const models::Transfer& x = r.prep->plan.transfers[t];
   const int src = r.prep->hops[t].src;
   const Route& rt = routes_[route];
@@ -162,18 +214,17 @@ void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route, double wait)
   uses_.push_back({sys_.collective_dma_resource(src), dma});  // registered now (ids follow readiness order)
   uses_.insert(uses_.end(), rt.links.begin(), rt.links.end());
   Run* rp = &r;
-  // The flow waits for its issue (`wait`, until the source rank's CC-core is free and has issued
-  // it), then its route's latency. A chain of `repeat` steps (Transfer::repeat): one flow of all
-  // their bytes, after the latency of every step and the issues of all but the first.
-  const double n = static_cast<double>(x.repeat);
   sys_.net().start_on(
-      uses_, x.bytes * n, rt.latency * n + r.prep->hops[t].issue * (n - 1),
-      [rp, t] { rp->engine->finish_transfer(*rp, t); }, wait);
+      uses_, bytes, latency, [rp, t] { rp->engine->finish_transfer(*rp, t); }, wait);
 }
 
 void CollectiveEngine::finish_transfer(Run& r, size_t t) {
   const PreparedPlan& p = *r.prep;
   const auto& x = p.plan.transfers[t];
+  if (r.recording) {
+    r.over[t] = sim::now_s() - r.launch_s;
+    if (x.barrier) r.ready[t] = r.over[t];
+  }
   if (!x.barrier) {
     r.result.transfers += x.repeat;
     r.result.bytes += x.bytes * x.repeat;
@@ -182,11 +233,114 @@ void CollectiveEngine::finish_transfer(Run& r, size_t t) {
     const size_t d = static_cast<size_t>(p.dependents[k]);
     if (--r.waiting[d] == 0) ready(r, d);
   }
-  if (--r.left == 0) {
-    r.result.end_s = sim::now_s();
-    if (r.done) r.done(r.result);
-    release(&r);
+  if (--r.left == 0) finish_run(r);
+}
+
+void CollectiveEngine::finish_run(Run& r) {
+  r.result.end_s = sim::now_s();
+  if (r.recording && !r.disturbed) end_record(r);
+  if (r.done) r.done(r.result);
+  release(&r);
+}
+
+bool CollectiveEngine::meets_others(Run& r) {
+  bool met = false;
+  for (const auto& o : runs_) {
+    if (o.get() == &r || o->left == 0 || !meet(o->prep->footprint, r.prep->footprint)) continue;
+    // A run not launched yet will launch on r's resources while r runs, or after its end.
+    r.disturbed = met = true;
+    if (!o->launched) continue;
+    o->disturbed = true;
+    if (o->replaying) materialize(*o);
   }
+  return met;
+}
+
+bool CollectiveEngine::may_replay(const Run& r) const {
+  if (sys_.net().observed() || footprint_active(*r.prep)) return false;
+  const double now = sim::now_s();
+  for (int64_t k : r.prep->footprint)
+    if (k < 0 && issue_free_[static_cast<size_t>(-k - 1)] > now) return false;
+  return true;
+}
+
+void CollectiveEngine::begin_record(Run& r) {
+  r.recording = true;
+  const size_t n = r.prep->plan.transfers.size();
+  r.ready.assign(n, 0.0);
+  r.issued.assign(n, 0.0);
+  r.over.assign(n, 0.0);
+  const FlowNetwork& net = sys_.net();
+  for (int64_t k : r.prep->footprint) {
+    const int32_t id = k >= 0 ? static_cast<int32_t>(k) : sys_.registered_collective_dma(static_cast<int>(-k - 1));
+    r.res.push_back(id);
+    r.carried0.push_back(id >= 0 ? net.carried(id) : 0.0);
+    r.busy0.push_back(id >= 0 ? net.busy_time(id) : 0.0);
+  }
+}
+
+void CollectiveEngine::end_record(Run& r) {
+  const FlowNetwork& net = sys_.net();
+  const PreparedPlan& p = *r.prep;
+  auto made = std::make_shared<Record>();
+  Record& rec = *made;
+  rec.plan = r.prep;
+  rec.duration = r.result.end_s - r.launch_s;
+  rec.transfers = r.result.transfers;
+  rec.bytes = r.result.bytes;
+  for (const auto& x : p.plan.transfers) rec.flows += x.barrier ? 0 : 1;
+  for (size_t i = 0; i < p.footprint.size(); ++i) {
+    const int64_t k = p.footprint[i];
+    const int32_t id = k >= 0 ? static_cast<int32_t>(k) : sys_.registered_collective_dma(static_cast<int>(-k - 1));
+    if (id < 0) continue;
+    rec.res.push_back(id);
+    rec.carried.push_back(net.carried(id) - (r.res[i] >= 0 ? r.carried0[i] : 0.0));
+    rec.busy.push_back(net.busy_time(id) - (r.res[i] >= 0 ? r.busy0[i] : 0.0));
+    if (k < 0)
+      rec.issue_at.emplace_back(static_cast<int>(-k - 1), issue_free_[static_cast<size_t>(-k - 1)] - r.launch_s);
+  }
+  rec.ready = std::move(r.ready);
+  rec.issued = std::move(r.issued);
+  rec.over = std::move(r.over);
+  // Bounded like the runner's plan cache: the records keep their plans.
+  if (records_transfers_ + p.plan.transfers.size() > (size_t{1} << 19)) {
+    records_.clear();
+    records_transfers_ = 0;
+  }
+  records_transfers_ += p.plan.transfers.size();
+  records_.emplace(r.prep.get(), std::move(made));
+}
+
+void CollectiveEngine::replay(Run& r, std::shared_ptr<const Record> rec) {
+  r.replaying = true;
+  r.serial = ++replayed_;
+  const double now = sim::now_s();
+  r.issue_before.clear();
+  for (const auto& [rank, at] : rec->issue_at) {
+    double& free_at = issue_free_[static_cast<size_t>(rank)];
+    r.issue_before.emplace_back(rank, free_at);
+    free_at = std::max(free_at, now + at);
+  }
+  // The record may be dropped (the bound above) before the replay ends: the replay shares it.
+  r.record = rec;
+  Run* rp = &r;
+  const uint64_t serial = r.serial;
+  const double duration = rec->duration;
+
+  sys_.events().at(duration, [this, rp, serial, shared = std::move(rec)] {
+    // Materialized meanwhile (and maybe over and freed): its flows end it.
+    if (std::none_of(runs_.begin(), runs_.end(), [&](const std::unique_ptr<Run>& o) {
+          return o.get() == rp && o->replaying && o->serial == serial;
+        }))
+      return;
+    FlowNetwork& net = sys_.net();
+    for (size_t i = 0; i < shared->res.size(); ++i) net.credit(shared->res[i], shared->carried[i], shared->busy[i]);
+    net.credit_flows(shared->flows);
+    rp->result.transfers = shared->transfers;
+    rp->result.bytes = shared->bytes;
+    rp->left = 0;
+    finish_run(*rp);
+  });
 }
 
 void CollectiveEngine::release(Run* r) {
@@ -198,6 +352,99 @@ void CollectiveEngine::release(Run* r) {
     std::swap(*it, runs_.back());
     runs_.pop_back();
   });
+}
+
+}  // namespace trn::hw
+
+namespace trn::hw {
+
+// The record's state `tau` after launch, as flows: transfers over by then are credited, those
+// under way restart with the bytes left (the record's rate taken as constant over each flow),
+// those issued or in their latency wait the rest of it, the others wait for their dependencies.
+void CollectiveEngine::materialize(Run& r) {
+  ++replay_overlaps_;
+  const Record& rec = *r.record;
+  const PreparedPlan& p = *r.prep;
+  const auto& xs = p.plan.transfers;
+  const size_t n = xs.size();
+  const double tau = sim::now_s() - r.launch_s;
+  r.replaying = false;
+  r.waiting = p.waiting;
+  r.left = n;
+  // The CC-cores as the record had them at tau: from their state before the replay, the issues
+  // of the transfers ready by then.
+  for (const auto& [rank, at] : r.issue_before) issue_free_[static_cast<size_t>(rank)] = at;
+  std::vector<double> moved(n, 0.0);  // bytes moved by tau, per transfer
+  for (size_t i = 0; i < n; ++i) {
+    if (rec.over[i] > tau) continue;
+    --r.left;
+    for (uint32_t k = p.dep_start[i]; k < p.dep_start[i + 1]; ++k) --r.waiting[static_cast<size_t>(p.dependents[k])];
+    if (xs[i].barrier) continue;
+    moved[i] = xs[i].bytes * static_cast<double>(xs[i].repeat);
+    r.result.transfers += xs[i].repeat;
+    r.result.bytes += moved[i];
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (rec.over[i] <= tau || xs[i].barrier || rec.ready[i] > tau) continue;
+    double& free_at = issue_free_[static_cast<size_t>(p.hops[i].src)];
+    free_at = std::max(free_at, r.launch_s + rec.issued[i]);
+  }
+  std::vector<size_t> now_ready;
+  for (size_t i = 0; i < n; ++i) {
+    if (rec.over[i] <= tau) continue;
+    if (xs[i].barrier || rec.ready[i] > tau) {
+      if (r.waiting[i] == 0) now_ready.push_back(i);
+      continue;
+    }
+    const double total = xs[i].bytes * static_cast<double>(xs[i].repeat);
+    const double due = rec.issued[i] + flow_latency(r, i);
+    if (due <= tau) {
+      const double left = total * (rec.over[i] - tau) / (rec.over[i] - due);
+      moved[i] = total - left;
+      start_flow(r, i, p.hops[i].route, 0.0, left, 0.0);
+    } else {
+      start_flow(r, i, p.hops[i].route, std::max(0.0, rec.issued[i] - tau), total, due - std::max(rec.issued[i], tau));
+    }
+  }
+  credit_until(r, tau, moved);
+  for (size_t i : now_ready) ready(r, i);
+}
+
+// Credits to the network what a materialized replay's flows did up to `tau` after its launch:
+// the bytes `moved` per transfer on each resource they cross, and each resource's busy time (the
+// union of its flows' intervals from due to over, up to tau).
+void CollectiveEngine::credit_until(const Run& r, double tau, const std::vector<double>& moved) {
+  const Record& rec = *r.record;
+  const PreparedPlan& p = *r.prep;
+  std::unordered_map<int32_t, std::pair<double, std::vector<std::pair<double, double>>>> per;
+  for (size_t i = 0; i < moved.size(); ++i) {
+    if (p.plan.transfers[i].barrier || rec.ready[i] > tau) continue;
+    const double from = rec.issued[i] + flow_latency(r, i), to = std::min(rec.over[i], tau);
+    auto add = [&](int32_t res) {
+      auto& e = per[res];
+      e.first += moved[i];
+      if (to > from) e.second.emplace_back(from, to);
+    };
+    add(sys_.collective_dma_resource(p.hops[i].src));
+    for (const ResourceUse& u : routes_[p.hops[i].route].links) add(u.resource);
+  }
+  FlowNetwork& net = sys_.net();
+  for (auto& [res, e] : per) {
+    auto& iv = e.second;
+    std::sort(iv.begin(), iv.end());
+    double busy = 0, a = 0, b = -1;
+    for (const auto& [x, y] : iv) {
+      if (x > b) {
+        busy += std::max(0.0, b - a);
+        a = x;
+        b = y;
+      } else {
+        b = std::max(b, y);
+      }
+    }
+    busy += std::max(0.0, b - a);
+    net.credit(res, e.first, busy);
+  }
 }
 
 }  // namespace trn::hw

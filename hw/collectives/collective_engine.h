@@ -63,6 +63,21 @@ class CollectiveEngine : public sc_core::sc_module {
   std::shared_ptr<const PreparedPlan> prepare(models::CollectivePlan plan, std::vector<int> ranks);
   /// Whether a flow is active now on a resource of `p`'s footprint.
   bool footprint_active(const PreparedPlan& p) const;
+  /// Replays isolated runs (a reduction; off by default): a run of a plan is recorded when, from
+  /// its launch to its end, no other run loaded a resource of its footprint, no flow was active
+  /// there at its launch and its ranks' CC-cores were free. A later run of the same plan under the
+  /// same conditions at its launch is not simulated: it ends the recorded time after its launch
+  /// and credits the recorded bytes and busy time to its resources. Max-min rates decompose over
+  /// the connected components of flows and resources, so the two runs are the same run shifted in
+  /// time. A run launched while a replay is under way on a resource they share turns the replay
+  /// into flows (materialize): what was over by then is credited, the transfers under way restart
+  /// with the bytes the record had left (assuming a constant rate over each transfer's flow), the
+  /// rest wait as in the record. No replay while a trace observes the fabric.
+  void replay_isolated(bool on) { replay_ = on; }
+  uint64_t replayed() const { return replayed_; }
+  /// Replays met by a later run on a resource they share: from then on simulated, from the
+  /// record's state at that moment (materialize).
+  uint64_t replay_overlaps() const { return replay_overlaps_; }
 
  private:
   struct Run;
@@ -81,6 +96,32 @@ class CollectiveEngine : public sc_core::sc_module {
   System& sys_;
   std::vector<std::unique_ptr<Run>> runs_;  // runs in flight
   void release(Run* r);
+  // Replays (replay_isolated): a recorded run, from its launch.
+  struct Record {
+    std::shared_ptr<const PreparedPlan> plan;  // kept, so that its address names it
+    double duration = 0;
+    uint64_t transfers = 0, flows = 0;
+    double bytes = 0;
+    std::vector<int32_t> res;                      // its footprint's resources
+    std::vector<double> carried, busy;             // per resource, over the run
+    std::vector<std::pair<int, double>> issue_at;  // per issuing rank: its CC-core's free time, from launch
+    // Per transfer, from launch: ready, issued (its CC-core done) and over (materialize).
+    std::vector<double> ready, issued, over;
+  };
+  bool meets_others(Run& r);  // marks r and the runs in flight whose footprints meet r's
+  bool may_replay(const Run& r) const;
+  void begin_record(Run& r);
+  void end_record(Run& r);
+  void replay(Run& r, std::shared_ptr<const Record> rec);
+  void materialize(Run& r);
+  void credit_until(const Run& r, double tau, const std::vector<double>& moved);
+  void start_flow(Run& r, size_t t, uint32_t route, double wait, double bytes, double latency);
+  double flow_latency(const Run& r, size_t t) const;
+  void finish_run(Run& r);
+  bool replay_ = false;
+  std::unordered_map<const PreparedPlan*, std::shared_ptr<const Record>> records_;
+  size_t records_transfers_ = 0;
+  uint64_t replayed_ = 0, replay_overlaps_ = 0;
   std::vector<double> issue_free_;  // per system rank: when its CC-core can issue again
   std::vector<Route> routes_;
   std::unordered_map<uint64_t, uint32_t> route_index_;

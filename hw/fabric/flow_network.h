@@ -86,6 +86,16 @@ class FlowNetwork : public sc_core::sc_module {
   double in_flight_bytes(int32_t r, double now) const;
   /// Flows active on resource r.
   int active_flows(int32_t r) const { return active_count_[static_cast<size_t>(r)]; }
+  /// Whether anything observes the network's flows (a trace writer).
+  bool observed() const { return !observers_.empty(); }
+  /// Counts, on idle resource r, `bytes` carried and `busy_s` of busy time by `flows` flows that
+  /// were not simulated here: a collective replayed from an identical run that met no other
+  /// traffic (CollectiveEngine::replay_isolated).
+  void credit(int32_t r, double bytes, double busy_s) {
+    carried_[static_cast<size_t>(r)] += bytes;
+    busy_[static_cast<size_t>(r)] += busy_s;
+  }
+  void credit_flows(uint64_t flows) { completed_ += flows; }
 
  private:
   // Cost per event does not grow with the number of active flows or resources: a flow's

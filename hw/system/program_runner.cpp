@@ -200,6 +200,12 @@ void ProgramRunner::add_stats(sim::StatGroup& g) const {
         "sibling collectives not started: no resource in common with the simulated ranks' traffic, directly or "
         "through other siblings",
         [this] { return double(stats_.apart); });
+  c.add("replayed", "collectives",
+        "collectives not simulated but replayed from an identical earlier run that met no other traffic",
+        [this] { return double(engine_.replayed()); });
+  c.add("replay_overlaps", "collectives",
+        "runs launched on a resource of a replay under way (they did not see its traffic)",
+        [this] { return double(engine_.replay_overlaps()); });
   c.add("busy", "s", "summed collective durations, launch to end", [this] { return stats_.busy_s; });
   c.add("bytes", "B", "summed collective payloads", [this] { return stats_.bytes; });
   for (const auto& [rank, core] : cores_)

@@ -41,6 +41,9 @@ class ProgramRunner : public sc_core::sc_module {
   /// Leaves out the sibling collectives whose traffic, when they start, shares no resource with
   /// the simulated ranks' (start_siblings in program_runner.cpp). Off: every sibling runs.
   void leave_apart_siblings(bool on) { leave_apart_ = on; }
+  /// Replays collectives that run alone (CollectiveEngine::replay_isolated). Off: every run is
+  /// simulated.
+  void replay_isolated(bool on) { engine_.replay_isolated(on); }
   /// Registers the runner's collective counters into `g` and each simulated rank's core into
   /// the group "rank<N>" (sim/base/stats.h). After the ranks are added.
   void add_stats(sim::StatGroup& g) const;

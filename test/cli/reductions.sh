@@ -101,7 +101,11 @@ RED_LAYERS="[8, 16, 24]" RED_REFERENCE=--all-layers compare \
   llama3.1-70b-trn2-ultraserver --set system=trn3-gen2-ultraserver --set parallel.dp=9 --set batch.global_batch=288 \
   --set model.num_layers=50
 # Trn3 Gen1 UltraServer and two of them over EFA.
-compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2
+RED_STATS=$D/replay.stats compare "Trn3 Gen1 UltraServer, TP4 FSDP16 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2
+# Collectives alone on their resources are replayed (CollectiveEngine::replay_isolated), and
+# here one replay meets a later run and is turned into flows: the case above checks both.
+check "the Gen1 cut replays collectives" awk '$1 ~ /collectives.replayed$/ && $2 > 0 {ok = 1} END {exit !ok}' \
+  "$D/replay.stats"
 compare "2 x Trn3 Gen1 UltraServer, TP4 FSDP32 DP4" qwen3-32b-trn3-gen1 --set model.num_layers=2 \
   --set system.instances=2 --set parallel.fsdp=32 --set batch.global_batch=128
 # A replica that spans two instances (TP 4 x FSDP 128 on Gen1 UltraServers of 256 ranks; so do

@@ -273,6 +273,8 @@ void set_reductions(const workloads::ScenarioSpec& s, const workloads::Layout& l
   // runtime calibration was fitted with every sibling, and the shortcut moves those steps by
   // up to 0.05 %.
   runner.leave_apart_siblings(s.system.topology.impl == "switched");
+  // A collective that runs alone is simulated once and replayed (docs/workloads.md 1.6.6).
+  runner.replay_isolated(true);
 }
 
 // The ops held at once by a simulation of `s` (its whole step: `largest` micro-batches) with
