@@ -191,7 +191,7 @@ void CollectiveEngine::ready(Run& r, size_t t) {
     r.issued[t] = free_at - r.launch_s;
   }
   const models::Transfer& x = p.plan.transfers[t];
-  start_flow(r, t, h.route, free_at - now, x.bytes * static_cast<double>(x.repeat), flow_latency(r, t));
+  start_flow(r, t, free_at - now, x.bytes * static_cast<double>(x.repeat), flow_latency(r, t));
 }
 
 // The flow waits for its issue, then its route's latency. A chain of `repeat` steps
@@ -202,17 +202,23 @@ double CollectiveEngine::flow_latency(const Run& r, size_t t) const {
   return routes_[r.prep->hops[t].route].latency * n + r.prep->hops[t].issue * (n - 1);
 }
 
+// The resources of transfer t's flow: its source rank's collective DMA engines (weighted by
+// 1/reduce_rate for a reduction), then the links of its route.
+void CollectiveEngine::flow_uses(const Run& r, size_t t, std::vector<ResourceUse>& out) {
+  const models::Transfer& x = r.prep->plan.transfers[t];
+  const auto& chip = sys_.spec().chip;
+  out.clear();
+  const double dma = (x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0) / r.prep->plan.dma_share;
+  out.push_back(
+      {sys_.collective_dma_resource(r.prep->hops[t].src), dma});  // registered now (ids follow readiness order)
+  const Route& rt = routes_[r.prep->hops[t].route];
+  out.insert(out.end(), rt.links.begin(), rt.links.end());
+}
+
 // The flow waits `wait` (until the source rank's CC-core is free and has issued it), then
 // `latency`, then moves `bytes`.
-void CollectiveEngine::start_flow(Run& r, size_t t, uint32_t route, double wait, double bytes, double latency) {
-  const models::Transfer& x = r.prep->plan.transfers[t];
-  const int src = r.prep->hops[t].src;
-  const Route& rt = routes_[route];
-  const auto& chip = sys_.spec().chip;
-  uses_.clear();
-  const double dma = (x.reduce ? 1.0 / chip.collectives.reduce_rate : 1.0) / r.prep->plan.dma_share;
-  uses_.push_back({sys_.collective_dma_resource(src), dma});  // registered now (ids follow readiness order)
-  uses_.insert(uses_.end(), rt.links.begin(), rt.links.end());
+void CollectiveEngine::start_flow(Run& r, size_t t, double wait, double bytes, double latency) {
+  flow_uses(r, t, uses_);
   Run* rp = &r;
   sys_.net().start_on(
       uses_, bytes, latency, [rp, t] { rp->engine->finish_transfer(*rp, t); }, wait);
@@ -389,6 +395,7 @@ void CollectiveEngine::materialize(Run& r) {
     double& free_at = issue_free_[static_cast<size_t>(p.hops[i].src)];
     free_at = std::max(free_at, r.launch_s + rec.issued[i]);
   }
+  const std::vector<double> done_by = moved_by(r, tau);
   std::vector<size_t> now_ready;
   for (size_t i = 0; i < n; ++i) {
     if (rec.over[i] <= tau) continue;
@@ -399,11 +406,11 @@ void CollectiveEngine::materialize(Run& r) {
     const double total = xs[i].bytes * static_cast<double>(xs[i].repeat);
     const double due = rec.issued[i] + flow_latency(r, i);
     if (due <= tau) {
-      const double left = total * (rec.over[i] - tau) / (rec.over[i] - due);
+      const double left = std::max(total - done_by[i], total * 1e-12);
       moved[i] = total - left;
-      start_flow(r, i, p.hops[i].route, 0.0, left, 0.0);
+      start_flow(r, i, 0.0, left, 0.0);
     } else {
-      start_flow(r, i, p.hops[i].route, std::max(0.0, rec.issued[i] - tau), total, due - std::max(rec.issued[i], tau));
+      start_flow(r, i, std::max(0.0, rec.issued[i] - tau), total, due - std::max(rec.issued[i], tau));
     }
   }
   credit_until(r, tau, moved);
@@ -445,6 +452,67 @@ void CollectiveEngine::credit_until(const Run& r, double tau, const std::vector<
     busy += std::max(0.0, b - a);
     net.credit(res, e.first, busy);
   }
+}
+
+}  // namespace trn::hw
+
+namespace trn::hw {
+
+// The bytes each transfer of a replay had moved `tau` after its launch: the record's flows, each
+// active from its due time to its end, re-solved by max-min over every interval between two of
+// those instants up to tau (the allocation the fabric made: the recorded run was alone on its
+// resources).
+std::vector<double> CollectiveEngine::moved_by(const Run& r, double tau) {
+  const Record& rec = *r.record;
+  const auto& xs = r.prep->plan.transfers;
+  const size_t n = xs.size();
+  std::vector<double> moved(n, 0.0);
+  std::vector<std::vector<ResourceUse>> uses(n);
+  struct Edge {
+    double t;
+    size_t i;
+    bool start;
+  };
+  std::vector<Edge> edges;
+  for (size_t i = 0; i < n; ++i) {
+    if (xs[i].barrier || rec.ready[i] > tau) continue;
+    const double due = rec.issued[i] + flow_latency(r, i);
+    if (due >= tau) continue;
+    flow_uses(r, i, uses[i]);
+    edges.push_back({due, i, true});
+    if (rec.over[i] < tau) edges.push_back({rec.over[i], i, false});
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return a.t != b.t ? a.t < b.t : (a.start != b.start ? !a.start : a.i < b.i);
+  });
+  const FlowNetwork& net = sys_.net();
+  std::vector<double> capacity(net.resources());
+  for (size_t k = 0; k < capacity.size(); ++k) capacity[k] = net.capacity(static_cast<int32_t>(k));
+  std::vector<size_t> active;
+  std::vector<size_t> pos(n, 0);
+  std::vector<const std::vector<ResourceUse>*> flows;
+  std::vector<double> rates;
+  for (size_t k = 0; k < edges.size();) {
+    const double t = edges[k].t;
+    for (; k < edges.size() && edges[k].t == t; ++k) {
+      const size_t i = edges[k].i;
+      if (edges[k].start) {
+        pos[i] = active.size();
+        active.push_back(i);
+      } else {
+        active[pos[i]] = active.back();
+        pos[active[pos[i]]] = pos[i];
+        active.pop_back();
+      }
+    }
+    const double next = k < edges.size() ? std::min(edges[k].t, tau) : tau;
+    if (next <= t || active.empty()) continue;
+    flows.clear();
+    for (size_t i : active) flows.push_back(&uses[i]);
+    solver_.solve(capacity, flows, rates);
+    for (size_t a = 0; a < active.size(); ++a) moved[active[a]] += rates[a] * (next - t);
+  }
+  return moved;
 }
 
 }  // namespace trn::hw

@@ -14,6 +14,7 @@
 
 #include "hw/system/system.h"
 #include "models/collectives/collective_plan.h"
+#include "models/fabric/max_min.h"
 
 namespace trn::hw {
 
@@ -71,8 +72,8 @@ class CollectiveEngine : public sc_core::sc_module {
   /// the connected components of flows and resources, so the two runs are the same run shifted in
   /// time. A run launched while a replay is under way on a resource they share turns the replay
   /// into flows (materialize): what was over by then is credited, the transfers under way restart
-  /// with the bytes the record had left (assuming a constant rate over each transfer's flow), the
-  /// rest wait as in the record. No replay while a trace observes the fabric.
+  /// with the bytes the record had left (its flows re-solved by max-min between their starts and
+  /// ends), the rest wait as in the record. No replay while a trace observes the fabric.
   void replay_isolated(bool on) { replay_ = on; }
   uint64_t replayed() const { return replayed_; }
   /// Replays met by a later run on a resource they share: from then on simulated, from the
@@ -90,7 +91,6 @@ class CollectiveEngine : public sc_core::sc_module {
   uint32_t route(int src_chip, int dst_chip);  // index into routes_
   void launch(Run& r);
   void ready(Run& r, size_t t);
-  void start_flow(Run& r, size_t t, uint32_t route, double wait);
   void finish_transfer(Run& r, size_t t);
 
   System& sys_;
@@ -114,8 +114,11 @@ class CollectiveEngine : public sc_core::sc_module {
   void end_record(Run& r);
   void replay(Run& r, std::shared_ptr<const Record> rec);
   void materialize(Run& r);
+  std::vector<double> moved_by(const Run& r, double tau);
+  void flow_uses(const Run& r, size_t t, std::vector<ResourceUse>& out);
+  models::MaxMinSolver solver_;  // moved_by
   void credit_until(const Run& r, double tau, const std::vector<double>& moved);
-  void start_flow(Run& r, size_t t, uint32_t route, double wait, double bytes, double latency);
+  void start_flow(Run& r, size_t t, double wait, double bytes, double latency);
   double flow_latency(const Run& r, size_t t) const;
   void finish_run(Run& r);
   bool replay_ = false;
