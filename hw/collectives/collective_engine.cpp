@@ -251,14 +251,16 @@ void CollectiveEngine::finish_run(Run& r) {
 
 bool CollectiveEngine::meets_others(Run& r) {
   bool met = false;
+  std::vector<Run*> replays;  // materialized after the loop (it may run callbacks that add runs)
   for (const auto& o : runs_) {
     if (o.get() == &r || o->left == 0 || !meet(o->prep->footprint, r.prep->footprint)) continue;
     // A run not launched yet will launch on r's resources while r runs, or after its end.
     r.disturbed = met = true;
     if (!o->launched) continue;
     o->disturbed = true;
-    if (o->replaying) materialize(*o);
+    if (o->replaying) replays.push_back(o.get());
   }
+  for (Run* o : replays) materialize(*o);
   return met;
 }
 
