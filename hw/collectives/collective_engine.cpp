@@ -32,12 +32,11 @@ struct CollectiveEngine::Run {
   CollectiveResult result;
   std::function<void(const CollectiveResult&)> done;
   // Replays (replay_isolated): launched and when; whether it is being recorded, has met another
-  // run on a resource of its footprint, or is a replay; when recorded, its footprint's resources
-  // and their carried bytes and busy time at its launch.
+  // run on a resource of its footprint, or is a replay; when recorded, its footprint's carried
+  // bytes and busy time at its launch.
   bool launched = false, recording = false, disturbed = false, replaying = false;
   double launch_s = 0;
   uint64_t serial = 0;  // of its replay
-  std::vector<int32_t> res;
   std::vector<double> carried0, busy0;
   std::vector<double> ready, issued, over;                 // per transfer, from launch (recording)
   std::shared_ptr<const CollectiveEngine::Record> record;  // replaying
@@ -105,9 +104,13 @@ std::shared_ptr<const PreparedPlan> CollectiveEngine::prepare(models::Collective
   return p;
 }
 
+int32_t CollectiveEngine::footprint_resource(int64_t k) const {
+  return k >= 0 ? static_cast<int32_t>(k) : sys_.registered_collective_dma(static_cast<int>(-k - 1));
+}
+
 bool CollectiveEngine::footprint_active(const PreparedPlan& p) const {
   for (int64_t k : p.footprint) {
-    const int32_t r = k >= 0 ? static_cast<int32_t>(k) : sys_.registered_collective_dma(static_cast<int>(-k - 1));
+    const int32_t r = footprint_resource(k);
     if (r >= 0 && sys_.net().active_flows(r) > 0) return true;
   }
   // A replay under way loads its resources without flows.
@@ -280,8 +283,7 @@ void CollectiveEngine::begin_record(Run& r) {
   r.over.assign(n, 0.0);
   const FlowNetwork& net = sys_.net();
   for (int64_t k : r.prep->footprint) {
-    const int32_t id = k >= 0 ? static_cast<int32_t>(k) : sys_.registered_collective_dma(static_cast<int>(-k - 1));
-    r.res.push_back(id);
+    const int32_t id = footprint_resource(k);  // a DMA engine not registered yet has carried nothing
     r.carried0.push_back(id >= 0 ? net.carried(id) : 0.0);
     r.busy0.push_back(id >= 0 ? net.busy_time(id) : 0.0);
   }
@@ -299,11 +301,11 @@ void CollectiveEngine::end_record(Run& r) {
   for (const auto& x : p.plan.transfers) rec.flows += x.barrier ? 0 : 1;
   for (size_t i = 0; i < p.footprint.size(); ++i) {
     const int64_t k = p.footprint[i];
-    const int32_t id = k >= 0 ? static_cast<int32_t>(k) : sys_.registered_collective_dma(static_cast<int>(-k - 1));
+    const int32_t id = footprint_resource(k);
     if (id < 0) continue;
     rec.res.push_back(id);
-    rec.carried.push_back(net.carried(id) - (r.res[i] >= 0 ? r.carried0[i] : 0.0));
-    rec.busy.push_back(net.busy_time(id) - (r.res[i] >= 0 ? r.busy0[i] : 0.0));
+    rec.carried.push_back(net.carried(id) - r.carried0[i]);
+    rec.busy.push_back(net.busy_time(id) - r.busy0[i]);
     if (k < 0)
       rec.issue_at.emplace_back(static_cast<int>(-k - 1), issue_free_[static_cast<size_t>(-k - 1)] - r.launch_s);
   }
@@ -311,7 +313,7 @@ void CollectiveEngine::end_record(Run& r) {
   rec.issued = std::move(r.issued);
   rec.over = std::move(r.over);
   // Bounded like the runner's plan cache: the records keep their plans.
-  if (records_transfers_ + p.plan.transfers.size() > (size_t{1} << 19)) {
+  if (records_transfers_ + p.plan.transfers.size() > kRecordTransfers) {
     records_.clear();
     records_transfers_ = 0;
   }
@@ -362,13 +364,9 @@ void CollectiveEngine::release(Run* r) {
   });
 }
 
-}  // namespace trn::hw
-
-namespace trn::hw {
-
 // The record's state `tau` after launch, as flows: transfers over by then are credited, those
-// under way restart with the bytes left (the record's rate taken as constant over each flow),
-// those issued or in their latency wait the rest of it, the others wait for their dependencies.
+// under way restart with the bytes the record's flows had left (moved_by), those issued or in
+// their latency wait the rest of it, the others wait for their dependencies.
 void CollectiveEngine::materialize(Run& r) {
   ++replay_overlaps_;
   const Record& rec = *r.record;
@@ -429,13 +427,12 @@ void CollectiveEngine::credit_until(const Run& r, double tau, const std::vector<
   for (size_t i = 0; i < moved.size(); ++i) {
     if (p.plan.transfers[i].barrier || rec.ready[i] > tau) continue;
     const double from = rec.issued[i] + flow_latency(r, i), to = std::min(rec.over[i], tau);
-    auto add = [&](int32_t res) {
-      auto& e = per[res];
+    flow_uses(r, i, uses_);
+    for (const ResourceUse& u : uses_) {
+      auto& e = per[u.resource];
       e.first += moved[i];
       if (to > from) e.second.emplace_back(from, to);
-    };
-    add(sys_.collective_dma_resource(p.hops[i].src));
-    for (const ResourceUse& u : routes_[p.hops[i].route].links) add(u.resource);
+    }
   }
   FlowNetwork& net = sys_.net();
   for (auto& [res, e] : per) {
@@ -455,10 +452,6 @@ void CollectiveEngine::credit_until(const Run& r, double tau, const std::vector<
     net.credit(res, e.first, busy);
   }
 }
-
-}  // namespace trn::hw
-
-namespace trn::hw {
 
 // The bytes each transfer of a replay had moved `tau` after its launch: the record's flows, each
 // active from its due time to its end, re-solved by max-min over every interval between two of
@@ -488,8 +481,8 @@ std::vector<double> CollectiveEngine::moved_by(const Run& r, double tau) {
     return a.t != b.t ? a.t < b.t : (a.start != b.start ? !a.start : a.i < b.i);
   });
   const FlowNetwork& net = sys_.net();
-  std::vector<double> capacity(net.resources());
-  for (size_t k = 0; k < capacity.size(); ++k) capacity[k] = net.capacity(static_cast<int32_t>(k));
+  for (size_t k = capacity_.size(); k < net.resources(); ++k)  // resources are added, never changed
+    capacity_.push_back(net.capacity(static_cast<int32_t>(k)));
   std::vector<size_t> active;
   std::vector<size_t> pos(n, 0);
   std::vector<const std::vector<ResourceUse>*> flows;
@@ -511,7 +504,7 @@ std::vector<double> CollectiveEngine::moved_by(const Run& r, double tau) {
     if (next <= t || active.empty()) continue;
     flows.clear();
     for (size_t i : active) flows.push_back(&uses[i]);
-    solver_.solve(capacity, flows, rates);
+    solver_.solve(capacity_, flows, rates);
     for (size_t a = 0; a < active.size(); ++a) moved[active[a]] += rates[a] * (next - t);
   }
   return moved;

@@ -116,12 +116,15 @@ class CollectiveEngine : public sc_core::sc_module {
   void materialize(Run& r);
   std::vector<double> moved_by(const Run& r, double tau);
   void flow_uses(const Run& r, size_t t, std::vector<ResourceUse>& out);
-  models::MaxMinSolver solver_;  // moved_by
+  models::MaxMinSolver solver_;   // moved_by
+  std::vector<double> capacity_;  // moved_by: the fabric's capacities, by resource
   void credit_until(const Run& r, double tau, const std::vector<double>& moved);
   void start_flow(Run& r, size_t t, double wait, double bytes, double latency);
   double flow_latency(const Run& r, size_t t) const;
   void finish_run(Run& r);
+  int32_t footprint_resource(int64_t k) const;  // a footprint entry's resource (-1: not registered)
   bool replay_ = false;
+  static constexpr size_t kRecordTransfers = size_t{1} << 19;  // records held, like the runner's plans
   std::unordered_map<const PreparedPlan*, std::shared_ptr<const Record>> records_;
   size_t records_transfers_ = 0;
   uint64_t replayed_ = 0, replay_overlaps_ = 0;
