@@ -80,6 +80,17 @@ PY
 grep -q "ranked by time to train at the 90 % quantile of its interval" "$D/q90.txt" &&
   pass "the text names the quantile" || fail "the text names the quantile" "$(head -c 300 "$D/q90.txt")"
 
+# The search's last wave simulates the best candidates' intervals in the cores its points leave
+# idle: with -j 3 this search's last wave runs the interval simulations of the best three so far
+# beside its points (checked 2026-12-07); with -j 2 no core is idle and the intervals run after
+# the search. The plan is the same either way.
+expect_ok "plan, ranked by time, -j 3" -- "${P[@]:0:${#P[@]}-2}" -j 3 --json "$D/time_j3.json"
+check "-j 2 and -j 3 give the same candidates, intervals and tie" python3 -c "
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+sys.exit(0 if (a['candidates'], a.get('tie'), a['inputs_hash']) == (b['candidates'], b.get('tie'), b['inputs_hash']) else 1)" \
+  "$D/time.json" "$D/time_j3.json"
+
 # The plan JSON records its question (issue 32, item 4): plan.command asks it again and gives
 # the same plan (candidates, question and inputs hash); the HTML names the constraints.
 cmd=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['plan']['command'])" "$D/time.json")

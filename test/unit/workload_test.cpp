@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <stdexcept>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "sim/base/config_loader.h"
 
@@ -238,6 +242,48 @@ TEST_CASE("passes and lowering select ops by role, not by name", "[workload]") {
     }
     CHECK(a.groups == b.groups);
     CHECK((pipe > 0) == (s.parallel.pp > 1));
+  }
+}
+
+TEST_CASE("ranks of a stage sharing op templates lower the programs they lower alone", "[workload]") {
+  // The step simulation gives the streams of a stage's ranks one OpTemplates: each graph op's
+  // device ops are made once, not once per rank. Every op (timing, bytes, group, dependencies,
+  // name) and every group must be what a rank's own stream gives.
+  for (const char* mode : {"eager", "compiled"}) {
+    ScenarioSpec s = load_scenario("llama2-70b-trn1-pp", {"model.num_layers=4", std::string("mode=") + mode});
+    Layout layout(s.parallel);
+    const int per = s.model.num_layers / s.parallel.pp;
+    TrainingGraph t =
+        build_training_graph(s.model, 0, per, 1, double(s.batch.seq_len), s.checkpointing, s.precision.element_bytes());
+    apply_parallel_passes(t, s, 0);
+    const std::vector<char> all;
+    auto drain = [&](int rank, std::shared_ptr<OpTemplates> shared) {
+      auto src = stream_rank(s, layout, t, rank, nullptr, all, std::move(shared));
+      std::vector<trn::models::Op> ops;
+      while (src->lowered() < src->segments()) src->lower_next(ops);
+      return std::make_pair(ops, src->meta().groups);
+    };
+    std::vector<int> stage0;  // the first two ranks of stage 0 and its last
+    for (int r = 0; r < layout.world(); ++r)
+      if (layout.coord(r).p == 0) stage0.push_back(r);
+    const std::vector<int> ranks = {stage0[0], stage0[1], stage0.back()};
+    REQUIRE(ranks.size() == 3);
+    const std::shared_ptr<OpTemplates> shared = make_op_templates();
+    for (int rank : ranks) {
+      const auto alone = drain(rank, nullptr), together = drain(rank, shared);
+      REQUIRE(alone.first.size() == together.first.size());
+      size_t same = 0;
+      for (size_t i = 0; i < alone.first.size(); ++i) {
+        const auto &x = alone.first[i], &y = together.first[i];
+        same += x.engine == y.engine && x.queue == y.queue && x.duration_s == y.duration_s && x.bytes == y.bytes &&
+                x.flops == y.flops && x.group == y.group && x.deps == y.deps && x.name == y.name;
+      }
+      CHECK(same == alone.first.size());
+      CHECK(alone.second == together.second);
+    }
+    // Templates are per scenario and stage graph: another graph may not use them.
+    TrainingGraph u = t;
+    CHECK_THROWS_AS(stream_rank(s, layout, u, ranks[0], nullptr, all, shared), std::logic_error);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <unordered_set>
 #include <utility>
 
@@ -13,6 +14,20 @@
 #include "workloads/lowering/op_cost.h"
 
 namespace trn::workloads {
+
+class OpTemplates {
+ public:
+  struct Ops {
+    std::vector<models::Op> casts;
+    models::Op op;  // a collective's without its group (Op::group -1)
+  };
+  std::vector<std::unique_ptr<Ops>> by_vertex;
+  const ScenarioSpec* scenario = nullptr;  // what they were made for (checked on each use)
+  const TrainingGraph* graph = nullptr;
+};
+
+std::shared_ptr<OpTemplates> make_op_templates() { return std::make_shared<OpTemplates>(); }
+
 namespace {
 
 using models::Engine;
@@ -34,13 +49,22 @@ std::vector<int> pp_group(const Layout& layout, int rank, const GraphOp& g) {
 class Emitter {
  public:
   Emitter(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& t, int rank,
-          const std::vector<char>& simulated)
+          const std::vector<char>& simulated, std::shared_ptr<OpTemplates> templates)
       : cost_{s, s.system.chip, s.effective_lnc(), s.mode == ExecMode::Eager},
         layout_(layout),
         t_(t),
         rank_(rank),
         simulated_(simulated),
-        policy_(make_launch_policy(cost_, layout, rank, t)) {}
+        policy_(make_launch_policy(cost_, layout, rank, t)),
+        templates_(templates ? std::move(templates) : make_op_templates()) {
+    if (!templates_->graph) {
+      templates_->scenario = &s;
+      templates_->graph = &t;
+      templates_->by_vertex.resize(boost::num_vertices(t.g));
+    } else if (templates_->scenario != &s || templates_->graph != &t) {
+      throw std::logic_error("lowering: op templates shared by two scenarios or stage graphs");
+    }
+  }
 
   LaunchPolicy& policy() { return *policy_; }
   const models::Program& program() const { return prog_; }
@@ -57,13 +81,14 @@ class Emitter {
   // Appends to `out` the ops of a segment of kind `k`: all of them (Pass::All) or, after its
   // host pass, the others (Pass::Device, taking that pass's `launches`). `ids`: the ops of the
   // segment's micro-batch by graph op, those of this segment added.
-  void emit(SegmentKind k, Pass pass, std::map<Vertex, int32_t>& ids, const std::vector<int32_t>& launches,
+  void emit(SegmentKind k, Pass pass, std::vector<int32_t>& ids, const std::vector<int32_t>& launches,
             std::vector<Op>& out) {
+    if (ids.empty()) ids.assign(boost::num_vertices(t_.g), -1);
     sink_.target(&out);
     policy_->begin_segment(sink_, k, pass);
     for (Vertex v : policy_->order(k)) {
       const int32_t id = emit_op(v, pass, ids, launches);
-      ids[v] = id;
+      ids[v] = id;  // Vertex: an index (vecS)
     }
   }
   // The queues of a segment of kind `k` (SegmentLanes) and its op count; `split`: its host ops
@@ -71,7 +96,9 @@ class Emitter {
   void summarise(SegmentKind k, bool split, models::SegmentLanes& out, int64_t& n);
 
  private:
-  int32_t emit_op(Vertex v, Pass pass, const std::map<Vertex, int32_t>& ids, const std::vector<int32_t>& launches);
+  int32_t emit_op(Vertex v, Pass pass, const std::vector<int32_t>& ids, const std::vector<int32_t>& launches);
+  const OpTemplates::Ops& op_template(Vertex v);
+  int32_t group_of(Vertex v);
   int32_t add_device_op(const GraphOp& g, Op op, Pass pass, const std::vector<int32_t>& launches);
   int32_t group_id(const std::vector<int>& members, const GraphOp& g);
 
@@ -84,39 +111,62 @@ class Emitter {
   OpSink sink_;
   models::Program prog_;  // groups and siblings; the ops go to the sink's target
   std::map<std::vector<int>, int32_t> group_ids_;
+  std::shared_ptr<OpTemplates> templates_;
+  std::vector<int32_t> group_by_vertex_;  // collectives: the group of this rank's program (-1: not yet)
   LoweringStats stats_;
 };
 
-// One graph op: its casts (an FP8 GEMM's, or an FP32 model's auto-cast), each after the
-// previous one and the first with the op's inputs, then the op after the last of them.
-int32_t Emitter::emit_op(Vertex v, Pass pass, const std::map<Vertex, int32_t>& ids,
-                         const std::vector<int32_t>& launches) {
+// A graph op's device ops without their dependencies: the same for every micro-batch and every
+// rank of the stage, made once (OpTemplates).
+const OpTemplates::Ops& Emitter::op_template(Vertex v) {
+  std::unique_ptr<OpTemplates::Ops>& slot = templates_->by_vertex[v];
+  if (slot) return *slot;
+  slot = std::make_unique<OpTemplates::Ops>();
   const GraphOp& g = t_.g[v];
-  std::vector<Op> casts = cast_ops(cost_, g);
-  Op op;
+  slot->casts = cast_ops(cost_, g);
+  Op& op = slot->op;
   if (g.kind == OpKind::Collective) {
     op.engine = Engine::Collective;
     op.queue = static_cast<int>(collective_stream(g));
     op.coll = g.coll;
     op.bytes = g.coll_bytes;
     op.name = g.name;
-    op.group = group_id(collective_members(layout_, rank_, g), g);
   } else {
     op = compute_op(cost_, g);
-    stats_.model_flops += op.flops;
   }
+  return *slot;
+}
+
+// A collective graph op's group in this rank's program, found once.
+int32_t Emitter::group_of(Vertex v) {
+  if (group_by_vertex_.empty()) group_by_vertex_.assign(boost::num_vertices(t_.g), -1);
+  int32_t& id = group_by_vertex_[v];
+  if (id < 0) id = group_id(collective_members(layout_, rank_, t_.g[v]), t_.g[v]);
+  return id;
+}
+
+// One graph op: its casts (an FP8 GEMM's, or an FP32 model's auto-cast), each after the
+// previous one and the first with the op's inputs, then the op after the last of them.
+int32_t Emitter::emit_op(Vertex v, Pass pass, const std::vector<int32_t>& ids, const std::vector<int32_t>& launches) {
+  const GraphOp& g = t_.g[v];
+  const OpTemplates::Ops& tpl = op_template(v);
+  stats_.model_flops += tpl.op.flops;
   // Dependencies: graph inputs of the same step.
   std::vector<int32_t> inputs;
+  inputs.reserve(boost::in_degree(v, t_.g) + 1);  // and the last cast
   for (auto e : boost::make_iterator_range(boost::in_edges(v, t_.g))) {
-    auto it = ids.find(boost::source(e, t_.g));
-    if (it != ids.end() && policy_->honours(t_.g[e])) inputs.push_back(it->second);
+    const int32_t id = ids[boost::source(e, t_.g)];
+    if (id >= 0 && policy_->honours(t_.g[e])) inputs.push_back(id);
   }
   int32_t last_cast = -1;
-  for (Op& cast : casts) {
+  for (const Op& c : tpl.casts) {
+    Op cast = c;
     cast.deps = inputs;
     if (last_cast >= 0) cast.deps.push_back(last_cast);
     last_cast = add_device_op(g, std::move(cast), pass, launches);
   }
+  Op op = tpl.op;
+  if (g.kind == OpKind::Collective) op.group = group_of(v);
   op.deps = std::move(inputs);
   if (last_cast >= 0) op.deps.push_back(last_cast);
   return add_device_op(g, std::move(op), pass, launches);
@@ -215,8 +265,8 @@ void Emitter::summarise(SegmentKind k, bool split, models::SegmentLanes& out, in
 class RankStream : public models::ProgramSource {
  public:
   RankStream(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& t, int rank,
-             const std::vector<char>& simulated, bool split)
-      : e_(s, layout, t, rank, simulated),
+             const std::vector<char>& simulated, bool split, std::shared_ptr<OpTemplates> templates = nullptr)
+      : e_(s, layout, t, rank, simulated, std::move(templates)),
         order_(one_f_one_b(layout.coord(rank).p, s.parallel.pp, s.parallel.microbatches)),
         m_(s.parallel.microbatches),
         split_(split && e_.policy().splits_host()) {
@@ -252,7 +302,7 @@ class RankStream : public models::ProgramSource {
     } else {
       e_.emit(kind(micro, bwd), Pass::All, ids, {}, out);
     }
-    if (bwd) std::map<Vertex, int32_t>().swap(ids);  // nothing later reads this micro-batch's ops
+    if (bwd) std::vector<int32_t>().swap(ids);  // nothing later reads this micro-batch's ops
     ++next_;
   }
   const models::Program& meta() const override { return e_.program(); }
@@ -267,7 +317,7 @@ class RankStream : public models::ProgramSource {
   std::vector<std::pair<int, bool>> order_;
   int m_;
   bool split_;
-  std::vector<std::map<Vertex, int32_t>> ids_;
+  std::vector<std::vector<int32_t>> ids_;            // per micro-batch, per vertex: its op (-1: none yet)
   std::map<size_t, std::vector<int32_t>> launches_;  // per segment whose host ops are out
   size_t next_ = 0, next_host_ = 0;
   models::SegmentLanes lanes_[kSegmentKinds];
@@ -303,8 +353,9 @@ models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const Tr
 }
 
 std::unique_ptr<models::ProgramSource> stream_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& t,
-                                                   int rank, int64_t* ops, const std::vector<char>& simulated) {
-  auto rs = std::make_unique<RankStream>(s, layout, t, rank, simulated, true);
+                                                   int rank, int64_t* ops, const std::vector<char>& simulated,
+                                                   std::shared_ptr<OpTemplates> templates) {
+  auto rs = std::make_unique<RankStream>(s, layout, t, rank, simulated, true, std::move(templates));
   if (ops) *ops = rs->total_ops();
   return rs;
 }

@@ -58,12 +58,20 @@ struct LoweringStats {
 models::Program lower_rank(const ScenarioSpec& s, const Layout& layout, const TrainingGraph& stage_graph, int rank,
                            LoweringStats* stats = nullptr, const std::vector<char>& simulated = {});
 
+/// What the emission of a graph op makes the same for every micro-batch and every rank of a
+/// stage (its device ops without dependencies, collectives without their group), made once per
+/// graph op. A stream makes its own unless given one; the ranks of a stage may share one: the
+/// same scenario and stage graph (checked: std::logic_error otherwise).
+class OpTemplates;
+std::shared_ptr<OpTemplates> make_op_templates();
+
 /// The same program lowered on demand, one 1F1B segment at a time (NeuronCore::load), with
 /// compiled mode's host ops handed out ahead of the device ops. `ops`: the graph ops of the
 /// step (LoweringStats::ops). `simulated` must outlive the stream.
 std::unique_ptr<models::ProgramSource> stream_rank(const ScenarioSpec& s, const Layout& layout,
                                                    const TrainingGraph& stage_graph, int rank, int64_t* ops,
-                                                   const std::vector<char>& simulated);
+                                                   const std::vector<char>& simulated,
+                                                   std::shared_ptr<OpTemplates> templates = nullptr);
 
 /// The 1F1B order of (micro-batch, is_backward) for `stage` of `stages` with `m` micro-batches.
 std::vector<std::pair<int, bool>> one_f_one_b(int stage, int stages, int m);

@@ -142,13 +142,34 @@ PlanResult run_plan(const PlanOptions& o);
 nlohmann::ordered_json plan_question(const PlanOptions& o);
 /// The `trnsim plan` command line that asks `o` again, every option spelled out.
 std::string plan_command_line(const PlanOptions& o);
+/// Steps re-simulated for candidates' intervals ahead of time, by candidate (its point's --set
+/// list joined by ';'): per fitted runtime parameter moved, the step (seconds).
+using SpareIntervals = std::map<std::string, std::vector<std::pair<std::string, double>>>;
+/// The re-simulations behind some candidates' intervals, as bodies for forked children, and the
+/// intervals made from their steps (plan_intervals.cpp).
+struct IntervalRuns {
+  IntervalRuns(const PlanOptions& o, const std::vector<const PlanCandidate*>& cs);
+  /// One body per candidate and moved parameter, in order; each returns the step (JSON number).
+  std::vector<std::function<nlohmann::json()>> bodies() const;
+  /// Files the bodies' steps (in order) under their candidates.
+  void keep(const std::vector<double>& steps, SpareIntervals& into) const;
+  /// Sets the intervals of `cs` (the candidates of the constructor) from `steps`.
+  void apply(const SpareIntervals& steps, const std::vector<PlanCandidate*>& cs) const;
+
+  std::vector<std::string> keys;
+  std::vector<workloads::ScenarioSpec> specs;
+  std::vector<std::vector<std::pair<std::string, workloads::ScenarioSpec>>> moved;
+};
 /// The 80 % intervals of the best o.interval_candidates candidates (each one's job re-simulated
 /// with every fitted runtime parameter that acts on it moved by its sigma, forked children) and
 /// whether the best two overlap (plan_intervals.cpp). With o.rank_quantile, the candidates are
-/// ranked by that quantile, and intervals are computed until the best few all have one.
-void set_plan_intervals(const PlanOptions& o, PlanResult& res);
-/// The intervals of `cs` (forked children, o.jobs at a time); each is marked interval_done.
-void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidate*>& cs);
+/// ranked by that quantile, and intervals are computed until the best few all have one. Steps in
+/// `spare` (simulated ahead by the search's last wave) are taken instead of simulated again.
+void set_plan_intervals(const PlanOptions& o, PlanResult& res, const SpareIntervals* spare = nullptr);
+/// The intervals of `cs` (forked children, o.jobs at a time; those in `spare` not simulated
+/// again); each is marked interval_done.
+void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidate*>& cs,
+                            const SpareIntervals* spare = nullptr);
 /// What `rank_by` minimises for a candidate: its time to train, its cost or its chips (plan_rank.cpp).
 double plan_metric(const PlanCandidate& c, RankBy rank_by);
 /// Whether `a` ranks before `b`: by ranked_metric; by chips, equal counts by the time to train;

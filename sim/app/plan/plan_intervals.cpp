@@ -8,6 +8,7 @@
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/base/paths.h"
+#include "sim/base/shared_helpers.h"
 #include "sim/base/units.h"
 
 namespace trn::app {
@@ -25,36 +26,46 @@ PredictionInterval with_steady(const PredictionInterval& step, double step_time,
 
 }  // namespace
 
-void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidate*>& cs) {
-  if (cs.empty()) return;
-  const IntervalModel model = load_interval_model();
+IntervalRuns::IntervalRuns(const PlanOptions& o, const std::vector<const PlanCandidate*>& cs) {
   const std::string base = sim::data_root() + "/workloads/plan/base.yaml";
-  std::vector<workloads::ScenarioSpec> specs;
-  std::vector<std::vector<std::pair<std::string, workloads::ScenarioSpec>>> moved;
-  std::vector<std::function<double()>> bodies;
   for (const PlanCandidate* c : cs) {
     std::vector<std::string> sets = c->point.sets();
     sets.insert(sets.end(), o.sets.begin(), o.sets.end());
+    keys.push_back(sim::join(c->point.sets(), ";"));
     specs.push_back(workloads::load_scenario(base, sets, o.model));
     moved.push_back(runtime_perturbations(specs.back()));
   }
+}
+
+std::vector<std::function<nlohmann::json()>> IntervalRuns::bodies() const {
+  std::vector<std::function<nlohmann::json()>> out;
   for (const auto& m : moved)
     for (const auto& p : m) {
       const workloads::ScenarioSpec* s = &p.second;
-      bodies.push_back([s]() {
+      out.push_back([s]() {
         StepOptions opt;
         opt.max_memory = default_max_memory();
-        return simulate(*s, opt).step_time_s;
+        return nlohmann::json(simulate(*s, opt).step_time_s);
       });
     }
-  const std::vector<double> out = run_in_children(bodies, "plan interval", std::max(1, o.jobs));
+  return out;
+}
+
+void IntervalRuns::keep(const std::vector<double>& steps, SpareIntervals& into) const {
   size_t k = 0;
+  for (size_t i = 0; i < moved.size(); ++i) {
+    std::vector<std::pair<std::string, double>>& out = into[keys[i]];
+    out.clear();
+    for (const auto& p : moved[i]) out.emplace_back(p.first, steps[k++]);
+  }
+}
+
+void IntervalRuns::apply(const SpareIntervals& steps, const std::vector<PlanCandidate*>& cs) const {
+  const IntervalModel model = load_interval_model();
   for (size_t i = 0; i < cs.size(); ++i) {
     PlanCandidate& c = *cs[i];
     c.interval_done = true;
-    std::vector<std::pair<std::string, double>> moved_steps;
-    for (const auto& p : moved[i]) moved_steps.emplace_back(p.first, out[k++]);
-    c.step_interval = steady_step_interval(model, specs[i], c.step_time_s, moved_steps);
+    c.step_interval = steady_step_interval(model, specs[i], c.step_time_s, steps.at(keys[i]));
     if (!std::isfinite(c.time_to_train_s)) continue;
     c.time_interval = with_steady(c.step_interval, c.step_time_s, c.time_to_train_s, c.steady_s, 1.0);
     if (std::isfinite(c.cost_usd))  // no interval for a cost that is unknown (no price)
@@ -63,7 +74,27 @@ void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidat
   }
 }
 
-void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
+void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidate*>& cs, const SpareIntervals* spare) {
+  if (cs.empty()) return;
+  // The candidates whose re-simulated steps a wave computed already (in cores it left idle)
+  // and the others, simulated now.
+  std::vector<const PlanCandidate*> todo;
+  for (const PlanCandidate* c : cs)
+    if (!spare || !spare->count(sim::join(c->point.sets(), ";"))) todo.push_back(c);
+  SpareIntervals steps = spare ? *spare : SpareIntervals{};
+  if (!todo.empty()) {
+    const IntervalRuns runs(o, todo);
+    std::vector<double> out;
+    for (const sim::ChildResult& r : run_children(runs.bodies(), "plan interval", std::max(1, o.jobs))) {
+      if (!r.ok()) rethrow(r, "plan interval");
+      out.push_back(r.value.get<double>());
+    }
+    runs.keep(out, steps);
+  }
+  IntervalRuns(o, {cs.begin(), cs.end()}).apply(steps, cs);
+}
+
+void set_plan_intervals(const PlanOptions& o, PlanResult& res, const SpareIntervals* spare) {
   const size_t n = std::min<size_t>(res.candidates.size(), static_cast<size_t>(std::max(0, o.interval_candidates)));
   if (n == 0) return;
   // Ranked by a quantile: a candidate without an interval stands at its prediction, never above
@@ -74,7 +105,7 @@ void set_plan_intervals(const PlanOptions& o, PlanResult& res) {
     for (size_t i = 0; i < n; ++i)
       if (!res.candidates[i].interval_done) without_interval.push_back(&res.candidates[i]);
     if (without_interval.empty()) break;
-    compute_plan_intervals(o, without_interval);
+    compute_plan_intervals(o, without_interval, spare);
   }
   if (n < 2) return;
   // By chips, two candidates tie only on as many chips, by their time to train.

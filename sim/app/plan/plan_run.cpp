@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <limits>
 #include <optional>
 #include <queue>
@@ -485,7 +486,8 @@ void enumerate_size(const PlanOptions& o, Enumeration& en, Heap& heap, PlanResul
 // them; returns each point's result (none when its simulation failed, and then `errors` says why).
 std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const std::vector<const Survivor*>& wave,
                                                      PointsDb& db, PlanResult& res, int& idx, PlanProgress& progress,
-                                                     std::vector<std::string>& errors) {
+                                                     std::vector<std::string>& errors, const IntervalRuns* ahead,
+                                                     SpareIntervals& spare) {
   errors.assign(wave.size(), "");
   std::vector<std::optional<PlanPointResult>> results(wave.size());
   std::vector<size_t> unsimulated;  // indices into wave of the points the database does not hold
@@ -507,7 +509,14 @@ std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const
     bodies.push_back(
         [s, model_arg, max_memory]() { return json(evaluate(s->spec, s->sets, model_arg, s->hash, max_memory)); });
   }
+  if (ahead)
+    for (auto& b : ahead->bodies()) bodies.push_back(std::move(b));
   const std::vector<sim::ChildResult> out = run_children(bodies, "plan point", o.jobs);
+  if (ahead) {  // kept only when every one of them succeeded (else the intervals run them again)
+    std::vector<double> steps;
+    for (size_t k = unsimulated.size(); k < out.size() && out[k].ok(); ++k) steps.push_back(out[k].value.get<double>());
+    if (steps.size() == out.size() - unsimulated.size()) ahead->keep(steps, spare);
+  }
   for (size_t k = 0; k < unsimulated.size(); ++k) {
     const size_t i = unsimulated[k];
     ++res.counts.simulated_now;
@@ -683,8 +692,30 @@ void record_failed(const PlanOptions& o, const std::vector<FailedSurvivor>& fail
 // 2. Best bound first (A*-like: a survivor gets its schedule bound when it first reaches the
 // front, then goes back in line); evaluates in waves of kWave, pruning what cannot beat the
 // best so far. The order and the pruning depend on the inputs only, not on -j.
+// The intervals of the best candidates so far, simulated by the last wave (nothing is left to
+// enumerate or bound after it) in the cores its points leave idle: the same simulations the
+// intervals would run after the search, so the output does not change; a candidate that the
+// wave's points push out of the best few got its interval simulated for nothing, on a core that
+// would have been idle. Not with a quantile ranking (its intervals are part of the search).
+std::unique_ptr<IntervalRuns> intervals_ahead(const PlanOptions& o, const std::vector<PlanCandidate>& evaluated,
+                                              size_t wave, const SpareIntervals& spare) {
+  if (!o.intervals || o.rank_quantile > 0 || static_cast<int>(wave) >= o.jobs) return nullptr;
+  std::vector<const PlanCandidate*> best;
+  for (const auto& c : evaluated)
+    if (c.meets_constraints) best.push_back(&c);
+  std::stable_sort(best.begin(), best.end(),
+                   [&](const PlanCandidate* a, const PlanCandidate* b) { return ranks_before(*a, *b, o.rank_by, 0); });
+  best.resize(std::min(best.size(), static_cast<size_t>(std::max(0, o.interval_candidates))));
+  best.erase(std::remove_if(best.begin(), best.end(),
+                            [&](const PlanCandidate* c) { return spare.count(join(c->point.sets(), ";")) > 0; }),
+             best.end());
+  if (best.empty()) return nullptr;
+  return std::make_unique<IntervalRuns>(o, best);
+}
+
 std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, Enumeration& en, PointsDb& db, PlanResult& res,
-                                              PlanProgress& progress, std::vector<FailedSurvivor>& failed) {
+                                              PlanProgress& progress, std::vector<FailedSurvivor>& failed,
+                                              SpareIntervals& spare) {
   auto lb = [&](const Survivor& s) { return bound_key(s, o.rank_by); };
   auto later = [&](size_t a, size_t b) {
     const Survivor &x = en.survivors[a], &y = en.survivors[b];
@@ -701,7 +732,12 @@ std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, Enumeration&
     progress.searching(res.counts.bounded, static_cast<int>(en.survivors.size()), res.counts.evaluated,
                        static_cast<int>(heap.size() + wave.size()), static_cast<int>(wave.size()));
     std::vector<std::string> errors;
-    const std::vector<std::optional<PlanPointResult>> results = run_wave(o, wave, db, res, idx, progress, errors);
+    // The last wave: no survivor left in line, and no size left that could still be enumerated.
+    const bool last = heap.empty() &&
+                      (en.next >= en.sizes.size() || (!o.exhaustive && size_key(en.sizes[en.next], o.rank_by) > best));
+    const std::unique_ptr<IntervalRuns> ahead = last ? intervals_ahead(o, evaluated, wave.size(), spare) : nullptr;
+    const std::vector<std::optional<PlanPointResult>> results =
+        run_wave(o, wave, db, res, idx, progress, errors, ahead.get(), spare);
     for (size_t i = 0; i < wave.size(); ++i) {
       if (!results[i]) {
         ++res.counts.failed;
@@ -744,10 +780,11 @@ PlanResult run_plan(const PlanOptions& o) {
   PlanProgress progress;
   Enumeration en = start_enumeration(o, model, res, progress);
   std::vector<FailedSurvivor> failed;
-  rank_plan_candidates(o, evaluate_survivors(o, en, db, res, progress, failed), res);
+  SpareIntervals spare;
+  rank_plan_candidates(o, evaluate_survivors(o, en, db, res, progress, failed, spare), res);
   if (o.intervals) {
     progress.phase("80 % intervals of the best candidates (one simulation per fitted parameter)");
-    set_plan_intervals(o, res);
+    set_plan_intervals(o, res, &spare);
   }
   record_failed(o, failed, res);  // against the final winner (a quantile ranking re-ranks above)
   res.inputs_hash = inputs_hash(plan_inputs(o, model, res));

@@ -129,6 +129,19 @@ class Schedule {
   explicit Schedule(const std::vector<RankProgram>& progs) : progs_(progs), st_(progs.size()) {
     for (const auto& p : progs_) simulated_.push_back(p.rank);
     std::sort(simulated_.begin(), simulated_.end());
+    // Each rank's groups by one number across ranks (the runner matches arrivals by members),
+    // with the count of their simulated members.
+    std::map<std::vector<int>, int32_t> ids;
+    for (size_t r = 0; r < progs_.size(); ++r)
+      for (const std::vector<int>& group : progs_[r].groups) {
+        auto [it, fresh] = ids.emplace(group, static_cast<int32_t>(expected_.size()));
+        if (fresh) {
+          size_t n = 0;
+          for (int m : group) n += std::binary_search(simulated_.begin(), simulated_.end(), m) ? 1 : 0;
+          expected_.push_back(group.size() <= 1 ? 0 : n);
+        }
+        st_[r].group_id.push_back(it->second);
+      }
     for (size_t r = 0; r < progs_.size(); ++r) init(r);
   }
   /// The last completion of any rank (the simulation's step time is the last of its cores').
@@ -149,6 +162,7 @@ class Schedule {
     std::vector<int32_t> waiting, lane_next;
     std::vector<uint32_t> dep_start;  // dependents of op i: dependents[dep_start[i] .. dep_start[i + 1]]
     std::vector<int32_t> dependents;
+    std::vector<int32_t> group_id;  // per group of the rank's program: its number across ranks
     size_t done = 0;
   };
   struct Slot {
@@ -166,17 +180,18 @@ class Schedule {
     s.waiting.assign(n, 0);
     s.lane_next.assign(n, -1);
     s.dep_start.assign(n + 1, 0);
-    std::map<uint16_t, int32_t> last_on_lane;
+    std::vector<int32_t> last_on_lane;  // per lane: its last op so far (-1: none)
     for (size_t i = 0; i < n; ++i) {
       const BoundOp& b = p.ops[i];
       for (uint32_t k = b.dep_begin; k < b.dep_end; ++k) ++s.dep_start[static_cast<size_t>(p.deps[k]) + 1];
       s.waiting[i] = static_cast<int32_t>(b.dep_end - b.dep_begin);
-      auto it = last_on_lane.find(b.lane);
-      if (it != last_on_lane.end()) {
-        s.lane_next[static_cast<size_t>(it->second)] = static_cast<int32_t>(i);
+      if (b.lane >= last_on_lane.size()) last_on_lane.resize(b.lane + size_t{1}, -1);
+      int32_t& last = last_on_lane[b.lane];
+      if (last >= 0) {
+        s.lane_next[static_cast<size_t>(last)] = static_cast<int32_t>(i);
         ++s.waiting[i];
       }
-      last_on_lane[b.lane] = static_cast<int32_t>(i);
+      last = static_cast<int32_t>(i);
     }
     for (size_t i = 0; i < n; ++i) s.dep_start[i + 1] += s.dep_start[i];
     s.dependents.resize(s.dep_start[n]);
@@ -193,17 +208,16 @@ class Schedule {
     const BoundOp& b = progs_[r].ops[static_cast<size_t>(i)];
     const double t = st_[r].ready[static_cast<size_t>(i)];
     if (!b.collective) return complete(r, i, t + b.dur);
-    const std::vector<int>& group = progs_[r].groups[static_cast<size_t>(b.group)];
-    size_t expected = 0;
-    for (int m : group) expected += std::binary_search(simulated_.begin(), simulated_.end(), m) ? 1 : 0;
-    if (group.size() <= 1 || expected <= 1) return complete(r, i, t + b.dur);
-    Slot& slot = slots_[{group, b.seq}];
+    const int32_t gid = st_[r].group_id[static_cast<size_t>(b.group)];
+    const size_t expected = expected_[static_cast<size_t>(gid)];
+    if (expected <= 1) return complete(r, i, t + b.dur);
+    Slot& slot = slots_[{gid, b.seq}];
     slot.expected = expected;
     slot.t = std::max(slot.t, t);
     slot.arrived.push_back({r, i});
     if (slot.arrived.size() < slot.expected) return;
     const Slot ready = std::move(slot);
-    slots_.erase({group, b.seq});
+    slots_.erase({gid, b.seq});
     for (auto [rr, ii] : ready.arrived) complete(rr, ii, ready.t + b.dur);
   }
 
@@ -226,7 +240,8 @@ class Schedule {
   std::vector<RankState> st_;
   std::vector<int> simulated_;
   std::vector<std::pair<size_t, int32_t>> work_;
-  std::map<std::pair<std::vector<int>, int32_t>, Slot> slots_;
+  std::vector<size_t> expected_;                       // per group number: its simulated members (0: a group of one)
+  std::map<std::pair<int32_t, int32_t>, Slot> slots_;  // (group number, sequence) -> arrivals
   double finish_ = 0;
 };
 

@@ -357,11 +357,13 @@ StepResult simulate_step(const workloads::ScenarioSpec& s, const TraceOptions& t
     covered = r.per_orbit ? std::vector<char>(static_cast<size_t>(r.world), 1) : mask;
     if (r.per_orbit && max_memory > 0) check_simulated_memory(s, layout, simulated, max_memory, concurrent);
   }
+  std::map<int, std::shared_ptr<workloads::OpTemplates>> templates;  // per stage: shared by its ranks
   for (int rank : simulated) {
     int p = layout.coord(rank).p;
     if (!graphs.count(p)) graphs[p] = stage_graph(s, p);
+    if (!templates.count(p)) templates[p] = workloads::make_op_templates();
     int64_t ops = 0;  // lowered on demand as the run goes (NeuronCore::load(ProgramSource))
-    runner->add_rank(rank, workloads::stream_rank(s, layout, graphs[p], rank, &ops, covered),
+    runner->add_rank(rank, workloads::stream_rank(s, layout, graphs[p], rank, &ops, covered, templates[p]),
                      mask.empty() ? std::vector<int>{} : mirrored_ranks(*sys, layout, mask, rank));
     r.ops += ops;
   }
