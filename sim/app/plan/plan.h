@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -160,6 +161,15 @@ struct IntervalRuns {
   std::vector<workloads::ScenarioSpec> specs;
   std::vector<std::vector<std::pair<std::string, workloads::ScenarioSpec>>> moved;
 };
+/// The re-simulations of the intervals of the best candidates among `evaluated` (those that meet
+/// the constraints, ranked by the prediction) that `spare` does not hold, for the search's last
+/// wave (nothing left to enumerate or bound after it) to run in the cores its `wave` points leave
+/// idle: the simulations the intervals would run after the search, so the output does not change;
+/// a candidate that the wave's points push out of the best few got its interval simulated for
+/// nothing, on a core that would have been idle. None with a quantile ranking (its intervals are
+/// part of the search), without intervals, or when the wave fills the -j cores.
+std::unique_ptr<IntervalRuns> intervals_ahead(const PlanOptions& o, const std::vector<PlanCandidate>& evaluated,
+                                              size_t wave, const SpareIntervals& spare);
 /// The 80 % intervals of the best o.interval_candidates candidates (each one's job re-simulated
 /// with every fitted runtime parameter that acts on it moved by its sigma, forked children) and
 /// whether the best two overlap (plan_intervals.cpp). With o.rank_quantile, the candidates are

@@ -1,7 +1,9 @@
 // The 80 % intervals of `trnsim plan`'s best candidates and the tie between the best two
 // (plan.h; docs/model.md section 12, docs/plan.md).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 #include "sim/app/commands/common.h"
 #include "sim/app/plan/plan.h"
@@ -74,24 +76,42 @@ void IntervalRuns::apply(const SpareIntervals& steps, const std::vector<PlanCand
   }
 }
 
+std::unique_ptr<IntervalRuns> intervals_ahead(const PlanOptions& o, const std::vector<PlanCandidate>& evaluated,
+                                              size_t wave, const SpareIntervals& spare) {
+  if (!o.intervals || o.rank_quantile > 0 || static_cast<int>(wave) >= o.jobs) return nullptr;
+  std::vector<const PlanCandidate*> best;
+  for (const auto& c : evaluated)
+    if (c.meets_constraints) best.push_back(&c);
+  std::stable_sort(best.begin(), best.end(),
+                   [&](const PlanCandidate* a, const PlanCandidate* b) { return ranks_before(*a, *b, o.rank_by, 0); });
+  best.resize(std::min(best.size(), static_cast<size_t>(std::max(0, o.interval_candidates))));
+  best.erase(std::remove_if(best.begin(), best.end(),
+                            [&](const PlanCandidate* c) { return spare.count(sim::join(c->point.sets(), ";")) > 0; }),
+             best.end());
+  if (best.empty()) return nullptr;
+  return std::make_unique<IntervalRuns>(o, best);
+}
+
 void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidate*>& cs, const SpareIntervals* spare) {
   if (cs.empty()) return;
-  // The candidates whose re-simulated steps a wave computed already (in cores it left idle)
-  // and the others, simulated now.
-  std::vector<const PlanCandidate*> todo;
-  for (const PlanCandidate* c : cs)
-    if (!spare || !spare->count(sim::join(c->point.sets(), ";"))) todo.push_back(c);
+  const IntervalRuns runs(o, {cs.begin(), cs.end()});
   SpareIntervals steps = spare ? *spare : SpareIntervals{};
+  // The steps of the candidates that the search's last wave did not simulate, simulated now.
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < cs.size(); ++i)
+    if (!steps.count(runs.keys[i])) todo.push_back(i);
   if (!todo.empty()) {
-    const IntervalRuns runs(o, todo);
+    std::vector<const PlanCandidate*> left;
+    for (size_t i : todo) left.push_back(cs[i]);
+    const IntervalRuns now = todo.size() == cs.size() ? runs : IntervalRuns(o, left);
     std::vector<double> out;
-    for (const sim::ChildResult& r : run_children(runs.bodies(), "plan interval", std::max(1, o.jobs))) {
+    for (const sim::ChildResult& r : run_children(now.bodies(), "plan interval", std::max(1, o.jobs))) {
       if (!r.ok()) rethrow(r, "plan interval");
       out.push_back(r.value.get<double>());
     }
-    runs.keep(out, steps);
+    now.keep(out, steps);
   }
-  IntervalRuns(o, {cs.begin(), cs.end()}).apply(steps, cs);
+  runs.apply(steps, cs);
 }
 
 void set_plan_intervals(const PlanOptions& o, PlanResult& res, const SpareIntervals* spare) {

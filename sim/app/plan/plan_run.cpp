@@ -692,27 +692,6 @@ void record_failed(const PlanOptions& o, const std::vector<FailedSurvivor>& fail
 // 2. Best bound first (A*-like: a survivor gets its schedule bound when it first reaches the
 // front, then goes back in line); evaluates in waves of kWave, pruning what cannot beat the
 // best so far. The order and the pruning depend on the inputs only, not on -j.
-// The intervals of the best candidates so far, simulated by the last wave (nothing is left to
-// enumerate or bound after it) in the cores its points leave idle: the same simulations the
-// intervals would run after the search, so the output does not change; a candidate that the
-// wave's points push out of the best few got its interval simulated for nothing, on a core that
-// would have been idle. Not with a quantile ranking (its intervals are part of the search).
-std::unique_ptr<IntervalRuns> intervals_ahead(const PlanOptions& o, const std::vector<PlanCandidate>& evaluated,
-                                              size_t wave, const SpareIntervals& spare) {
-  if (!o.intervals || o.rank_quantile > 0 || static_cast<int>(wave) >= o.jobs) return nullptr;
-  std::vector<const PlanCandidate*> best;
-  for (const auto& c : evaluated)
-    if (c.meets_constraints) best.push_back(&c);
-  std::stable_sort(best.begin(), best.end(),
-                   [&](const PlanCandidate* a, const PlanCandidate* b) { return ranks_before(*a, *b, o.rank_by, 0); });
-  best.resize(std::min(best.size(), static_cast<size_t>(std::max(0, o.interval_candidates))));
-  best.erase(std::remove_if(best.begin(), best.end(),
-                            [&](const PlanCandidate* c) { return spare.count(join(c->point.sets(), ";")) > 0; }),
-             best.end());
-  if (best.empty()) return nullptr;
-  return std::make_unique<IntervalRuns>(o, best);
-}
-
 std::vector<PlanCandidate> evaluate_survivors(const PlanOptions& o, Enumeration& en, PointsDb& db, PlanResult& res,
                                               PlanProgress& progress, std::vector<FailedSurvivor>& failed,
                                               SpareIntervals& spare) {
