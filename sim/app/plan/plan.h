@@ -150,9 +150,10 @@ using SpareIntervals = std::map<std::string, std::vector<std::pair<std::string, 
 /// intervals made from their steps (plan_intervals.cpp).
 struct IntervalRuns {
   IntervalRuns(const PlanOptions& o, const std::vector<const PlanCandidate*>& cs);
-  /// One body per candidate and moved parameter, in order; each returns the step (JSON number).
-  std::vector<std::function<nlohmann::json()>> bodies() const;
-  /// Files the bodies' steps (in order) under their candidates.
+  /// One body per candidate that `have` does not hold and per moved parameter, in order; each
+  /// returns the step (JSON number).
+  std::vector<std::function<nlohmann::json()>> bodies(const SpareIntervals& have) const;
+  /// Files the steps of bodies(into) (in order) under their candidates.
   void keep(const std::vector<double>& steps, SpareIntervals& into) const;
   /// Sets the intervals of `cs` (the candidates of the constructor) from `steps`.
   void apply(const SpareIntervals& steps, const std::vector<PlanCandidate*>& cs) const;

@@ -39,10 +39,11 @@ IntervalRuns::IntervalRuns(const PlanOptions& o, const std::vector<const PlanCan
   }
 }
 
-std::vector<std::function<nlohmann::json()>> IntervalRuns::bodies() const {
+std::vector<std::function<nlohmann::json()>> IntervalRuns::bodies(const SpareIntervals& have) const {
   std::vector<std::function<nlohmann::json()>> out;
-  for (const auto& m : moved)
-    for (const auto& p : m) {
+  for (size_t i = 0; i < moved.size(); ++i) {
+    if (have.count(keys[i])) continue;
+    for (const auto& p : moved[i]) {
       const workloads::ScenarioSpec* s = &p.second;
       out.push_back([s]() {
         StepOptions opt;
@@ -50,14 +51,15 @@ std::vector<std::function<nlohmann::json()>> IntervalRuns::bodies() const {
         return nlohmann::json(simulate(*s, opt).step_time_s);
       });
     }
+  }
   return out;
 }
 
 void IntervalRuns::keep(const std::vector<double>& steps, SpareIntervals& into) const {
   size_t k = 0;
   for (size_t i = 0; i < moved.size(); ++i) {
+    if (into.count(keys[i])) continue;  // bodies(into) made none for it
     std::vector<std::pair<std::string, double>>& out = into[keys[i]];
-    out.clear();
     for (const auto& p : moved[i]) out.emplace_back(p.first, steps[k++]);
   }
 }
@@ -96,21 +98,13 @@ void compute_plan_intervals(const PlanOptions& o, const std::vector<PlanCandidat
   if (cs.empty()) return;
   const IntervalRuns runs(o, {cs.begin(), cs.end()});
   SpareIntervals steps = spare ? *spare : SpareIntervals{};
-  // The steps of the candidates that the search's last wave did not simulate, simulated now.
-  std::vector<size_t> todo;
-  for (size_t i = 0; i < cs.size(); ++i)
-    if (!steps.count(runs.keys[i])) todo.push_back(i);
-  if (!todo.empty()) {
-    std::vector<const PlanCandidate*> left;
-    for (size_t i : todo) left.push_back(cs[i]);
-    const IntervalRuns now = todo.size() == cs.size() ? runs : IntervalRuns(o, left);
-    std::vector<double> out;
-    for (const sim::ChildResult& r : run_children(now.bodies(), "plan interval", std::max(1, o.jobs))) {
-      if (!r.ok()) rethrow(r, "plan interval");
-      out.push_back(r.value.get<double>());
-    }
-    now.keep(out, steps);
+  // The steps the search's last wave did not simulate ahead, simulated now.
+  std::vector<double> out;
+  for (const sim::ChildResult& r : run_children(runs.bodies(steps), "plan interval", std::max(1, o.jobs))) {
+    if (!r.ok()) rethrow(r, "plan interval");
+    out.push_back(r.value.get<double>());
   }
+  runs.keep(out, steps);
   runs.apply(steps, cs);
 }
 

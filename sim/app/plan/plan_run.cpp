@@ -510,7 +510,7 @@ std::vector<std::optional<PlanPointResult>> run_wave(const PlanOptions& o, const
         [s, model_arg, max_memory]() { return json(evaluate(s->spec, s->sets, model_arg, s->hash, max_memory)); });
   }
   if (ahead)
-    for (auto& b : ahead->bodies()) bodies.push_back(std::move(b));
+    for (auto& b : ahead->bodies(spare)) bodies.push_back(std::move(b));
   const std::vector<sim::ChildResult> out = run_children(bodies, "plan point", o.jobs);
   if (ahead) {  // kept only when every one of them succeeded (else the intervals run them again)
     std::vector<double> steps;
