@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "models/spec/system_spec.h"
@@ -77,8 +78,10 @@ class Topology {
   /// goes to a link of the same kind, bandwidth and latency, and every route between two chips
   /// (inside an instance and from one instance to another) to the route between their images.
   /// Returns the image of each link position of an instance (link_ordinal), or an empty vector
-  /// when the permutation is not such a symmetry.
-  std::vector<int32_t> local_automorphism(const std::vector<int>& chip_perm) const;
+  /// when the permutation is not such a symmetry. With `routes`, only the routes between those
+  /// pairs of chips are checked (a single collective that crosses no others: its own pairs).
+  std::vector<int32_t> local_automorphism(const std::vector<int>& chip_perm,
+                                          const std::vector<std::pair<int, int>>* routes = nullptr) const;
 
   // Construction (used by builders).
   /// Links added from now on belong to instance `i` (-1: the cluster).

@@ -97,7 +97,8 @@ std::vector<int> node_images(const Topology& t, const Part& p, const std::vector
 
 }  // namespace
 
-std::vector<int32_t> Topology::local_automorphism(const std::vector<int>& perm) const {
+std::vector<int32_t> Topology::local_automorphism(const std::vector<int>& perm,
+                                                  const std::vector<std::pair<int, int>>* routes) const {
   const int per = chips_per_instance_;
   if (static_cast<int>(perm.size()) != per || instance_links_.empty()) return {};
   const Part part = checked_part(*this);
@@ -125,18 +126,34 @@ std::vector<int32_t> Topology::local_automorphism(const std::vector<int>& perm) 
     }
   }
   // Routes: from every chip of instance 0 to every chip of instances 0 and 1 (the others are
-  // alike by the instance symmetry).
-  const int to_chips = std::min(chips_, 2 * per);
-  for (int a = 0; a < per; ++a)
-    for (int b = 0; b < to_chips; ++b) {
-      const std::vector<int32_t>& r = route(a, b);
-      const std::vector<int32_t>& q = route(img(a), img(b));
-      if (r.size() != q.size()) return {};
-      for (size_t i = 0; i < r.size(); ++i) {
-        auto m = link_img.find(r[i]);
-        if (m == link_img.end() || m->second != q[i]) return {};
-      }
+  // alike by the instance symmetry), or those asked for. A link outside instances 0 and 1 maps
+  // as its place in instance 1 does, into the same instance.
+  auto link_image = [&](int32_t l) -> int32_t {
+    const int i = links_[static_cast<size_t>(l)].instance;
+    if (i <= 1) {
+      auto m = link_img.find(l);
+      return m == link_img.end() ? -1 : m->second;
     }
+    auto m = link_img.find(link_in_instance(l, 1));
+    return m == link_img.end() ? -1 : link_in_instance(m->second, i);
+  };
+  auto route_maps = [&](int a, int b) {
+    const std::vector<int32_t>& r = route(a, b);
+    const std::vector<int32_t>& q = route(img(a), img(b));
+    if (r.size() != q.size()) return false;
+    for (size_t i = 0; i < r.size(); ++i)
+      if (link_image(r[i]) != q[i]) return false;
+    return true;
+  };
+  if (routes) {
+    for (const auto& [a, b] : *routes)
+      if (!route_maps(a, b)) return {};
+  } else {
+    const int to_chips = std::min(chips_, 2 * per);
+    for (int a = 0; a < per; ++a)
+      for (int b = 0; b < to_chips; ++b)
+        if (!route_maps(a, b)) return {};
+  }
   std::vector<int32_t> out;
   for (int32_t l : instance_links_[0]) out.push_back(link_ordinal(link_img.at(l)));
   return out;

@@ -191,6 +191,46 @@ TEST_CASE("local automorphisms of the switched Trn3 Gen2 fabric", "[topology][sy
   }
 }
 
+TEST_CASE("the trn2 UltraServer torus: the ring's quarter turn is an automorphism on the ring's routes",
+          "[topology][symmetry]") {
+  // The snake through the 4 x 4 x 4 torus (x fastest) runs layer z = 0 forwards, z = 1 backwards,
+  // and so on: (x, y, z) -> (x, 3 - y, z + 1) turns it by 16 chips, in its own direction.
+  Topology t = build_topology(load_system("trn2-ultraserver", {}, 2));
+  const int n = t.chips_per_instance();
+  REQUIRE(n == 64);
+  auto chip = [](int x, int y, int z) { return (x + 4) % 4 + 4 * ((y + 4) % 4) + 16 * ((z + 4) % 4); };
+  std::vector<int> quarter(64), swap01(64);
+  for (int c = 0; c < 64; ++c) {
+    quarter[static_cast<size_t>(c)] = chip(c % 4, 3 - (c / 4) % 4, c / 16 + 1);
+    swap01[static_cast<size_t>(c)] = c < 2 ? 1 - c : c;
+  }
+  const auto& ring = t.ring_order_local();
+  std::vector<int> pos(64);
+  for (int i = 0; i < 64; ++i) pos[static_cast<size_t>(ring[static_cast<size_t>(i)])] = i;
+  for (int i = 0; i < 64; ++i)
+    CHECK(pos[static_cast<size_t>(quarter[static_cast<size_t>(ring[static_cast<size_t>(i)])])] == (i + 16) % 64);
+  // The routes of a ring (each way) and from each chip to its image in instance 1 (over EFA).
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < 64; ++i) {
+    const int a = ring[static_cast<size_t>(i)], b = ring[static_cast<size_t>((i + 1) % 64)];
+    pairs.emplace_back(a, b);
+    pairs.emplace_back(b, a);
+    pairs.emplace_back(a, a + n);
+  }
+  const std::vector<int32_t> img = t.local_automorphism(quarter, &pairs);
+  REQUIRE_FALSE(img.empty());
+  // Each link of instance 0 goes to the link between the images of its ends.
+  for (size_t k = 0; k < img.size(); ++k) {
+    const Link& a = t.links()[static_cast<size_t>(t.instance_link(0, static_cast<int32_t>(k)))];
+    const Link& b = t.links()[static_cast<size_t>(t.instance_link(0, img[k]))];
+    if (a.from < n && a.to < n) {
+      CHECK(b.from == quarter[static_cast<size_t>(a.from)]);
+      CHECK(b.to == quarter[static_cast<size_t>(a.to)]);
+    }
+  }
+  CHECK(t.local_automorphism(swap01, &pairs).empty());  // chips 0 and 1 have different neighbours
+}
+
 TEST_CASE("Trn3 Gen2: a route to the other rack takes the direct link first, from every chip", "[topology][routing]") {
   // Two ways tie at three links, "rack switch, then the direct link" and "direct link, then the
   // other rack's switch"; Dijkstra alone breaks the tie by the order it pops vertices, which

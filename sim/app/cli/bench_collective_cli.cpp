@@ -31,7 +31,7 @@ Runner add_bench_collective(CLI::App* bench) {
       ->capture_default_str();
   c->add_flag("--exact", b.exact,
               "Simulate every transfer of every instance (default: when the ranks fill whole instances, only "
-              "instance 0's, by symmetry)");
+              "instance 0's, and on a torus one rank per orbit of the ring's rotations, by symmetry)");
   c->add_option("--sizes", b.sizes, "Comma-separated message sizes with units (bytes, e.g. 1KiB,512MiB)")
       ->capture_default_str();
   c->add_option("--dtype", b.dtype, "Element type: fp32, bf16, fp16, fp8, uint8 (sets the count column)")

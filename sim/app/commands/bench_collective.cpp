@@ -10,9 +10,11 @@
 
 #include "hw/collectives/collective_engine.h"
 #include "hw/collectives/collective_planner.h"
+#include "hw/collectives/plan_quotient.h"
 #include "models/collectives/algorithm.h"
 #include "sim/app/commands/common.h"
 #include "sim/app/commands/documents.h"
+#include "sim/app/simulation/local_symmetry.h"
 #include "sim/base/config_node.h"
 #include "sim/kernel/event_queue.h"
 
@@ -41,15 +43,22 @@ void set_instance_symmetry(hw::System& sys, int ranks) {
 }
 
 // Runs the sizes back to back in one simulation: each starts when the previous has ended.
+// `checked`: per size, the plan as a quotient under the instance symmetry, checked under the
+// local symmetry now set (empty: none); its quotient under the whole symmetry is taken from it.
 void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std::vector<int>& rank_list,
-                    std::vector<BenchCollectiveRow>& rows) {
+                    std::vector<hw::PlannedCollective>& checked, std::vector<BenchCollectiveRow>& rows) {
   hw::CollectiveEngine eng("collectives", sys);
   rows.assign(q.sizes.size(), BenchCollectiveRow{});
   std::function<void(size_t)> launch = [&](size_t i) {
     if (i >= q.sizes.size()) return;
     hw::PlannedCollective pc;
     try {  // instance 0's transfers only, built as such (the whole plan without symmetry)
-      pc = hw::plan_collective_quotient(sys, q.op, q.sizes[i], rank_list, q.force ? &q.forced : nullptr);
+      if (i < checked.size()) {
+        pc = std::move(checked[i]);
+        hw::quotient_plan(sys, pc.plan, pc.ranks);
+      } else {
+        pc = hw::plan_collective_quotient(sys, q.op, q.sizes[i], rank_list, q.force ? &q.forced : nullptr);
+      }
     } catch (const models::SymmetryError& e) {
       throw sim::ConfigError(sim::Location{"--exact", 0, 0}, "",
                              std::string(e.what()) + "; rerun with --exact to simulate every instance");
@@ -119,15 +128,23 @@ BenchCollectiveResult run_bench_collective(const BenchCollectiveOptions& o) {
                                ", got " + std::to_string(ranks));
   std::vector<int> rank_list(static_cast<size_t>(ranks));
   for (int r = 0; r < ranks; ++r) rank_list[static_cast<size_t>(r)] = r;
-  if (!o.exact) set_instance_symmetry(*sys, ranks);
   double wall0 = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
-  simulate_sizes(*sys, q, rank_list, res.rows);
+  std::vector<hw::PlannedCollective> checked;
+  if (!o.exact) {
+    set_instance_symmetry(*sys, ranks);
+    // Inside the instances, the torus ring's rotations (checked on the plans of every size).
+    hw::InstanceSymmetry k = sys->symmetry();
+    k.local = local_collective_symmetry(*sys, q.op, q.sizes, rank_list, q.force ? &q.forced : nullptr, &checked);
+    if (k.local.active()) sys->set_symmetry(std::move(k));
+  }
+  simulate_sizes(*sys, q, rank_list, checked, res.rows);
   res.wall_s = static_cast<double>(std::clock()) / CLOCKS_PER_SEC - wall0;
   res.ranks = ranks;
   res.lnc = sys->lnc();
   res.ranks_per_chip = sys->ranks_per_chip();
   res.chips_used = (ranks + sys->ranks_per_chip() - 1) / sys->ranks_per_chip();
   res.flow_events = sys->net().events();
+  res.flows = sys->net().flows_completed();
   res.queue_events = sys->events().events();
   res.inputs_hash = inputs_hash(bench_collective_inputs(o, q, res));
   return res;
@@ -150,9 +167,11 @@ void write_bench_collective_text(const BenchCollectiveResult& r, FILE* out) {
 }
 
 void write_bench_collective_sim_line(const BenchCollectiveResult& r, FILE* out) {
-  std::fprintf(out, "fabric: %llu flow events, %llu queue events, %.3f s wall\n",
+  uint64_t transfers = 0;
+  for (const auto& row : r.rows) transfers += row.transfers;
+  std::fprintf(out, "fabric: %llu flow events, %llu queue events, %.3f s wall; %llu flows for %llu transfers\n",
                static_cast<unsigned long long>(r.flow_events), static_cast<unsigned long long>(r.queue_events),
-               r.wall_s);
+               r.wall_s, static_cast<unsigned long long>(r.flows), static_cast<unsigned long long>(transfers));
 }
 
 nlohmann::ordered_json bench_collective_json(const BenchCollectiveResult& r) {

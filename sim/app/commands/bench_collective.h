@@ -47,7 +47,8 @@ struct BenchCollectiveResult {
   int ranks = 0, lnc = 0, ranks_per_chip = 0, chips_used = 0;
   std::vector<BenchCollectiveRow> rows;
   uint64_t flow_events = 0, queue_events = 0;
-  double wall_s = 0;        // CPU time of the simulation
+  uint64_t flows = 0;       // flows the fabric ran: fewer than the transfers under a symmetry
+  double wall_s = 0;        // CPU time of the symmetry check and the simulation
   std::string inputs_hash;  // of the resolved system and the options (documents.h)
 };
 

@@ -119,8 +119,10 @@ models::PairIndex pair_index(const hw::PlannedCollective& a) {
 }
 
 // `pa`: pair_index(a), built once for all the elements `a` is checked under.
-bool plan_maps(const Job& j, const hw::PlannedCollective& a, const models::PairIndex& pa,
+// `per`, `rpc`: ranks per instance and per chip.
+bool plan_maps(int per, int rpc, const hw::PlannedCollective& a, const models::PairIndex& pa,
                const hw::PlannedCollective& b, const Perm& p) {
+  auto apply = [&](int r) { return r - r % per + p[static_cast<size_t>(r % per)]; };
   const auto &xa = a.plan.transfers, &xb = b.plan.transfers;
   if (xa.size() != xb.size() || a.ranks.size() != b.ranks.size()) return false;
   // Per plan rank of a: the plan rank of b of its image (-1: not in b).
@@ -128,10 +130,12 @@ bool plan_maps(const Job& j, const hw::PlannedCollective& a, const models::PairI
   for (size_t q = 0; q < b.ranks.size(); ++q) index_b.emplace(b.ranks[q], static_cast<int32_t>(q));
   std::vector<int32_t> to_b(a.ranks.size(), -1);
   for (size_t q = 0; q < a.ranks.size(); ++q) {
-    auto it = index_b.find(j.apply(p, a.ranks[q]));
+    auto it = index_b.find(apply(a.ranks[q]));
     if (it != index_b.end()) to_b[q] = it->second;
   }
-  const models::PairIndex pb = pair_index(b);
+  std::unique_ptr<models::PairIndex> own_b;  // b's index: a's when b is a
+  if (&b != &a) own_b = std::make_unique<models::PairIndex>(pair_index(b));
+  const models::PairIndex& pb = own_b ? *own_b : pa;
   std::vector<int32_t> img(xa.size());
   for (size_t i = 0; i < xa.size(); ++i) {
     const int32_t s = to_b[static_cast<size_t>(xa[i].src)], d = to_b[static_cast<size_t>(xa[i].dst)];
@@ -145,7 +149,7 @@ bool plan_maps(const Job& j, const hw::PlannedCollective& a, const models::PairI
   std::vector<int32_t> last(a.ranks.size(), -1);  // per source: the image of its last transfer between chips
   for (size_t i = 0; i < xa.size(); ++i) {
     const int src = a.ranks[static_cast<size_t>(xa[i].src)], dst = a.ranks[static_cast<size_t>(xa[i].dst)];
-    if (src / j.rpc == dst / j.rpc) continue;
+    if (src / rpc == dst / rpc) continue;
     int32_t& l = last[static_cast<size_t>(xa[i].src)];
     if (img[i] < l) return false;
     l = img[i];
@@ -190,7 +194,7 @@ bool plans_ok(Job& j, const std::vector<Perm>& group, const std::vector<Perm>& f
           const hw::PlannedCollective& a = j.plan(op, bytes, x);
           const models::PairIndex pa = pair_index(a);
           for (const Perm& g : fresh)
-            if (!plan_maps(j, a, pa, j.plan(op, bytes, j.image(g, x)), g)) return false;
+            if (!plan_maps(j.per, j.rpc, a, pa, j.plan(op, bytes, j.image(g, x)), g)) return false;
         }
       }
       if (pass == 0) break;
@@ -262,6 +266,93 @@ void add_group_kinds(Job& j) {
   }
 }
 
+// The LocalSymmetry of a group of permutations (group[0] the identity), with the link image of
+// each other element.
+hw::LocalSymmetry local_symmetry_of(const std::vector<Perm>& group, const std::map<Perm, std::vector<int32_t>>& links,
+                                    int per) {
+  const Perm& id = group[0];
+  hw::LocalSymmetry k;
+  k.rank_perms = group;
+  const size_t nl = links.at(group[1]).size();
+  for (const Perm& p : group) {
+    if (p == id) {
+      std::vector<int32_t> idl(nl);
+      for (size_t l = 0; l < nl; ++l) idl[l] = static_cast<int32_t>(l);
+      k.link_perms.push_back(std::move(idl));
+    } else {
+      k.link_perms.push_back(links.at(p));
+    }
+  }
+  k.to_rep.assign(static_cast<size_t>(per), 0);
+  for (int r = 0; r < per; ++r)
+    for (size_t g = 1; g < group.size(); ++g)
+      if (group[g][static_cast<size_t>(r)] <
+          group[static_cast<size_t>(k.to_rep[static_cast<size_t>(r)])][static_cast<size_t>(r)])
+        k.to_rep[static_cast<size_t>(r)] = static_cast<int>(g);
+  k.link_rep.assign(nl, 0);
+  k.link_weight.assign(nl, 0);
+  for (size_t l = 0; l < nl; ++l) {
+    k.link_rep[l] = static_cast<int32_t>(l);
+    for (const auto& lp : k.link_perms) {
+      k.link_rep[l] = std::min(k.link_rep[l], lp[l]);
+      k.link_weight[l] += lp[l] == static_cast<int32_t>(l) ? 1 : 0;
+    }
+  }
+  return k;
+}
+
+// The torus's automorphisms that turn the instance's ring order (Topology::ring_order_local) by
+// a rotation in the same direction: per dimension a shift and perhaps a reflection. Ring and
+// KangaRing plans follow that order, so these are the candidates under which they can be
+// invariant (on a 4 x 4 x 4 torus, the rotation by a quarter of the snake: the next layer,
+// mirrored). As permutations of an instance's ranks (a chip's ranks go to its image's, in
+// order), by the rotation's length.
+std::vector<Perm> torus_ring_rotations(const hw::System& sys) {
+  const auto& ring = sys.topology().ring_order_local();
+  const int chips = sys.topology().chips_per_instance(), rpc = sys.ranks_per_chip();
+  if (static_cast<int>(ring.size()) != chips) return {};
+  std::vector<int> pos(static_cast<size_t>(chips));
+  for (int i = 0; i < chips; ++i) pos[static_cast<size_t>(ring[static_cast<size_t>(i)])] = i;
+  std::vector<int> sizes;
+  int64_t total = 1;
+  for (const auto& d : sys.spec().topology.dims) {
+    sizes.push_back(d.size);
+    total *= 2 * d.size;
+  }
+  if (total > 4096) return {};
+  std::vector<std::pair<int, Perm>> found;
+  for (int64_t m = 0; m < total; ++m) {
+    // Element m in mixed radix (2 x size per dimension): the shift and the reflection bit.
+    std::vector<int> chip(static_cast<size_t>(chips));
+    for (int c = 0; c < chips; ++c) {
+      int rem = c, out = 0, stride = 1;
+      int64_t code = m;
+      for (int size : sizes) {
+        const int x = rem % size, t = static_cast<int>((code / 2) % size), refl = static_cast<int>(code % 2);
+        rem /= size;
+        code /= 2 * size;
+        out += (((refl ? -x : x) + t) % size + size) % size * stride;
+        stride *= size;
+      }
+      chip[static_cast<size_t>(c)] = out;
+    }
+    const int shift = pos[static_cast<size_t>(chip[static_cast<size_t>(ring[0])])];
+    bool rotation = shift != 0;
+    for (int i = 0; i < chips && rotation; ++i)
+      rotation =
+          pos[static_cast<size_t>(chip[static_cast<size_t>(ring[static_cast<size_t>(i)])])] == (i + shift) % chips;
+    if (!rotation) continue;
+    Perm p(static_cast<size_t>(chips * rpc));
+    for (int r = 0; r < chips * rpc; ++r)
+      p[static_cast<size_t>(r)] = chip[static_cast<size_t>(r / rpc)] * rpc + r % rpc;
+    found.emplace_back(shift, std::move(p));
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<Perm> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
+}
+
 }  // namespace
 
 hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Layout& layout,
@@ -302,34 +393,68 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
     gens.push_back(c);
   }
   if (group.size() < 2) return none;
-  hw::LocalSymmetry k;
-  k.rank_perms = group;
-  const size_t nl = j.links.at(group[1]).size();
-  for (const Perm& p : group) {
-    if (p == id) {
-      std::vector<int32_t> idl(nl);
-      for (size_t l = 0; l < nl; ++l) idl[l] = static_cast<int32_t>(l);
-      k.link_perms.push_back(std::move(idl));
-    } else {
-      k.link_perms.push_back(j.links.at(p));
+  return local_symmetry_of(group, j.links, j.per);
+}
+
+hw::LocalSymmetry local_collective_symmetry(const hw::System& sys, models::CollectiveOp op,
+                                            const std::vector<double>& sizes, const std::vector<int>& ranks,
+                                            const models::Algorithm* force,
+                                            std::vector<hw::PlannedCollective>* plans_out) {
+  hw::LocalSymmetry none;
+  const int per = sys.ranks_per_instance(), rpc = sys.ranks_per_chip();
+  if (sys.spec().topology.impl != "torus" || ranks.empty() || ranks.size() % static_cast<size_t>(per) != 0) return none;
+  for (size_t q = 0; q < ranks.size(); ++q)
+    if (ranks[q] != static_cast<int>(q)) return none;  // whole instances from rank 0
+  const std::vector<Perm> cands = torus_ring_rotations(sys);
+  if (cands.empty()) return none;
+  // The plans the simulation runs, as quotients under the instance symmetry set on `sys`, and
+  // the routes between their chips (the collective is the only traffic there is).
+  std::vector<hw::PlannedCollective> plans;
+  std::vector<models::PairIndex> index;
+  std::set<std::pair<int, int>> pair_set;
+  for (double bytes : sizes) {
+    plans.push_back(hw::plan_collective_quotient(sys, op, bytes, ranks, force));
+    const hw::PlannedCollective& pc = plans.back();
+    index.push_back(pair_index(pc));
+    const models::PairIndex& pi = index.back();
+    for (size_t p = 0; p < pi.count.size(); ++p) {  // the first transfer between each two ranks
+      const auto& x = pc.plan.transfers[static_cast<size_t>(pi.by_pair[pi.pair_start[p]])];
+      if (!x.barrier)
+        pair_set.emplace(pc.ranks[static_cast<size_t>(x.src)] / rpc, pc.ranks[static_cast<size_t>(x.dst)] / rpc);
     }
   }
-  k.to_rep.assign(static_cast<size_t>(j.per), 0);
-  for (int r = 0; r < j.per; ++r)
-    for (size_t g = 1; g < group.size(); ++g)
-      if (group[g][static_cast<size_t>(r)] <
-          group[static_cast<size_t>(k.to_rep[static_cast<size_t>(r)])][static_cast<size_t>(r)])
-        k.to_rep[static_cast<size_t>(r)] = static_cast<int>(g);
-  k.link_rep.assign(nl, 0);
-  k.link_weight.assign(nl, 0);
-  for (size_t l = 0; l < nl; ++l) {
-    k.link_rep[l] = static_cast<int32_t>(l);
-    for (const auto& lp : k.link_perms) {
-      k.link_rep[l] = std::min(k.link_rep[l], lp[l]);
-      k.link_weight[l] += lp[l] == static_cast<int32_t>(l) ? 1 : 0;
+  const std::vector<std::pair<int, int>> pairs(pair_set.begin(), pair_set.end());
+  Perm id(static_cast<size_t>(per));
+  for (int r = 0; r < per; ++r) id[static_cast<size_t>(r)] = r;
+  std::vector<Perm> group = {id}, gens;
+  std::map<Perm, std::vector<int32_t>> links;
+  for (const Perm& c : cands) {
+    if (std::find(group.begin(), group.end(), c) != group.end()) continue;
+    std::vector<Perm> next = closure(gens, c);
+    if (next.empty()) continue;
+    // Every new element moves every rank and maps the links and the plans' routes onto their
+    // images. The plans are checked under `c` alone: the other new elements are products of `c`
+    // and elements checked before, and a product of a plan's automorphisms is one.
+    bool ok = true;
+    std::map<Perm, std::vector<int32_t>> fresh;
+    for (const Perm& p : next) {
+      if (!ok || p == id || std::find(group.begin(), group.end(), p) != group.end()) continue;
+      for (int r = 0; r < per && ok; ++r) ok = p[static_cast<size_t>(r)] != r;
+      std::vector<int> chip(static_cast<size_t>(per / rpc));
+      for (size_t i = 0; i < chip.size(); ++i) chip[i] = p[i * static_cast<size_t>(rpc)] / rpc;
+      if (ok) fresh[p] = sys.topology().local_automorphism(chip, &pairs);
+      ok = ok && !fresh[p].empty();
     }
+    for (size_t i = 0; i < plans.size() && ok; ++i) ok = plan_maps(per, rpc, plans[i], index[i], plans[i], c);
+    if (!ok) continue;
+    links.insert(fresh.begin(), fresh.end());
+    std::sort(next.begin(), next.end(), [&](const Perm& a, const Perm& b) { return (a == id) > (b == id); });
+    group = std::move(next);
+    gens.push_back(c);
   }
-  return k;
+  if (plans_out) *plans_out = std::move(plans);
+  if (group.size() < 2) return none;
+  return local_symmetry_of(group, links, per);
 }
 
 }  // namespace trn::app
