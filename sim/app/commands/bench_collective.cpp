@@ -42,6 +42,12 @@ void set_instance_symmetry(hw::System& sys, int ranks) {
   sys.set_symmetry(hw::InstanceSymmetry::cyclic(used, n));
 }
 
+// A plan that the symmetry does not map onto itself: the user's way out is --exact.
+[[noreturn]] void throw_not_symmetric(const models::SymmetryError& e) {
+  throw sim::ConfigError(sim::Location{"--exact", 0, 0}, "",
+                         std::string(e.what()) + "; rerun with --exact to simulate every instance");
+}
+
 // Runs the sizes back to back in one simulation: each starts when the previous has ended.
 // `checked`: per size, the plan as a quotient under the instance symmetry, checked under the
 // local symmetry now set (empty: none); its quotient under the whole symmetry is taken from it.
@@ -60,8 +66,7 @@ void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std:
         pc = hw::plan_collective_quotient(sys, q.op, q.sizes[i], rank_list, q.force ? &q.forced : nullptr);
       }
     } catch (const models::SymmetryError& e) {
-      throw sim::ConfigError(sim::Location{"--exact", 0, 0}, "",
-                             std::string(e.what()) + "; rerun with --exact to simulate every instance");
+      throw_not_symmetric(e);
     }
     rows[i].size = q.sizes[i];
     rows[i].algorithm = pc.plan.algorithm;
@@ -134,7 +139,11 @@ BenchCollectiveResult run_bench_collective(const BenchCollectiveOptions& o) {
     set_instance_symmetry(*sys, ranks);
     // Inside the instances, the torus ring's rotations (checked on the plans of every size).
     hw::InstanceSymmetry k = sys->symmetry();
-    k.local = local_collective_symmetry(*sys, q.op, q.sizes, rank_list, q.force ? &q.forced : nullptr, &checked);
+    try {
+      k.local = local_collective_symmetry(*sys, q.op, q.sizes, rank_list, q.force ? &q.forced : nullptr, &checked);
+    } catch (const models::SymmetryError& e) {
+      throw_not_symmetric(e);
+    }
     if (k.local.active()) sys->set_symmetry(std::move(k));
   }
   simulate_sizes(*sys, q, rank_list, checked, res.rows);
