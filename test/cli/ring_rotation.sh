@@ -3,8 +3,9 @@
 # are automorphisms of the torus (local_collective_symmetry; docs/workloads.md 1.6.1): on a trn2
 # UltraServer a quarter turn of the snake, so one rank in four is simulated. Each case is run
 # against --exact: the same times (to 1e-9), fewer flows than transfers with the symmetry and as
-# many with --exact. With a size whose plan the rotations do not map (the mesh of a 1 KiB
-# all-reduce, whose routes between distant chips break their ties differently), nothing is folded.
+# many with --exact. Recursive halving-doubling keeps only the half turn (a shift by two layers).
+# With a size whose plan the rotations do not map (the mesh of a 1 KiB all-reduce, whose routes
+# between distant chips break their ties differently), nothing is folded.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 D=$WORK
 # flows and transfers from the stderr line "...; F flows for T transfers"
@@ -46,6 +47,9 @@ case_of "all-reduce on 2 trn2 UltraServers, 4 pipelined pieces" yes $US --instan
 case_of "1 GiB all-reduce on 4 trn2 UltraServers (issue 31's 1,024 ranks)" yes $US --instances 4 --sizes 1GiB
 case_of "all-reduce on a trn2.48xlarge (4 x 4 torus), all 64 ranks" yes --system trn2.48xlarge --sizes 64MiB
 case_of "all-reduce on a trn1.32xlarge, ring" yes --system trn1.32xlarge --sizes 64MiB
+case_of "recursive halving-doubling on a trn2 UltraServer (the half turn only)" yes $US --algorithm rdh --sizes 4MiB
+case_of "LNC 1 on a trn2 UltraServer (512 ranks)" yes $US --lnc 1 --sizes 64MiB
+case_of "LNC 1 on a trn2 UltraServer, all-gather" yes $US --lnc 1 --op all-gather --sizes 96MiB
 case_of "with a 1 KiB all-reduce (mesh) among the sizes: nothing folded" no $US --sizes 1KiB,64MiB
 case_of "16 of 64 ranks (no whole instance): nothing folded" no --system trn2.48xlarge --ranks 16 --sizes 64MiB
 finish
