@@ -49,8 +49,8 @@ void set_instance_symmetry(hw::System& sys, int ranks) {
 }
 
 // Runs the sizes back to back in one simulation: each starts when the previous has ended.
-// `checked`: per size, the plan as a quotient under the instance symmetry, checked under the
-// local symmetry now set (empty: none); its quotient under the whole symmetry is taken from it.
+// `checked`: per size, the plan the symmetry was checked on, already its quotient under the
+// whole symmetry (empty: plan each size when its turn comes).
 void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std::vector<int>& rank_list,
                     std::vector<hw::PlannedCollective>& checked, std::vector<BenchCollectiveRow>& rows) {
   hw::CollectiveEngine eng("collectives", sys);
@@ -61,7 +61,6 @@ void simulate_sizes(hw::System& sys, const BenchCollectiveRequest& q, const std:
     try {  // instance 0's transfers only, built as such (the whole plan without symmetry)
       if (i < checked.size()) {
         pc = std::move(checked[i]);
-        hw::quotient_plan(sys, pc.plan, pc.ranks);
       } else {
         pc = hw::plan_collective_quotient(sys, q.op, q.sizes[i], rank_list, q.force ? &q.forced : nullptr);
       }
@@ -144,7 +143,12 @@ BenchCollectiveResult run_bench_collective(const BenchCollectiveOptions& o) {
     } catch (const models::SymmetryError& e) {
       throw_not_symmetric(e);
     }
-    if (k.local.active()) sys->set_symmetry(std::move(k));
+    if (k.local.active()) {
+      sys->set_symmetry(std::move(k));
+      // Taken on to the quotient under the whole symmetry now: held until their turn at a
+      // quarter of the size.
+      for (hw::PlannedCollective& pc : checked) hw::quotient_plan(*sys, pc.plan, pc.ranks);
+    }
   }
   simulate_sizes(*sys, q, rank_list, checked, res.rows);
   res.wall_s = static_cast<double>(std::clock()) / CLOCKS_PER_SEC - wall0;

@@ -26,6 +26,9 @@ PredictionInterval with_steady(const PredictionInterval& step, double step_time,
   return iv;
 }
 
+// A candidate's key in SpareIntervals: its point's --set list.
+std::string interval_key(const PlanCandidate& c) { return sim::join(c.point.sets(), ";"); }
+
 }  // namespace
 
 IntervalRuns::IntervalRuns(const PlanOptions& o, const std::vector<const PlanCandidate*>& cs) {
@@ -33,7 +36,7 @@ IntervalRuns::IntervalRuns(const PlanOptions& o, const std::vector<const PlanCan
   for (const PlanCandidate* c : cs) {
     std::vector<std::string> sets = c->point.sets();
     sets.insert(sets.end(), o.sets.begin(), o.sets.end());
-    keys.push_back(sim::join(c->point.sets(), ";"));
+    keys.push_back(interval_key(*c));
     specs.push_back(workloads::load_scenario(base, sets, o.model));
     moved.push_back(runtime_perturbations(specs.back()));
   }
@@ -88,7 +91,7 @@ std::unique_ptr<IntervalRuns> intervals_ahead(const PlanOptions& o, const std::v
                    [&](const PlanCandidate* a, const PlanCandidate* b) { return ranks_before(*a, *b, o.rank_by, 0); });
   best.resize(std::min(best.size(), static_cast<size_t>(std::max(0, o.interval_candidates))));
   best.erase(std::remove_if(best.begin(), best.end(),
-                            [&](const PlanCandidate* c) { return spare.count(sim::join(c->point.sets(), ";")) > 0; }),
+                            [&](const PlanCandidate* c) { return spare.count(interval_key(*c)) > 0; }),
              best.end());
   if (best.empty()) return nullptr;
   return std::make_unique<IntervalRuns>(o, best);

@@ -61,9 +61,9 @@ Perm compose(const Perm& a, const Perm& b) {  // a after b
 }
 
 // Per chip of an instance: the chip its ranks go to.
-std::vector<int> chip_perm(const Job& j, const Perm& p) {
-  std::vector<int> c(p.size() / static_cast<size_t>(j.rpc));
-  for (size_t i = 0; i < c.size(); ++i) c[i] = p[i * static_cast<size_t>(j.rpc)] / j.rpc;
+std::vector<int> chip_perm(int rpc, const Perm& p) {
+  std::vector<int> c(p.size() / static_cast<size_t>(rpc));
+  for (size_t i = 0; i < c.size(); ++i) c[i] = p[i * static_cast<size_t>(rpc)] / rpc;
   return c;
 }
 
@@ -76,7 +76,7 @@ bool element_fits(Job& j, const Perm& p) {
   // per stage is simulated (with one stage, trivially).
   for (int r = 0; r < j.layout.world() && j.layout.stages() > 1; ++r)
     if (j.layout.coord(j.apply(p, r)).p != j.layout.coord(r).p) return false;
-  std::vector<int32_t> links = j.sys.topology().local_automorphism(chip_perm(j, p));
+  std::vector<int32_t> links = j.sys.topology().local_automorphism(chip_perm(j.rpc, p));
   if (links.empty()) return false;
   j.links[p] = std::move(links);
   return true;
@@ -440,9 +440,7 @@ hw::LocalSymmetry local_collective_symmetry(const hw::System& sys, models::Colle
     for (const Perm& p : next) {
       if (!ok || p == id || std::find(group.begin(), group.end(), p) != group.end()) continue;
       for (int r = 0; r < per && ok; ++r) ok = p[static_cast<size_t>(r)] != r;
-      std::vector<int> chip(static_cast<size_t>(per / rpc));
-      for (size_t i = 0; i < chip.size(); ++i) chip[i] = p[i * static_cast<size_t>(rpc)] / rpc;
-      if (ok) fresh[p] = sys.topology().local_automorphism(chip, &pairs);
+      if (ok) fresh[p] = sys.topology().local_automorphism(chip_perm(rpc, p), &pairs);
       ok = ok && !fresh[p].empty();
     }
     for (size_t i = 0; i < plans.size() && ok; ++i) ok = plan_maps(per, rpc, plans[i], index[i], plans[i], c);
