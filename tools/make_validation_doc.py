@@ -131,6 +131,9 @@ b_seq = run(["startup", "bert-large-trn1", "--set", "system.chip.collectives.sdk
 b_par = run(["startup", "bert-large-trn1", "--set", "compile.parallel_compile=true", "--set",
              "system.chip.collectives.sdk=2.3"])
 fl = run(["flexattention"])
+t7 = run(["startup", "workloads/scenarios/validation/t7-gpt3-6.7b-megatron-16n-tp8.yaml", "--set",
+          "compile.parallel_compile=true", "--set", "system.chip.collectives.sdk=2.10", "--mode", "compiled",
+          "--no-intervals"])
 out.append("## First step and compile time\n")
 out.append("The compile-latency model (docs/startup.md) against the published first-step and compile-time figures. "
            "The seed's figures below (Qwen3-32B, gpt-oss-20B, BERT-Large, the FlexAttention outcome) are rows of "
@@ -182,6 +185,11 @@ rows = [
     ("BERT-Large step, neuron_parallel_compile", "AWS BERT tutorial, ~13 min (P5)",
      "`trnsim startup bert-large-trn1 --set compile.parallel_compile=true --set system.chip.collectives.sdk=2.3 "
      "--json F`, compiled `parts.compile`", 13 * 60.0, b_par["compiled"]["first_step"]["parts"]["compile"], 0.30),
+    ("GPT-3 6.7B with the Megatron-LM reference, neuron_parallel_compile",
+     "AWS ParallelCluster guide, about 30 min on 16 trn1.32xlarge (C18)",
+     "`trnsim startup workloads/scenarios/validation/t7-gpt3-6.7b-megatron-16n-tp8.yaml --set "
+     "compile.parallel_compile=true --set system.chip.collectives.sdk=2.10 --mode compiled --json F`, `parts.compile`",
+     30 * 60.0, t7["compiled"]["first_step"]["parts"]["compile"], 0.30),
 ]
 for name, src, cmd, meas, sim, tol in rows:
     out.append(f"| {name} | {src} | {cmd} | {meas:,.0f} s | {sim:,.1f} s | {err(sim, meas):+.1f}% | "
@@ -194,7 +202,9 @@ out.append(f"Configurations are assumptions (docs/startup.md): gpt-oss-20B as re
            f"data-parallel workers, 32 gradient-accumulation micro-steps ({b_seq['compiled']['compile']['graphs']} "
            f"graphs of the xla inventory, docs/startup.md section 1; "
            f"{b_par['compiled']['compile']['workers']} parallel workers with neuron_parallel_compile), at the "
-           f"tutorial's release, SDK 2.3.\n")
+           f"tutorial's release, SDK 2.3. GPT-3 6.7B is the validation scenario of row T7 (the Megatron-LM reference's own "
+           f"script: TP 8, DP 64, GBS 1024), {t7['compiled']['compile']['graphs']} graphs on "
+           f"{t7['compiled']['compile']['workers']} workers per node, every node compiling into its own cache.\n")
 out.append("### Trainium3 FlexAttention suite\n")
 out.append("`trnsim flexattention --json F` (budget 600 s, an assumption). Published (SemiAnalysis, P3, "
            "REPORTED-UNVERIFIED): 89 of 96 tests pass; all 7 failures exceeded the compile-time budget, all at batch 4, "

@@ -48,9 +48,9 @@ lines = [BEGIN + " (tools/validate_compile.py, make validate) -->",
          "### The compile fit: in sample, leave-one-out, held out", "",
          "`build/trnsim calibrate workloads/calibration/compile_observations.yaml --residuals F` fits the compile-latency "
          "parameters (docs/startup.md section 3) to %d timed public figures at once: the seed's five (Qwen3-32B first "
-         "steps, the gpt-oss-20B and BERT-Large compiles), %d compile times of NxD Inference's contributed models on "
-         "trn1.32xlarge (C14) and a weight-load rate (C7), with the FlexAttention outcome as 96 pass/fail bounds and "
-         "AWS's two NxD Training graph counts as checks. %d of them, chosen before any fit by the rule in the file "
+         "steps, the gpt-oss-20B and BERT-Large compiles), GPT-3 6.7B's compile with the Megatron-LM reference (C18), "
+         "%d compile times of NxD Inference's contributed models on trn1.32xlarge (C14) and a weight-load rate (C7), "
+         "with the FlexAttention outcome as 96 pass/fail bounds and AWS's three training graph counts as checks. %d of them, chosen before any fit by the rule in the file "
          "(every fifth NxD Inference row from the third), are held out: never fitted. Every other figure is predicted "
          "once by a refit without it (leave-one-out)."
          % (timed, sum(1 for o in obs if o["kind"] == "inference_compile"), len(held)), "",
