@@ -31,4 +31,6 @@ double compiler_release_factor(const SdkRelease& r, bool xla_training) {
   return f;
 }
 
+bool layer_modular_training(const SdkRelease& r) { return !r.before(2, 14); }
+
 }  // namespace trn::models

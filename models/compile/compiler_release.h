@@ -25,4 +25,10 @@ const std::vector<CompilerChange>& compiler_changes();
 /// (`xla_training`) or any other.
 double compiler_release_factor(const SdkRelease& r, bool xla_training);
 
+/// Whether release `r`'s neuronx-cc compiles a whole-step training graph one layer at a time
+/// (modular flow) at its default optimisation level. neuronx-cc 2.10 (SDK 2.14, 2023-09-15)
+/// introduced the -O levels, the default -O2 short of the "whole-model optimization" of -O3;
+/// before it a graph was one module (C4, C19; docs/startup.md 1.4).
+bool layer_modular_training(const SdkRelease& r);
+
 }  // namespace trn::models

@@ -3,6 +3,8 @@
 // that need no steady-step simulation.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "models/compile/compile_model.h"
 #include "models/compile/compiler_release.h"
 #include "workloads/compile/first_step.h"
@@ -135,9 +137,10 @@ TEST_CASE("doubling host vCPUs shortens parallel compilation until the longest g
 
 TEST_CASE("more layers: regional compile unchanged, whole-step compile grows super-linearly", "[compile][mechanism]") {
   CompileParams p = workloads::load_compile_params();
-  auto compile_of = [&](int layers, const std::string& frontend) {
-    auto s = workloads::load_scenario("qwen3-32b-trn2",
-                                      {"model.num_layers=" + std::to_string(layers), "compile.frontend=" + frontend});
+  auto compile_of = [&](int layers, const std::string& frontend, const std::string& sdk = "") {
+    std::vector<std::string> sets = {"model.num_layers=" + std::to_string(layers), "compile.frontend=" + frontend};
+    if (!sdk.empty()) sets.push_back("system.chip.collectives.sdk=" + sdk);
+    auto s = workloads::load_scenario("qwen3-32b-trn2", sets);
     return workloads::first_step(s, p, workloads::ExecMode::Compiled, 1.0).compile.wall_s;
   };
   auto regional_graphs = [&](int layers) {  // the block graphs (the eager remainder's optimizer grows)
@@ -150,8 +153,15 @@ TEST_CASE("more layers: regional compile unchanged, whole-step compile grows sup
   CHECK(regional_graphs(32) > 0);
   CHECK(regional_graphs(32) == Approx(regional_graphs(64)));
   CHECK(compile_of(64, "torchneuron") < 1.1 * compile_of(32, "torchneuron"));
-  double x32 = compile_of(32, "xla"), x64 = compile_of(64, "xla");
+  // Whole-step graphs before SDK 2.14 are one module: super-linear in the layers. From 2.14 on
+  // each layer is a module of its own: twice the layers, about twice the time (the optimizer
+  // graphs, one module each, still grow a little faster than their parameters).
+  const double x32 = compile_of(32, "xla", "2.13"), x64 = compile_of(64, "xla", "2.13");
   CHECK(x64 > 2.0 * x32);
+  const double m32 = compile_of(32, "xla", "2.14"), m64 = compile_of(64, "xla", "2.14");
+  CHECK(m64 > 1.5 * m32);
+  CHECK(m64 < 2.1 * m32);
+  CHECK(m32 < x32);
 }
 
 TEST_CASE("validation: gpt-oss-20B recipe compile ~1,637 s within 15%", "[compile][validation]") {
@@ -220,6 +230,28 @@ TEST_CASE("xla graph inventory: NxD Training's graphs by mechanism, against AWS'
   CHECK(hosts == 16);
   CHECK(inv70.hosts.size() == 8);
   for (const auto& h : inv70.hosts) CHECK(h.jobs.size() < inv70.jobs.size());
+}
+
+TEST_CASE("xla graph inventory: one module per layer from SDK 2.14", "[compile][inventory]") {
+  CHECK_FALSE(models::layer_modular_training(models::SdkRelease{2, 13}));
+  CHECK(models::layer_modular_training(models::SdkRelease{2, 14}));
+  CHECK(models::layer_modular_training(models::SdkRelease{}));  // the current release
+  const auto modules = [](const std::string& sdk) {
+    const auto inv =
+        workloads::build_inventory(nxdt("x1-llama3-70b-nxdt-16n-tp32-pp8.yaml", {"system.chip.collectives.sdk=" + sdk}),
+                                   workloads::ExecMode::Compiled);
+    std::map<std::string, int> m;
+    for (const auto& j : inv.jobs) m[j.name] = j.modules;
+    return m;
+  };
+  const auto at21 = modules("2.21"), at13 = modules("2.13");
+  // 80 layers over 8 stages: 10 per stage, one module each; the rest stay whole.
+  CHECK(at21.at("forward_first") == 10);
+  CHECK(at21.at("backward_mid") == 10);
+  CHECK(at21.at("backward_last") == 10);
+  CHECK(at21.at("optimizer_mid") == 1);
+  CHECK(at21.at("log_first") == 1);
+  CHECK(at13.at("backward_mid") == 1);
 }
 
 TEST_CASE("xla graph inventory: what changes the count", "[compile][inventory]") {

@@ -171,12 +171,14 @@ struct StageSizes {
   OpSize fwd, bwd, update;
   bool embedding = false, loss = false;  // holds the vocabulary-parallel embedding / cross-entropy forward
   double params = 0, tensors = 0;
+  int layers = 0;  // transformer layers the stage holds
 };
 
 StageSizes stage_sizes(const ScenarioSpec& s, int stage) {
   const TrainingGraph g = stage_training_graph(s, stage);
   const double opt_passes = s.precision.optimizer_cost().vector_passes;
   StageSizes z;
+  std::set<int> layers;
   for (Vertex v : g.order) {
     const GraphOp& o = g.g[v];
     if (is_pipe(o)) continue;
@@ -190,7 +192,9 @@ StageSizes stage_sizes(const ScenarioSpec& s, int stage) {
     z.embedding = z.embedding || (o.kind == OpKind::Embedding);
     z.loss = z.loss || (o.kind == OpKind::Loss);
     if (o.kind == OpKind::Optimizer) z.tensors += o.tensors;
+    if (o.layer >= 0) layers.insert(o.layer);
   }
+  z.layers = static_cast<int>(layers.size());
   z.params = g.stage_params;
   return z;
 }
@@ -214,10 +218,12 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
   models::SdkRelease rel;
   models::parse_sdk_release(s.system.chip.collectives.sdk, &rel);
   const bool log_gated = rel.before(2, 21);  // parameter norm on logging steps only (F40)
-  auto add = [&](std::vector<size_t>& to, const std::string& name, const OpSize& z, int copies = 1) {
+  const bool modular = models::layer_modular_training(rel);
+  auto add = [&](std::vector<size_t>& to, const std::string& name, const OpSize& z, int copies = 1, int layers = 0) {
     to.push_back(inv.jobs.size());
     inv.jobs.push_back(graph_job(name, z, scale, hit, copies));
     inv.jobs.back().xla = true;
+    if (modular && layers > 1) inv.jobs.back().modules = layers;  // one module per layer
   };
   // Set-up: the runtime's initial world all-reduce, the rendezvous barrier, and one reduce
   // per distinct replica mesh (TP, and PP and DP when they are not both trivial).
@@ -241,12 +247,12 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
     if (pp == 1 && s.compile.graph_cut == GraphCut::MicroBatch) {
       OpSize mb = z.fwd;
       mb += z.bwd;
-      add(mine, "microbatch_first", mb, fwd_variants);  // creates the gradient accumulators
-      add(mine, "microbatch", mb, fwd_variants);
+      add(mine, "microbatch_first", mb, fwd_variants, z.layers);  // creates the gradient accumulators
+      add(mine, "microbatch", mb, fwd_variants, z.layers);
     } else {
-      add(mine, "forward" + tag, z.fwd, fwd_variants);
-      add(mine, "backward_first" + tag, z.bwd);
-      add(mine, "backward" + tag, z.bwd);
+      add(mine, "forward" + tag, z.fwd, fwd_variants, z.layers);
+      add(mine, "backward_first" + tag, z.bwd, 1, z.layers);
+      add(mine, "backward" + tag, z.bwd, 1, z.layers);
     }
     if (pp > 1 && shape == pp - 1) add(mine, "loss_cast_last", tiny());
     if (pp > 1 && shape == pp - 1) add(mine, "loss_average", tiny(3));
