@@ -18,7 +18,7 @@
 // workers (AOT), P = min(jobs, vCPUs / cores_per_job, host memory / max_g M_g),
 // M_g = mu0 + mu1 * I_g; the makespan is LPT list scheduling. Warm-cache hits cost t_hit
 // instead. The first step adds process start, capture, weight initialisation, NEFF load,
-// collective bootstrap and the first execution (k_first x steady step). Failures (time over
+// collective bootstrap and the first execution (k_first x steady step + t_first). Failures (time over
 // budget, host memory, instruction limit) are reported per graph.
 #pragma once
 
@@ -53,6 +53,7 @@ struct CompileParams {
   sim::Time k0_coll{10};            // collective bootstrap
   sim::Time k1_coll{1};             // per doubling of ranks
   double k_first = 1.5;             // first execution / steady step
+  sim::Time t_first{0};             // the first execution's warm-up beyond k_first steady steps
   double moe_row_units = 1;         // units per routed token row in MoE dispatch/combine (indirect DMA)
   double units_per_op = 100;        // instruction units of each op besides its tiles
   double xla_factor = 1;            // compile-time multiplier of graphs traced by torch-xla (HLO)
@@ -78,6 +79,7 @@ struct CompileParams {
     v.field("k0_coll", k0_coll, F("collective bootstrap").ge(0));
     v.field("k1_coll", k1_coll, F("collective bootstrap per doubling of ranks").ge(0));
     v.field("k_first", k_first, F("first execution time / steady step").ge(1));
+    v.field("t_first", t_first, F("first execution's warm-up beyond k_first steady steps").ge(0).optional());
     v.field("moe_row_units", moe_row_units, F("instruction units per routed token row (MoE dispatch)").ge(0));
     v.field("units_per_op", units_per_op,
             F("instruction units of each op besides its tiles (DMA descriptors, loop set-up, synchronisation)")

@@ -291,10 +291,10 @@ home_with cp compile.yaml 's/^  alpha: \([0-9.]*\)/  alpha: "\1 s"/'
 loc_of "$H/workloads/calibration/compile.yaml" "  alpha: " '"'
 TRNSIM_HOME=$H bad "compile calibration: a time where a number belongs" \
   "$LOC: compile_params.alpha: expected a number" -- startup "$S" "${JSON[@]}"
-home_with un compile.yaml 's/^  k_first: 0\.[0-9]*$/  k_first: wide/'
-loc_of "$H/workloads/calibration/compile.yaml" "  k_first: wide" wide
+home_with un compile.yaml 's/^  xla_factor: 0\.[0-9]*$/  xla_factor: wide/'
+loc_of "$H/workloads/calibration/compile.yaml" "  xla_factor: wide" wide
 TRNSIM_HOME=$H bad "compile calibration: a word for an uncertainty" \
-  "$LOC: uncertainty.k_first: expected a number >= 0" -- startup "$S" --sensitivity "${JSON[@]}"
+  "$LOC: uncertainty.xla_factor: expected a number >= 0" -- startup "$S" --sensitivity "${JSON[@]}"
 home_with ms compile.yaml 's/^compile_params:/compile_parameters:/'
 TRNSIM_HOME=$H bad "compile calibration: missing section" "compile.yaml:" "compile_params: missing section 'compile_params'" \
   -- flexattention "${JSON[@]}"

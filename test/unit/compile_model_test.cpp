@@ -105,6 +105,19 @@ TEST_CASE("failure predicates: budget, host memory, instruction limit", "[compil
   CHECK(models::compile_phase(p, {big}, models::Schedule::Sequential, h, 1, 0).failures.empty());
 }
 
+TEST_CASE("the first execution: k_first steady steps plus the warm-up t_first", "[compile][mechanism]") {
+  CompileParams p = workloads::load_compile_params();
+  CHECK(p.k_first == 1.0);  // a big training step's first run is as fast as the next (C19)
+  const auto s = workloads::load_scenario("qwen3-32b-trn2", {});
+  const auto a = workloads::first_step(s, p, workloads::ExecMode::Compiled, 4.0);
+  const auto b = workloads::first_step(s, p, workloads::ExecMode::Compiled, 400.0);
+  CHECK(part(a, "first_execution") == Approx(4.0 + p.t_first.v));
+  CHECK(part(b, "first_execution") - part(a, "first_execution") == Approx(396.0));  // not a multiple of the step
+  p.k_first = 1.5;
+  CHECK(part(workloads::first_step(s, p, workloads::ExecMode::Compiled, 4.0), "first_execution") ==
+        Approx(6.0 + p.t_first.v));
+}
+
 TEST_CASE("a warm cache removes compile time but not load and initialisation", "[compile][mechanism]") {
   CompileParams p = workloads::load_compile_params();
   auto cold =

@@ -81,7 +81,7 @@ FirstStep first_step(const FirstStepInputs& in, const models::CompileParams& p) 
       {enum_word(StartupPart::Compile), f.compile.wall_s},
       {enum_word(StartupPart::NeffLoad), load},
       {enum_word(StartupPart::CollectiveBootstrap), p.k0_coll.v + p.k1_coll.v * std::log2(std::max(1.0, in.world))},
-      {enum_word(StartupPart::FirstExecution), p.k_first * in.steady_s}};
+      {enum_word(StartupPart::FirstExecution), p.k_first * in.steady_s + p.t_first.v}};
   for (const auto& [k, v] : f.parts) f.total += v;
   return f;
 }
