@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -17,6 +18,15 @@ namespace trn::app {
 namespace {
 
 using Perm = std::vector<int>;  // local rank (inside an instance) -> its image
+
+// The image of global rank `r` under `p`, which acts alike inside every instance of `per` ranks.
+int apply_perm(int per, const Perm& p, int r) { return r - r % per + p[static_cast<size_t>(r % per)]; }
+
+Perm identity_perm(int per) {
+  Perm id(static_cast<size_t>(per));
+  std::iota(id.begin(), id.end(), 0);
+  return id;
+}
 constexpr size_t kMaxElements = 256;
 
 // Message sizes that reach every algorithm band (mesh, rdh, the large-message ring).
@@ -45,7 +55,7 @@ struct Job {
     return *list.back();
   }
 
-  int apply(const Perm& p, int r) const { return r - r % per + p[static_cast<size_t>(r % per)]; }
+  int apply(const Perm& p, int r) const { return apply_perm(per, p, r); }
   std::vector<int> image(const Perm& p, const std::vector<int>& g) const {
     std::vector<int> out;
     for (int r : g) out.push_back(apply(p, r));
@@ -122,7 +132,6 @@ models::PairIndex pair_index(const hw::PlannedCollective& a) {
 // `per`, `rpc`: ranks per instance and per chip.
 bool plan_maps(int per, int rpc, const hw::PlannedCollective& a, const models::PairIndex& pa,
                const hw::PlannedCollective& b, const Perm& p) {
-  auto apply = [&](int r) { return r - r % per + p[static_cast<size_t>(r % per)]; };
   const auto &xa = a.plan.transfers, &xb = b.plan.transfers;
   if (xa.size() != xb.size() || a.ranks.size() != b.ranks.size()) return false;
   // Per plan rank of a: the plan rank of b of its image (-1: not in b).
@@ -130,7 +139,7 @@ bool plan_maps(int per, int rpc, const hw::PlannedCollective& a, const models::P
   for (size_t q = 0; q < b.ranks.size(); ++q) index_b.emplace(b.ranks[q], static_cast<int32_t>(q));
   std::vector<int32_t> to_b(a.ranks.size(), -1);
   for (size_t q = 0; q < a.ranks.size(); ++q) {
-    auto it = index_b.find(apply(a.ranks[q]));
+    auto it = index_b.find(apply_perm(per, p, a.ranks[q]));
     if (it != index_b.end()) to_b[q] = it->second;
   }
   std::unique_ptr<models::PairIndex> own_b;  // b's index: a's when b is a
@@ -369,8 +378,7 @@ hw::LocalSymmetry local_job_symmetry(const hw::System& sys, const workloads::Lay
   for (int r = 0; r < layout.world(); ++r)
     if (sys.in_rep_instance(r)) j.probe.push_back(r);
   add_group_kinds(j);
-  Perm id(static_cast<size_t>(j.per));
-  for (int r = 0; r < j.per; ++r) id[static_cast<size_t>(r)] = r;
+  const Perm id = identity_perm(j.per);
   std::vector<Perm> group = {id}, gens;
   for (const Perm& c : candidates(j)) {
     if (std::find(group.begin(), group.end(), c) != group.end()) continue;
@@ -424,8 +432,7 @@ hw::LocalSymmetry local_collective_symmetry(const hw::System& sys, models::Colle
     }
   }
   const std::vector<std::pair<int, int>> pairs(pair_set.begin(), pair_set.end());
-  Perm id(static_cast<size_t>(per));
-  for (int r = 0; r < per; ++r) id[static_cast<size_t>(r)] = r;
+  const Perm id = identity_perm(per);
   std::vector<Perm> group = {id}, gens;
   std::map<Perm, std::vector<int32_t>> links;
   for (const Perm& c : cands) {
