@@ -38,7 +38,7 @@ def summary(name, s):
     return "| %s | %d | %.1f %% | %.1f %% | %.1f %% |" % (name, s["n"], 100 * s["median"], 100 * s["p90"], 100 * s["max"])
 
 
-KIND = {"first_step": "first step", "compile": "compile", "inference_compile": "NxDI compile",
+KIND = {"first_step": "first step", "compile": "compile", "precompile": "precompile job", "inference_compile": "NxDI compile",
         "weight_load": "weight load", "cache_hit": "cache hit"}
 obs = fit["observations"]
 timed = len(obs)
@@ -49,7 +49,8 @@ lines = [BEGIN + " (tools/validate_compile.py, make validate) -->",
          "`build/trnsim calibrate workloads/calibration/compile_observations.yaml --residuals F` fits the compile-latency "
          "parameters (docs/startup.md section 3) to %d timed public figures at once: the seed's five (Qwen3-32B first "
          "steps, the gpt-oss-20B and BERT-Large compiles), later training compiles (GPT-3 6.7B with the Megatron-LM "
-         "reference, C18; NxD and NeMo-Megatron jobs at SDK 2.15-2.21, C19), %d compile times of NxD Inference's "
+         "reference, C18; NxD and NeMo-Megatron jobs at SDK 2.15-2.21, C19; five of them time the whole "
+         "neuron_parallel_compile job, its trial run included, C20), %d compile times of NxD Inference's "
          "contributed models on trn1.32xlarge (C14) and a weight-load rate (C7), with the FlexAttention outcome as 96 "
          "pass/fail bounds and AWS's three training graph counts as checks. %d of them, chosen before any fit by the "
          "rule in the file (every fifth NxD Inference row from the third), are held out: never fitted. Every other "

@@ -48,6 +48,7 @@ struct CompileParams {
   sim::Time t_proc{30};             // process, runtime and framework start
   sim::Bandwidth weight_bw{2.9e9};  // weight initialisation per host server
   sim::Time t_capture_op{5e-3};     // per op traced into a graph
+  sim::Time t_trace_op{7e-5};       // per op traced again into a graph the framework has seen (trial-run steps)
   sim::Time l0{0.5};                // per NEFF load
   sim::Time t_load_unit{1e-5};      // per instruction unit loaded
   sim::Time k0_coll{10};            // collective bootstrap
@@ -74,6 +75,10 @@ struct CompileParams {
     v.field("t_proc", t_proc, F("process, runtime and framework start").ge(0));
     v.field("weight_bw", weight_bw, F("weight initialisation bandwidth per host server").gt(0));
     v.field("t_capture_op", t_capture_op, F("time per op traced into a graph").ge(0));
+    v.field("t_trace_op", t_trace_op,
+            F("time per op traced again into a graph already extracted (neuron_parallel_compile's trial steps)")
+                .ge(0)
+                .optional());
     v.field("l0", l0, F("time per NEFF load").ge(0));
     v.field("t_load_unit", t_load_unit, F("load time per instruction unit").ge(0));
     v.field("k0_coll", k0_coll, F("collective bootstrap").ge(0));

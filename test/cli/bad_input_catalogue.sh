@@ -317,6 +317,11 @@ edit_copy "$OBS" "$D/obs_kind.yaml" '0,/^    kind: first_step/s//    kind: first
 loc_of "$D/obs_kind.yaml" "    kind: first_stp" first_stp
 bad "observations: unknown kind" "$LOC: observations[0].kind: unknown value 'first_stp'" "did you mean 'first_step'" \
   -- calibrate "$D/obs_kind.yaml" --out "$O/out.yaml"
+edit_copy "$OBS" "$D/obs_trial.yaml" 's/"compile.trial_steps=10", "system.chip.collectives.sdk=2.3"/"compile.trial_steps=0", "system.chip.collectives.sdk=2.3"/'
+loc_of "$D/obs_trial.yaml" "    kind: precompile" precompile
+bad "observations: a precompile job without a trial run" \
+  "$LOC: observations[4].kind: a precompile observation needs compile.parallel_compile and compile.trial_steps > 0" \
+  -- calibrate "$D/obs_trial.yaml" --out "$O/out.yaml"
 edit_copy "$OBS" "$D/obs_tp.yaml" '0,/^    tp: [0-9]*$/{/^    tp: [0-9]*$/d}'
 bad "observations: an inference row without its TP degree" "observations[5].tp: missing key 'tp' (needed by kind inference_compile)" \
   -- calibrate "$D/obs_tp.yaml" --out "$O/out.yaml"

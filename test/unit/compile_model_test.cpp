@@ -7,6 +7,7 @@
 
 #include "models/compile/compile_model.h"
 #include "models/compile/compiler_release.h"
+#include "sim/base/paths.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/compile/flex_suite.h"
 #include "workloads/compile/inventory.h"
@@ -116,6 +117,33 @@ TEST_CASE("the first execution: k_first steady steps plus the warm-up t_first", 
   p.k_first = 1.5;
   CHECK(part(workloads::first_step(s, p, workloads::ExecMode::Compiled, 4.0), "first_execution") ==
         Approx(6.0 + p.t_first.v));
+}
+
+TEST_CASE("neuron_parallel_compile's trial run: its own start, then every micro-batch traced", "[compile][mechanism]") {
+  const CompileParams p = workloads::load_compile_params();
+  auto step = [&](std::vector<std::string> sets) {
+    sets.push_back("system.chip.collectives.sdk=2.21");
+    const auto s = workloads::load_scenario(
+        sim::data_root() + "/workloads/scenarios/validation/h4-llama2-7b-nxd-16n-tp8.yaml", sets);
+    return workloads::first_step(s, p, workloads::ExecMode::Compiled, 10.0);
+  };
+  const auto jit = step({});
+  const auto base = step({"compile.parallel_compile=true", "compile.trial_steps=1"});
+  const auto ten = step({"compile.parallel_compile=true", "compile.trial_steps=10"});
+  CHECK(part(jit, "trial_run") == 0.0);  // no precompile job, and no row for it in a report
+  CHECK(jit.shown_parts().size() == jit.parts.size() - 1);
+  CHECK(ten.shown_parts().size() == ten.parts.size());
+  // Closed form: t_proc + weight_init + steps x (ops a rank traces in a step) x t_trace_op.
+  const double per_step = ten.inventory.step_traced_ops * p.t_trace_op.v;
+  CHECK(part(ten, "trial_run") == Approx(p.t_proc.v + part(ten, "weight_init") + 10 * per_step));
+  CHECK(part(ten, "trial_run") - part(base, "trial_run") == Approx(9 * per_step));
+  CHECK(part(ten, "compile") == Approx(part(base, "compile")));  // the trial does not change what compiles
+  // A step traces every micro-batch's forward and backward: twice the micro-batches, about twice the trace.
+  const auto more = step({"compile.parallel_compile=true", "compile.trial_steps=10", "parallel.microbatches=32",
+                          "batch.global_batch=2048"});
+  CHECK(more.inventory.step_traced_ops > 1.9 * ten.inventory.step_traced_ops);
+  CHECK(more.inventory.step_traced_ops < 2.0 * ten.inventory.step_traced_ops);
+  CHECK(more.inventory.graphs() == ten.inventory.graphs());  // the same graphs, traced more often
 }
 
 TEST_CASE("a warm cache removes compile time but not load and initialisation", "[compile][mechanism]") {

@@ -33,6 +33,8 @@ FirstStepInputs first_step_inputs(const ScenarioSpec& s, ExecMode mode, double s
   // per parameter in `weights`) are its master: nothing more to load.
   in.weight_bytes = per_rank * ranks_per_host;
   in.world = double(s.parallel.world());
+  if (s.compile.parallel_compile && in.inventory.kind == InventoryKind::WholeStep)
+    in.trial_steps = s.compile.trial_steps;
   return in;
 }
 
@@ -74,10 +76,17 @@ FirstStep first_step(const FirstStepInputs& in, const models::CompileParams& p) 
       first = false;
     }
   }
+  const double weight_init = in.weight_bytes / p.weight_bw.v;
+  // neuron_parallel_compile runs the training script first: its own start, then trial steps that
+  // trace every micro-batch with the execution skipped (docs/startup.md 1.10).
+  const double trial = in.trial_steps > 0
+                           ? p.t_proc.v + weight_init + in.trial_steps * in.inventory.step_traced_ops * p.t_trace_op.v
+                           : 0.0;
   f.parts = {
       {enum_word(StartupPart::ProcessStart), p.t_proc.v},
-      {enum_word(StartupPart::WeightInit), in.weight_bytes / p.weight_bw.v},
+      {enum_word(StartupPart::WeightInit), weight_init},
       {enum_word(StartupPart::GraphCapture), capture},
+      {enum_word(StartupPart::TrialRun), trial},
       {enum_word(StartupPart::Compile), f.compile.wall_s},
       {enum_word(StartupPart::NeffLoad), load},
       {enum_word(StartupPart::CollectiveBootstrap), p.k0_coll.v + p.k1_coll.v * std::log2(std::max(1.0, in.world))},

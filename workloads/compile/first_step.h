@@ -19,14 +19,15 @@ enum class StartupPart {
   ProcessStart,
   WeightInit,
   GraphCapture,
+  TrialRun,
   Compile,
   NeffLoad,
   CollectiveBootstrap,
   FirstExecution
 };
 inline const std::vector<std::string>& enum_words(StartupPart) {
-  static const std::vector<std::string> w{"process_start", "weight_init",          "graph_capture",  "compile",
-                                          "neff_load",     "collective_bootstrap", "first_execution"};
+  static const std::vector<std::string> w{"process_start", "weight_init", "graph_capture",        "trial_run",
+                                          "compile",       "neff_load",   "collective_bootstrap", "first_execution"};
   return w;
 }
 
@@ -38,6 +39,7 @@ struct FirstStepInputs {
   double speedup = 1, budget_s = 0;
   double weight_bytes = 0;  // weights (and FP32 master copy) one host server initialises
   double world = 1;         // ranks of the job
+  int trial_steps = 0;      // neuron_parallel_compile's trial run (0: no precompile job)
   double steady_s = 0;      // the steady step (first execution)
 };
 
@@ -51,6 +53,13 @@ struct FirstStep {
 
   double& part(StartupPart p) { return parts[static_cast<size_t>(p)].second; }
   double part(StartupPart p) const { return parts[static_cast<size_t>(p)].second; }
+  /// The parts a report shows: all but a trial run of a job that has none (no precompile job).
+  std::vector<std::pair<std::string, double>> shown_parts() const {
+    std::vector<std::pair<std::string, double>> out;
+    for (size_t i = 0; i < parts.size(); ++i)
+      if (i != static_cast<size_t>(StartupPart::TrialRun) || parts[i].second > 0) out.push_back(parts[i]);
+    return out;
+  }
 };
 
 FirstStep first_step(const FirstStepInputs& in, const models::CompileParams& p);

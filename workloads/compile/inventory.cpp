@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -199,11 +200,40 @@ StageSizes stage_sizes(const ScenarioSpec& s, int stage) {
   return z;
 }
 
+// The ops a rank of stage `shape` traces in one step: torch-xla traces every graph it runs, each
+// micro-batch anew (the lazy tensors are rebuilt before the cache finds the compiled graph). Per
+// micro-batch its forward and backward, and its pipeline transfers (2 at an end stage, 4 in the
+// middle); per step the optimizer, the logging graph and the last stage's loss graphs.
+double step_traced_ops(const StageSizes& z, int microbatches, int pp, int shape, double log_ops) {
+  const bool end = shape == 0 || shape == pp - 1;
+  const double per_mb = z.fwd.ops + z.bwd.ops + (pp > 1 ? (end ? 2 : 4) : 0);
+  return microbatches * per_mb + z.update.ops + log_ops + (pp > 1 && shape == pp - 1 ? 4 : 0);
+}
+
 // A tiny graph: a collective or a scalar op or two.
 OpSize tiny(double ops = 1) {
   OpSize z;
   z.ops = ops;
   return z;
+}
+
+// Pipeline transfers: a graph per task (send activations, receive gradients, ...), whose
+// all-gather over the rank pair differs by the pair mesh's parity (F40). `add_job` adds a graph
+// by name and returns its index.
+void add_transfer_jobs(int pp, std::vector<std::vector<size_t>>& stage_jobs,
+                       const std::function<size_t(const std::string&)>& add_job) {
+  if (pp <= 1) return;
+  std::map<std::string, size_t> transfer;
+  for (int p = 0; p < pp; ++p) {
+    std::vector<std::string> kinds;
+    if (p < pp - 1) kinds = {"send_activations", "receive_gradients"};
+    if (p > 0) kinds.insert(kinds.end(), {"receive_activations", "send_gradients"});
+    for (const auto& k : kinds) {
+      const std::string name = k + (p % 2 ? "_odd" : "_even");
+      if (!transfer.count(name)) transfer[name] = add_job(name);
+      stage_jobs[static_cast<size_t>(p)].push_back(transfer[name]);
+    }
+  }
 }
 
 // The whole-step graphs of the xla frontend, by mechanism: torch-xla cuts a graph at every
@@ -264,31 +294,19 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
     add(mine, "optimizer_first" + tag, z.update);  // the optimizer state is created lazily
     add(mine, "optimizer" + tag, z.update);        // with the next step's zero_grad
     add(mine, "optimizer_last" + tag, z.update);
+    inv.step_traced_ops =
+        std::max(inv.step_traced_ops, step_traced_ops(z, s.parallel.microbatches, pp, shape, log.ops));
     // Every stage of this shape compiles these.
     for (int p = 0; p < pp; ++p) {
       const int shape_of_p = p == 0 ? 0 : p == pp - 1 ? pp - 1 : 1;
       if (shape_of_p == shape) stage_jobs[static_cast<size_t>(p)].insert(stage_jobs[p].end(), mine.begin(), mine.end());
     }
   }
-  // Pipeline transfers: a graph per task (send activations, receive gradients, ...), whose
-  // all-gather over the rank pair differs by the pair mesh's parity (F40).
-  if (pp > 1) {
-    std::map<std::string, size_t> transfer;
-    for (int p = 0; p < pp; ++p) {
-      std::vector<std::string> kinds;
-      if (p < pp - 1) kinds = {"send_activations", "receive_gradients"};
-      if (p > 0) kinds.insert(kinds.end(), {"receive_activations", "send_gradients"});
-      for (const auto& k : kinds) {
-        const std::string name = k + (p % 2 ? "_odd" : "_even");
-        if (!transfer.count(name)) {
-          std::vector<size_t> one;
-          add(one, name, tiny());
-          transfer[name] = one[0];
-        }
-        stage_jobs[static_cast<size_t>(p)].push_back(transfer[name]);
-      }
-    }
-  }
+  add_transfer_jobs(pp, stage_jobs, [&](const std::string& name) {
+    std::vector<size_t> one;
+    add(one, name, tiny());
+    return one[0];
+  });
   for (const auto& j : inv.jobs) inv.traced_ops += j.traced * std::max(1, j.copies);
 }
 

@@ -62,6 +62,7 @@ struct Inventory {
   std::vector<models::CompileJob> jobs;  // the job's distinct graphs (a variant counted by its copies)
   models::Schedule schedule = models::Schedule::Sequential;
   double traced_ops = 0;       // ops captured into graphs by the framework
+  double step_traced_ops = 0;  // whole-step: ops a rank of the busiest stage traces in a step
   std::vector<HostSet> hosts;  // empty: every host compiles every job
   /// Graphs compiled in all: the sum of the jobs' copies (eager kernels count once each).
   int graphs() const;

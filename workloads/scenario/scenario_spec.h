@@ -179,6 +179,7 @@ struct CompileSpec {
   AttentionKernel attention = AttentionKernel::Flash;  // flash (fused kernel) | unfused (scores through HBM)
   GraphCut graph_cut = GraphCut::Segment;              // xla: a graph per forward and backward, or per micro-batch
   bool parallel_compile = false;                       // xla: neuron_parallel_compile (AOT on parallel workers)
+  int trial_steps = 10;                                // its trial run: training steps traced to extract the graphs
   CompileCache cache = CompileCache::Cold;             // cold | warm | partial
   double cache_hit_rate = 0.5;                         // for partial
   bool shared_cache = true;                            // one compile per graph per host (file locks) or per rank
@@ -202,6 +203,12 @@ struct CompileSpec {
               "FP32 (F29)")
                 .optional());
     v.field("parallel_compile", parallel_compile, F("ahead-of-time parallel compilation").optional());
+    v.field("trial_steps", trial_steps,
+            F("parallel_compile: training steps of neuron_parallel_compile's trial run, which traces every "
+              "micro-batch to extract the graphs before compiling them (NxD's examples run 10)")
+                .ge(0)
+                .le(1000000)
+                .optional());
     v.field("cache", cache, F("persistent cache state").optional());
     v.field("cache_hit_rate", cache_hit_rate, F("hit probability of a partial cache").ge(0).le(1).optional());
     v.field("shared_cache", shared_cache, F("cache shared by the ranks of a host server").optional());

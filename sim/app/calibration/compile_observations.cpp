@@ -20,7 +20,7 @@ using sim::ConfigNode;
 using sim::F;
 
 const std::vector<std::string>& enum_words(ObservationKind) {
-  static const std::vector<std::string> w{"first_step",  "compile",   "inference_compile",
+  static const std::vector<std::string> w{"first_step",  "compile",   "precompile", "inference_compile",
                                           "weight_load", "cache_hit", "graphs"};
   return w;
 }
@@ -45,9 +45,10 @@ struct ObservationSpec {
     v.field("name", name, F("label"));
     v.field("kind", kind, F("what was measured"));
     v.field("scenario", scenario,
-            F("training scenario: a name, or a path relative to this file (first_step, compile, graphs)").optional());
+            F("training scenario: a name, or a path relative to this file (first_step, compile, precompile, graphs)")
+                .optional());
     v.field("set", set, F("--set assignments applied to the scenario").optional());
-    v.field("mode", mode, F("execution mode (first_step, compile)").optional());
+    v.field("mode", mode, F("execution mode (first_step, compile, precompile)").optional());
     v.field("model", model, F("model of an inference_compile, by name in the models file").optional());
     v.field("system", system, F("system whose host server compiles (inference_compile)").optional());
     v.field("host_vcpus", host_vcpus,
@@ -233,7 +234,8 @@ void add_observation(const ConfigNode& root, size_t i, const ObservationSpec& o,
   if (!(t.value_s > 0)) throw ConfigError(where(root, i, "value"), key_of(i, "value"), "expected a positive time");
   switch (o.kind) {
     case ObservationKind::FirstStep:
-    case ObservationKind::Compile: {
+    case ObservationKind::Compile:
+    case ObservationKind::Precompile: {
       require(root, i, o, {"scenario", "mode"});
       const workloads::ScenarioSpec s = scenario_of(root, i, o, dir);
       const double steady =
@@ -245,10 +247,15 @@ void add_observation(const ConfigNode& root, size_t i, const ObservationSpec& o,
       t.frontend = sim::word_of(s.compile.frontend);
       t.mode = sim::word_of(s.mode);
       const workloads::FirstStepInputs in = workloads::first_step_inputs(s, o.mode, steady);
-      const bool whole = o.kind == ObservationKind::FirstStep;
-      t.predict = [in, whole](const models::CompileParams& p) {
+      if (o.kind == ObservationKind::Precompile && in.trial_steps == 0)
+        throw ConfigError(where(root, i, "kind"), key_of(i, "kind"),
+                          "a precompile observation needs compile.parallel_compile and compile.trial_steps > 0");
+      const ObservationKind kind = o.kind;
+      t.predict = [in, kind](const models::CompileParams& p) {
         const workloads::FirstStep f = workloads::first_step(in, p);
-        return whole ? f.total : f.compile.wall_s;
+        if (kind == ObservationKind::FirstStep) return f.total;
+        // The precompile job: its trial run, then the parallel compile.
+        return f.compile.wall_s + (kind == ObservationKind::Precompile ? f.part(workloads::StartupPart::TrialRun) : 0);
       };
       break;
     }

@@ -34,7 +34,7 @@ struct ParamRefs {
   void field(const char* k, double& x, const sim::FieldSpec&) { refs.push_back({k, &x}); }
 };
 
-enum class ObservationKind { FirstStep, Compile, InferenceCompile, WeightLoad, CacheHit, Graphs };
+enum class ObservationKind { FirstStep, Compile, Precompile, InferenceCompile, WeightLoad, CacheHit, Graphs };
 const std::vector<std::string>& enum_words(ObservationKind);
 
 /// One timed observation, ready to evaluate at any parameters.

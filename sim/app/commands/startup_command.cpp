@@ -191,6 +191,7 @@ void write_trace(const std::string& path, const StartupResult& r) {
     for (size_t i = 0; i < f->parts.size(); ++i) {
       const auto& [k, v] = f->parts[i];
       if (i == static_cast<size_t>(workloads::StartupPart::Compile)) compile_start = t;
+      if (i == static_cast<size_t>(workloads::StartupPart::TrialRun) && v == 0) continue;  // no precompile job
       sink.span(pid, 0, k, "host", t, t + v);
       t += v;
     }
@@ -398,8 +399,13 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   for (const auto& [mode, f] : modes) std::fprintf(out, " %12s", mode);
   std::fprintf(out, "\n");
   const auto& parts = modes.front().second->parts;
-  for (size_t i = 0; i < parts.size(); ++i)
-    row(parts[i].first.c_str(), [&](const workloads::FirstStep& f, double) { return fmt("%.1f", f.parts[i].second); });
+  for (size_t i = 0; i < parts.size(); ++i) {
+    bool shown = i != static_cast<size_t>(workloads::StartupPart::TrialRun);  // a trial run where a mode has one
+    for (const auto& [mode, f] : modes) shown = shown || f->part(workloads::StartupPart::TrialRun) > 0;
+    if (shown)
+      row(parts[i].first.c_str(),
+          [&](const workloads::FirstStep& f, double) { return fmt("%.1f", f.parts[i].second); });
+  }
   row("first step", [&](const workloads::FirstStep& f, double) { return fmt("%.1f", f.total); });
   auto range = [&](const PredictionInterval& iv, const char* f) {
     return iv.valid ? fmt(f, iv.low) + "-" + fmt(f, iv.high) : std::string("");
@@ -439,7 +445,7 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
     const PredictionInterval& si = eager ? r.steady_eager_iv : r.steady_compiled_iv;
     m["first_step"]["total_s"] = f.total;
     if (fi.valid) m["first_step"]["total_s_interval"] = interval_json(fi);
-    for (const auto& [k, v] : f.parts) m["first_step"]["parts"][k] = v;
+    for (const auto& [k, v] : f.shown_parts()) m["first_step"]["parts"][k] = v;
     m["first_step"]["ratio_to_steady"] = f.total / steady;
     m["steady"]["step_time_s"] = steady;
     if (si.valid) m["steady"]["step_time_s_interval"] = interval_json(si);

@@ -142,7 +142,7 @@ PlanPointResult evaluate(const workloads::ScenarioSpec& s, const std::vector<std
     workloads::FirstStep f = workloads::first_step(sc, params, workloads::ExecMode::Compiled, r.step_time_s);
     PlanPointResult::FirstStep& out = warm ? p.warm : p.cold;
     out.total_s = f.total;
-    out.parts = f.parts;
+    out.parts = f.shown_parts();
   }
   return p;
 }
