@@ -320,7 +320,7 @@ bad "observations: unknown kind" "$LOC: observations[0].kind: unknown value 'fir
 edit_copy "$OBS" "$D/obs_trial.yaml" 's/"compile.trial_steps=10", "system.chip.collectives.sdk=2.3"/"compile.trial_steps=0", "system.chip.collectives.sdk=2.3"/'
 loc_of "$D/obs_trial.yaml" "    kind: precompile" precompile
 bad "observations: a precompile job without a trial run" \
-  "$LOC: observations[4].kind: a precompile observation needs compile.parallel_compile and compile.trial_steps > 0" \
+  "$LOC: observations[4].kind: a precompile observation needs mode compiled, compile.parallel_compile and compile.trial_steps > 0" \
   -- calibrate "$D/obs_trial.yaml" --out "$O/out.yaml"
 edit_copy "$OBS" "$D/obs_tp.yaml" '0,/^    tp: [0-9]*$/{/^    tp: [0-9]*$/d}'
 bad "observations: an inference row without its TP degree" "observations[5].tp: missing key 'tp' (needed by kind inference_compile)" \

@@ -78,6 +78,10 @@ procs = {e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "proces
 assert procs == {"host (eager)", "host (compiled)"}, procs
 names = {e["name"] for e in d if e["ph"] == "X"}
 assert {"process_start", "compile", "neff_load", "first_execution", "microbatch_first", "optimizer_first"} <= names, names
+# neuron_parallel_compile's trial run: a span of the compiled host only, before its compile
+trial = [e for e in d if e["ph"] == "X" and e["name"] == "trial_run"]
+comp = [e for e in d if e["ph"] == "X" and e["name"] == "compile" and e["pid"] == trial[0]["pid"]]
+assert len(trial) == 1 and trial[0]["dur"] > 0 and trial[0]["ts"] + trial[0]["dur"] <= comp[0]["ts"] + 1, (trial, comp)
 threads = {e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "thread_name"}
 assert any(t.startswith("compile worker") for t in threads), threads
 print("startup trace ok")

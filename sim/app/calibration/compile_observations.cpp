@@ -248,8 +248,9 @@ void add_observation(const ConfigNode& root, size_t i, const ObservationSpec& o,
       t.mode = sim::word_of(s.mode);
       const workloads::FirstStepInputs in = workloads::first_step_inputs(s, o.mode, steady);
       if (o.kind == ObservationKind::Precompile && in.trial_steps == 0)
-        throw ConfigError(where(root, i, "kind"), key_of(i, "kind"),
-                          "a precompile observation needs compile.parallel_compile and compile.trial_steps > 0");
+        throw ConfigError(
+            where(root, i, "kind"), key_of(i, "kind"),
+            "a precompile observation needs mode compiled, compile.parallel_compile and compile.trial_steps > 0");
       const ObservationKind kind = o.kind;
       t.predict = [in, kind](const models::CompileParams& p) {
         const workloads::FirstStep f = workloads::first_step(in, p);
