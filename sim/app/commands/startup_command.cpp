@@ -454,6 +454,8 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
     m["compile"]["graphs"] = f.inventory.graphs();
     m["compile"]["workers"] = f.compile.workers;
     m["compile"]["failures"] = f.compile.failures;
+    if (f.part(workloads::StartupPart::TrialRun) > 0)  // a precompile job: what its trial traces each step
+      m["compile"]["trial_traced_ops_per_step"] = static_cast<long long>(std::llround(f.inventory.step_traced_ops));
     return m;
   };
   const double be = r.break_even_steps;
