@@ -53,11 +53,13 @@ struct FirstStep {
 
   double& part(StartupPart p) { return parts[static_cast<size_t>(p)].second; }
   double part(StartupPart p) const { return parts[static_cast<size_t>(p)].second; }
-  /// The parts a report shows: all but a trial run of a job that has none (no precompile job).
+  /// Whether a report shows part i: all but a trial run of a job that has none (no precompile job).
+  bool shown(size_t i) const { return i != static_cast<size_t>(StartupPart::TrialRun) || parts[i].second > 0; }
+  /// The parts a report shows.
   std::vector<std::pair<std::string, double>> shown_parts() const {
     std::vector<std::pair<std::string, double>> out;
     for (size_t i = 0; i < parts.size(); ++i)
-      if (i != static_cast<size_t>(StartupPart::TrialRun) || parts[i].second > 0) out.push_back(parts[i]);
+      if (shown(i)) out.push_back(parts[i]);
     return out;
   }
 };

@@ -200,21 +200,28 @@ StageSizes stage_sizes(const ScenarioSpec& s, int stage) {
   return z;
 }
 
-// The ops a rank of stage `shape` traces in one step: torch-xla traces every graph it runs, each
-// micro-batch anew (the lazy tensors are rebuilt before the cache finds the compiled graph). Per
-// micro-batch its forward and backward, and its pipeline transfers (2 at an end stage, 4 in the
-// middle); per step the optimizer, the logging graph and the last stage's loss graphs.
-double step_traced_ops(const StageSizes& z, int microbatches, int pp, int shape, double log_ops) {
-  const bool end = shape == 0 || shape == pp - 1;
-  const double per_mb = z.fwd.ops + z.bwd.ops + (pp > 1 ? (end ? 2 : 4) : 0);
-  return microbatches * per_mb + z.update.ops + log_ops + (pp > 1 && shape == pp - 1 ? 4 : 0);
-}
-
 // A tiny graph: a collective or a scalar op or two.
 OpSize tiny(double ops = 1) {
   OpSize z;
   z.ops = ops;
   return z;
+}
+
+// The pipeline transfer tasks of stage p of pp, each a graph of its own (F40).
+std::vector<std::string> transfer_kinds(int p, int pp) {
+  std::vector<std::string> kinds;
+  if (p < pp - 1) kinds = {"send_activations", "receive_gradients"};
+  if (p > 0) kinds.insert(kinds.end(), {"receive_activations", "send_gradients"});
+  return kinds;
+}
+
+// The ops a rank of stage `shape` traces in one step: torch-xla traces every graph it runs, each
+// micro-batch anew (the lazy tensors are rebuilt before the cache finds the compiled graph). Per
+// micro-batch its forward and backward and its pipeline transfers (one-op graphs); per step the
+// graphs of `once_ops` (optimizer, logging, the last stage's loss graphs).
+double step_traced_ops(const StageSizes& z, int microbatches, int pp, int shape, double once_ops) {
+  const double transfers = double(transfer_kinds(shape, pp).size()) * tiny().ops;
+  return microbatches * (z.fwd.ops + z.bwd.ops + transfers) + once_ops;
 }
 
 // Pipeline transfers: a graph per task (send activations, receive gradients, ...), whose
@@ -225,10 +232,7 @@ void add_transfer_jobs(int pp, std::vector<std::vector<size_t>>& stage_jobs,
   if (pp <= 1) return;
   std::map<std::string, size_t> transfer;
   for (int p = 0; p < pp; ++p) {
-    std::vector<std::string> kinds;
-    if (p < pp - 1) kinds = {"send_activations", "receive_gradients"};
-    if (p > 0) kinds.insert(kinds.end(), {"receive_activations", "send_gradients"});
-    for (const auto& k : kinds) {
+    for (const auto& k : transfer_kinds(p, pp)) {
       const std::string name = k + (p % 2 ? "_odd" : "_even");
       if (!transfer.count(name)) transfer[name] = add_job(name);
       stage_jobs[static_cast<size_t>(p)].push_back(transfer[name]);
@@ -284,8 +288,10 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
       add(mine, "backward_first" + tag, z.bwd, 1, z.layers);
       add(mine, "backward" + tag, z.bwd, 1, z.layers);
     }
-    if (pp > 1 && shape == pp - 1) add(mine, "loss_cast_last", tiny());
-    if (pp > 1 && shape == pp - 1) add(mine, "loss_average", tiny(3));
+    const OpSize loss_cast = tiny(), loss_average = tiny(3);
+    const bool last = pp > 1 && shape == pp - 1;
+    if (last) add(mine, "loss_cast_last", loss_cast);
+    if (last) add(mine, "loss_average", loss_average);
     // Logging: the loss reduction and the norm of every local parameter tensor.
     OpSize log = tiny(2 + z.tensors);
     log.tiles = cdiv(z.params / std::max(1, par.tp), 128 * 512.0);
@@ -294,8 +300,8 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
     add(mine, "optimizer_first" + tag, z.update);  // the optimizer state is created lazily
     add(mine, "optimizer" + tag, z.update);        // with the next step's zero_grad
     add(mine, "optimizer_last" + tag, z.update);
-    inv.step_traced_ops =
-        std::max(inv.step_traced_ops, step_traced_ops(z, s.parallel.microbatches, pp, shape, log.ops));
+    const double once = z.update.ops + log.ops + (last ? loss_cast.ops + loss_average.ops : 0.0);
+    inv.step_traced_ops = std::max(inv.step_traced_ops, step_traced_ops(z, s.parallel.microbatches, pp, shape, once));
     // Every stage of this shape compiles these.
     for (int p = 0; p < pp; ++p) {
       const int shape_of_p = p == 0 ? 0 : p == pp - 1 ? pp - 1 : 1;

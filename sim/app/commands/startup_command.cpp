@@ -191,7 +191,7 @@ void write_trace(const std::string& path, const StartupResult& r) {
     for (size_t i = 0; i < f->parts.size(); ++i) {
       const auto& [k, v] = f->parts[i];
       if (i == static_cast<size_t>(workloads::StartupPart::Compile)) compile_start = t;
-      if (i == static_cast<size_t>(workloads::StartupPart::TrialRun) && v == 0) continue;  // no precompile job
+      if (!f->shown(i)) continue;  // no precompile job
       sink.span(pid, 0, k, "host", t, t + v);
       t += v;
     }
@@ -400,8 +400,8 @@ void write_startup_text(const StartupResult& r, FILE* out) {
   std::fprintf(out, "\n");
   const auto& parts = modes.front().second->parts;
   for (size_t i = 0; i < parts.size(); ++i) {
-    bool shown = i != static_cast<size_t>(workloads::StartupPart::TrialRun);  // a trial run where a mode has one
-    for (const auto& [mode, f] : modes) shown = shown || f->part(workloads::StartupPart::TrialRun) > 0;
+    bool shown = false;  // in a mode that has it
+    for (const auto& [mode, f] : modes) shown = shown || f->shown(i);
     if (shown)
       row(parts[i].first.c_str(),
           [&](const workloads::FirstStep& f, double) { return fmt("%.1f", f.parts[i].second); });
