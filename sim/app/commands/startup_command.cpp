@@ -454,7 +454,7 @@ nlohmann::ordered_json startup_json(const StartupResult& r) {
     m["compile"]["graphs"] = f.inventory.graphs();
     m["compile"]["workers"] = f.compile.workers;
     m["compile"]["failures"] = f.compile.failures;
-    if (f.part(workloads::StartupPart::TrialRun) > 0)  // a precompile job: what its trial traces each step
+    if (f.shown(static_cast<size_t>(workloads::StartupPart::TrialRun)))  // a precompile job: its trial's trace
       m["compile"]["trial_traced_ops_per_step"] = static_cast<long long>(std::llround(f.inventory.step_traced_ops));
     return m;
   };
