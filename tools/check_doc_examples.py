@@ -137,7 +137,7 @@ def doc_examples():
 
 
 # ---- --help ----------------------------------------------------------------------------------
-SUBCOMMANDS = ["run", "startup", "plan", "sweep", "merge", "report", "flexattention", "bench collective",
+SUBCOMMANDS = ["run", "startup", "plan", "sweep", "merge", "report", "flexattention", "inference-compile", "bench collective",
                "bench matmul", "bench hbm", "show", "calibrate", "calibrate-runtime", "calibrate-collectives",
                "config-reference", "export chakra"]
 # A small command of each subcommand that an option example is added to: option -> value (None: a
@@ -154,6 +154,7 @@ BASES = {
     "bench collective": [("--system", "trn2.48xlarge"), ("--ranks", "16"), ("--sizes", "1MiB")],
     "bench matmul": [("--chip", "trn2"), ("--m", "128"), ("--n", "128"), ("--k", "128")],
     "bench hbm": [("--chip", "trn2"), ("--bytes", "1MiB")],
+    "inference-compile": [("--model", "qwen3-8b"), ("--seq", "128"), ("--no-intervals",)],
     "export chakra": [("qwen3-32b-trn2",), ("--set", "model.num_layers=2"), ("--out", "et-help")],
 }
 # Options that only make sense with another: what the example needs besides the base.

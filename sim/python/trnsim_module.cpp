@@ -20,6 +20,7 @@
 #include "sim/app/cli/plan_options.h"
 #include "sim/app/commands/bench_collective.h"
 #include "sim/app/commands/bench_core.h"
+#include "sim/app/commands/inference_compile.h"
 #include "sim/app/commands/report.h"
 #include "sim/app/commands/run.h"
 #include "sim/app/commands/startup.h"
@@ -272,6 +273,22 @@ py::tuple py_plan(py::dict d) {
       progress);
 }
 
+/// `trnsim inference-compile`: as inference_compile_cli.cpp does.
+py::tuple py_inference_compile(py::dict d) {
+  InferenceCompileOptions o;
+  CommonOptions c;
+  Args(std::move(d))("model", o.model)("tp", o.tp)("batch", o.batch)("seq", o.seq)("buckets", o.buckets)(
+      "own_compiler_args", o.own_compiler_args)("sdk", o.sdk)("system", o.system)("intervals", o.intervals)(
+      "set", o.sets)("json", c.json)
+      .finish();
+  return in_child([o, c] {
+    check_outputs(c);
+    const std::string json = inference_compile_json(run_inference_compile(o)).dump(2) + "\n";
+    write_outputs(c, json, "");
+    return json;
+  });
+}
+
 /// The sweep file `sweep`, or the document `text` (named `sweep` in messages). Each finished
 /// point's line goes to stderr as the CLI's does, but only when progress lines are on.
 py::tuple py_sweep(py::dict d) {
@@ -335,6 +352,8 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("bench_matmul", &trn::app::py_bench_matmul, "trnsim bench matmul: (status, JSON or message, detail)");
   m.def("bench_hbm", &trn::app::py_bench_hbm, "trnsim bench hbm: (status, JSON or message, detail)");
   m.def("plan", &trn::app::py_plan, "trnsim plan: (status, JSON or message, detail)");
+  m.def("inference_compile", &trn::app::py_inference_compile,
+        "trnsim inference-compile: (status, JSON or message, detail)");
   m.def("sweep", &trn::app::py_sweep, "trnsim sweep: (status, JSON or message, detail)");
   m.def("report", &trn::app::py_report, "trnsim report: (status, JSON or message, detail)");
 }

@@ -298,6 +298,11 @@ TRNSIM_HOME=$H bad "compile calibration: a word for an uncertainty" \
 home_with ms compile.yaml 's/^compile_params:/compile_parameters:/'
 TRNSIM_HOME=$H bad "compile calibration: missing section" "compile.yaml:" "compile_params: missing section 'compile_params'" \
   -- flexattention "${JSON[@]}"
+# workloads/calibration/compile_models.yaml (inference-compile's contributed models)
+home_with im compile_models.yaml '0,/^    num_layers: 36$/s//    num_layers: many/'
+loc_of "$H/workloads/calibration/compile_models.yaml" "    num_layers: many" many
+TRNSIM_HOME=$H bad "NxD Inference models file: a word for a count" "$LOC: models[0].num_layers: " \
+  -- inference-compile --model nxdi-gpt2 --seq 128 "${JSON[@]}"
 # workloads/calibration/compile_observations.yaml (trnsim calibrate)
 OBS=$SRC/workloads/calibration/compile_observations.yaml
 cp "$SRC/workloads/calibration/compile_models.yaml" "$D/"  # the copies' models file, beside them

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The JSON documents trnsim writes against their schemas (docs/schema/*.schema.json, draft
-# 2020-12): real outputs of run, startup, bench collective / matmul / hbm, flexattention and
-# the result column of sweep rows (ok, infeasible: invalid-layout and oom) must validate, and
-# every required field of each schema must be required indeed (a copy with it removed fails).
+# 2020-12): real outputs of run, startup, bench collective / matmul / hbm, flexattention,
+# inference-compile and the result column of sweep rows (ok, infeasible: invalid-layout and
+# oom) must validate, and every required field of each schema must be required indeed (a copy
+# with it removed fails).
 # Also the stamp (schema_version, trnsim_version, inputs_hash), `--json -` / `--trace -` on
 # standard output with the summary on standard error, and the bench figures' sanity (SI units).
 # Validation uses Debian's python3-jsonschema, so /usr/bin/python3 (not a pyenv python3).
@@ -25,6 +26,8 @@ expect_ok "startup --json (2 layers, --sensitivity, --price-per-hour)" -- \
 expect_ok "startup --mode eager --json (2 layers, --sensitivity)" -- \
   startup qwen3-32b-trn2 "${SMALL[@]}" --mode eager --sensitivity --json "$D/startup-eager.json"
 expect_ok "flexattention --json" -- flexattention --json "$D/flex.json"
+expect_ok "inference-compile --json (with its interval)" -- \
+  inference-compile --model nxdi-llama-2-7b-hf --tp 2 --seq 512 --json "$D/inference-compile.json"
 expect_ok "run --workload-et --json (the hand-made Chakra trace)" -- run --workload-et "$SRC/test/data/chakra/hand" \
   --system trn2.48xlarge --json "$D/run-trace.json"
 cat >"$D/sweep.yaml" <<'YAML'
@@ -102,7 +105,8 @@ def sweep_results(sweep="schema-sweep"):
 
 DOCS = [("run", "run.json"), ("run", "run-stdout.json"), ("run", "run-eager.json"), ("startup", "startup.json"),
         ("startup", "startup-eager.json"), ("bench-collective", "coll.json"), ("bench-collective", "ag.json"), ("bench-matmul", "mm.json"),
-        ("bench-hbm", "hbm.json"), ("flexattention", "flex.json"), ("run-trace", "run-trace.json")]
+        ("bench-hbm", "hbm.json"), ("flexattention", "flex.json"), ("run-trace", "run-trace.json"),
+        ("inference-compile", "inference-compile.json")]
 
 @check("every schema in docs/schema is a valid draft 2020-12 schema")
 def schemas():

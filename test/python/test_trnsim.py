@@ -151,6 +151,11 @@ def test_commands(work):
                                   "--max-chips", "64", "--global-batch", "64", "--set", "model.num_layers=2", "--tp",
                                   "4", "--pp", "1", "--max-fsdp", "2", "--microbatch-sequences", "1", "--checkpointing",
                                   "none", "--rank-by", "chips", "--deadline", "0.1d", "--no-intervals", "-j", "2"])
+    ic = trnsim.inference_compile("nxdi-llama-2-7b-hf", seq=512, tp=2, sdk="2.28", buckets=True)
+    same_as_cli("inference_compile(...)", ic, ["inference-compile", "--model", "nxdi-llama-2-7b-hf", "--seq", "512",
+                                               "--tp", "2", "--sdk", "2.28", "--buckets"])
+    check("inference_compile() lists the buckets' graphs, the priority graph first",
+          len(ic["graphs"]) == 6 and ic["graphs"][0]["name"] == "token_generation_128", ic["graphs"])
     check("plan() ranks by chips: the winner meets the deadline",
           pl["plan"]["rank_by"] == "chips" and pl["candidates"][0]["time_to_train_s"] <= 0.1 * 86400, pl["plan"])
 

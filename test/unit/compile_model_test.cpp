@@ -2,6 +2,7 @@
 // the graph inventories by mechanism, the compiler releases' changes and the validation points
 // that need no steady-step simulation.
 #include <catch2/catch.hpp>
+#include <algorithm>
 
 #include <map>
 
@@ -10,6 +11,7 @@
 #include "sim/base/paths.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/compile/flex_suite.h"
+#include "workloads/compile/inference_compile.h"
 #include "workloads/compile/inventory.h"
 #include "workloads/model/model_spec.h"
 
@@ -368,4 +370,38 @@ TEST_CASE("inference inventory: token generation first, buckets, modular context
   const auto tp2 = workloads::inference_inventory(m, 2, 1, {128}, {128}, true, false);
   CHECK(tp2.jobs[0].tiles < 0.6 * tp1.jobs[0].tiles);
   CHECK(tp2.jobs[0].ops == tp1.jobs[0].ops);
+}
+
+TEST_CASE("inference compile: tracing, the priority graph alone, the rest in parallel; release factors",
+          "[compile][inventory]") {
+  const workloads::ModelSpec m = workloads::load_model("llama2-7b", {});
+  const models::CompileParams p = workloads::load_compile_params();
+  models::HostLimits host;
+  host.vcpus = 128;
+  host.memory = 512.0 * (1ull << 30);
+  workloads::InferenceCompileJob job;
+  job.tp = 2;
+  job.seq = 2048;
+  job.buckets = true;
+  job.sdk = models::SdkRelease{2, 28};
+  const auto in = workloads::inference_compile_inputs(m, job, host);
+  const auto r = workloads::inference_compile(in, p);
+  REQUIRE(in.inventory.jobs.size() == 10);
+  CHECK(r.tracing_s == Approx(in.inventory.traced_ops * p.t_capture_op.v));
+  CHECK(r.priority_s == Approx(models::compile_seconds(p, in.inventory.jobs.front())));
+  // The other nine graphs run at once on nine workers: the makespan is the longest of them.
+  double longest = 0;
+  for (size_t i = 1; i < in.inventory.jobs.size(); ++i)
+    longest = std::max(longest, models::compile_seconds(p, in.inventory.jobs[i]));
+  CHECK(r.rest.workers == 9);
+  CHECK(r.rest.wall_s == Approx(longest));
+  CHECK(r.total_s == Approx(r.tracing_s + r.priority_s + r.rest.wall_s));
+  // From SDK 2.30 every graph compiles at the liveness change's factor; tracing does not change.
+  job.sdk = models::SdkRelease{2, 30};
+  const auto later = workloads::inference_compile(workloads::inference_compile_inputs(m, job, host), p);
+  const double f = models::compiler_release_factor(models::SdkRelease{2, 30}, false);
+  CHECK(f < 1);
+  CHECK(later.priority_s == Approx(f * r.priority_s));
+  CHECK(later.rest.wall_s == Approx(f * r.rest.wall_s));
+  CHECK(later.tracing_s == Approx(r.tracing_s));
 }

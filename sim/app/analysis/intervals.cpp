@@ -159,17 +159,22 @@ PredictionInterval scaled(const PredictionInterval& of_x, double c) {
   return iv;
 }
 
-std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, const workloads::ScenarioSpec& s) {
+std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, const std::string& chip,
+                                   const std::string& frontend, const std::string& mode) {
   std::vector<std::string> why;
   auto check = [&](const char* axis, const std::string& value, const std::vector<std::string>& covered) {
     if (std::find(covered.begin(), covered.end(), value) == covered.end())
       why.push_back(std::string(axis) + " " + value + ": the " + fit_name + " fit has no observation with it (" +
                     joined(covered) + ")");
   };
-  check("chip", s.system.chip.name, fit.covered.chips);
-  check("frontend", sim::word_of(s.compile.frontend), fit.covered.frontends);
-  check("mode", sim::word_of(s.mode), fit.covered.modes);
+  check("chip", chip, fit.covered.chips);
+  check("frontend", frontend, fit.covered.frontends);
+  check("mode", mode, fit.covered.modes);
   return why;
+}
+
+std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, const workloads::ScenarioSpec& s) {
+  return uncovered(fit, fit_name, s.system.chip.name, sim::word_of(s.compile.frontend), sim::word_of(s.mode));
 }
 
 nlohmann::ordered_json interval_json(const PredictionInterval& iv) {

@@ -129,6 +129,9 @@ PredictionInterval scaled(const PredictionInterval& of_x, double c);
 /// observation on it (trn1, trn2)"); the distance term is the structural sigma times
 /// sqrt(reasons).
 std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, const workloads::ScenarioSpec& s);
+/// The same for a figure given by its chip, compile frontend and mode (an inference compile).
+std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, const std::string& chip,
+                                   const std::string& frontend, const std::string& mode);
 
 /// {low, high, level, log_sigma, parts: {parameters, structural, distance}, parameters: {...}, why}
 nlohmann::ordered_json interval_json(const PredictionInterval& iv);

@@ -5,13 +5,14 @@
 #include <cstdlib>
 #include <map>
 
-#include "models/compile/compiler_release.h"
+#include "models/collectives/sdk_release.h"
 #include "models/spec/system_spec.h"
 #include "sim/app/simulation/fork_eval.h"
 #include "sim/app/simulation/step_simulation.h"
 #include "sim/base/config_loader.h"
 #include "sim/base/paths.h"
 #include "workloads/compile/first_step.h"
+#include "workloads/compile/inference_compile.h"
 
 namespace trn::app {
 
@@ -101,14 +102,6 @@ struct CompileObservationFile {
   }
 };
 
-struct ModelsFile {
-  std::vector<workloads::ModelSpec> models;
-  template <class V>
-  void visit(V& v) {
-    v.list("models", models, F("model architectures (model-zoo fields)"));
-  }
-};
-
 // `prior_log_sigma` (parameter -> log sigma) names the fitted parameters and their priors.
 void read_prior_sigmas(const ConfigNode& root, const ConfigNode& sig_node, ObservationSet& set) {
   ParamRefs refs;
@@ -170,27 +163,21 @@ workloads::ScenarioSpec scenario_of(const ConfigNode& root, size_t i, const Obse
   }
 }
 
-// An NxD Inference model.compile() (ModelBuilder.trace, docs/startup.md 3.1): HLO tracing of
-// every graph, the priority graph (the smallest token-generation bucket) alone, then every other
-// graph at once on the host's compile workers. Without bucketing that is token generation, then
-// context encoding. The weight-layout graph that follows is not modelled apart (docs/startup.md 3.1).
+// An NxD Inference model.compile() (ModelBuilder.trace, docs/startup.md 3.1), as
+// workloads::inference_compile gives it. The weight-layout graph that follows is not modelled
+// apart (docs/startup.md 3.4).
 std::function<double(const models::CompileParams&)> inference_compile(const workloads::ModelSpec& m,
                                                                       const ObservationSpec& o,
                                                                       const models::HostLimits& host) {
-  models::SdkRelease rel;
-  models::parse_sdk_release(o.sdk, &rel);
-  workloads::Inventory inv =
-      workloads::inference_inventory(m, o.tp, o.batch, workloads::inference_buckets(o.seq, o.buckets),
-                                     workloads::inference_buckets(o.seq, o.buckets), !o.compiler_args_override, false);
-  const double scale = models::compiler_release_factor(rel, false);
-  for (auto& j : inv.jobs) j.scale = scale;
-  const models::CompileJob priority = inv.jobs.front();
-  const std::vector<models::CompileJob> rest(inv.jobs.begin() + 1, inv.jobs.end());
-  const double traced = inv.traced_ops;
-  return [priority, rest, traced, host](const models::CompileParams& p) {
-    return traced * p.t_capture_op.v + models::compile_seconds(p, priority) +
-           models::compile_phase(p, rest, models::Schedule::Parallel, host, 1.0, 0).wall_s;
-  };
+  workloads::InferenceCompileJob job;
+  job.tp = o.tp;
+  job.batch = o.batch;
+  job.seq = o.seq;
+  job.buckets = o.buckets;
+  job.own_compiler_args = o.compiler_args_override;
+  models::parse_sdk_release(o.sdk, &job.sdk);
+  const workloads::InferenceCompileInputs in = workloads::inference_compile_inputs(m, job, host);
+  return [in](const models::CompileParams& p) { return workloads::inference_compile(in, p).total_s; };
 }
 
 // The compiling host of an inference observation: a system's host server, or the vCPUs and
@@ -316,14 +303,7 @@ ObservationSet load_observation_set(const std::string& path) {
   const std::string models_path = of.models.empty() || of.models[0] == '/' ? of.models : dir + "/" + of.models;
   std::map<std::string, workloads::ModelSpec> models;
   try {
-    ConfigNode mroot = sim::load_config_file(models_path);
-    ModelsFile mf;
-    sim::read_config(mroot, mf);
-    const ConfigNode* list = mroot.find("models");
-    for (size_t k = 0; k < mf.models.size(); ++k) {
-      mf.models[k].validate(list->list[k], "models[" + std::to_string(k) + "].");
-      models[mf.models[k].name] = mf.models[k];
-    }
+    models = workloads::load_models_file(models_path);
   } catch (const ConfigError& e) {
     const ConfigNode* at = root.find("models");
     throw ConfigError(at ? at->loc : root.loc, "models", e.what());

@@ -170,6 +170,7 @@ int run_cli(int argc, char** argv) {
   Runner calib_compile = add_calibrate_compile(&app);
   Runner calib_iv = add_calibrate_intervals(&app);
   Runner flex = add_flexattention(&app);
+  Runner inference = add_inference_compile(&app);
   Runner config_ref = add_config_reference(&app);
   Runner sweep = add_sweep(&app);
   Runner merge = add_merge(&app);
@@ -200,6 +201,7 @@ int run_cli(int argc, char** argv) {
     if (app.got_subcommand("calibrate")) return calib_compile();
     if (app.got_subcommand("calibrate-intervals")) return calib_iv();
     if (app.got_subcommand("flexattention")) return flex();
+    if (app.got_subcommand("inference-compile")) return inference();
     if (app.got_subcommand("config-reference")) return config_ref();
     if (app.got_subcommand("sweep")) return sweep();
     if (app.got_subcommand("merge")) return merge();

@@ -79,6 +79,7 @@ Runner add_startup(CLI::App* app);
 Runner add_calibrate_compile(CLI::App* app);
 Runner add_calibrate_intervals(CLI::App* app);
 Runner add_flexattention(CLI::App* app);
+Runner add_inference_compile(CLI::App* app);
 Runner add_config_reference(CLI::App* app);
 Runner add_sweep(CLI::App* app);
 Runner add_merge(CLI::App* app);

@@ -18,6 +18,7 @@ int schema_version(Document d) {
     case Document::Flex: return 1;
     case Document::Plan: return 1;
     case Document::RunTrace: return 1;
+    case Document::InferenceCompile: return 1;
   }
   return 0;
 }

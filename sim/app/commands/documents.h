@@ -15,10 +15,22 @@
 
 namespace trn::app {
 
-enum class Document { Run, Startup, BenchCollective, BenchMatmul, BenchHbm, SweepRow, Flex, Plan, RunTrace };
+enum class Document {
+  Run,
+  Startup,
+  BenchCollective,
+  BenchMatmul,
+  BenchHbm,
+  SweepRow,
+  Flex,
+  Plan,
+  RunTrace,
+  InferenceCompile
+};
 
 /// The schema version of a document kind (1 for every kind so far): docs/schema/run.schema.json,
-/// startup, bench-collective, bench-matmul, bench-hbm, sweep-row, flexattention and run-trace.schema.json
+/// startup, bench-collective, bench-matmul, bench-hbm, sweep-row, flexattention, run-trace and
+/// inference-compile.schema.json
 /// state the same number as their schema_version's const (the plan has no schema file yet).
 int schema_version(Document d);
 

@@ -22,8 +22,8 @@ import urllib.parse as _urlparse
 
 from . import _trnsim
 
-__all__ = ["Error", "run", "startup", "bench_collective", "bench_matmul", "bench_hbm", "plan", "sweep", "sweep_yaml",
-           "load_sweep", "report", "executable"]
+__all__ = ["Error", "run", "startup", "bench_collective", "bench_matmul", "bench_hbm", "plan", "inference_compile",
+           "sweep", "sweep_yaml", "load_sweep", "report", "executable"]
 
 #: The trnsim executable that sweep() runs its points with (the one built beside the module).
 executable = _trnsim.executable
@@ -194,6 +194,22 @@ def bench_hbm(chip=None, cores=None, bytes=None, set=None, json=None, resolved=N
     """
     return _call(_trnsim.bench_hbm, chip=_text(chip), cores=_int(cores), bytes=_text(bytes), set=_sets(set),
                  json=_text(json), resolved=_text(resolved))
+
+
+def inference_compile(model, seq, tp=1, batch=1, buckets=False, own_compiler_args=False, sdk=None, system=None,
+                      intervals=True, set=None, json=None):
+    """`trnsim inference-compile`: NxD Inference's model.compile() of `model` (zoo name, YAML,
+    config.json, model directory, or an nxdi-... contributed model) at `tp`, `batch` and `seq`
+    tokens (docs/startup.md 6.5). Returns the --json document: a dict (schema_version,
+    trnsim_version, inputs_hash, model, tp, batch, seq_len, ..., graphs, tracing_s, priority_s,
+    rest_s, workers, compile_s, interval).
+
+    Defaults as the CLI's: sdk the current release, system "trn1.32xlarge". Raises Error.
+    """
+    return _call(_trnsim.inference_compile, model=_text(model), seq=_int(seq), tp=_int(tp), batch=_int(batch),
+                 buckets=bool(buckets), own_compiler_args=bool(own_compiler_args), sdk=_text(sdk),
+                 system=_text(system), intervals=bool(intervals), set=_sets(set),
+                 json=_text(json))
 
 
 def _list(value):

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# `trnsim inference-compile` (docs/startup.md 6.5) is the compile fit's own closed form: for
+# every inference_compile observation of workloads/calibration/compile_observations.yaml, the
+# command at the row's model, TP, batch, sequence, release and compiler arguments prints the
+# in-sample figure of `trnsim calibrate` (to 1e-9). Its parts add up, its interval holds the
+# figure, a longer sequence or bucketing never takes less time, a model too large for a
+# NeuronCore at its TP says so, and bad input gets one clear error line and no output file.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+D=$WORK
+
+expect_ok "calibrate --residuals (the fit's in-sample figures)" -- \
+  calibrate "$SRC/workloads/calibration/compile_observations.yaml" --out "$D/c.yaml" --residuals "$D/r.json"
+
+# One command per inference_compile row, as the row states its job.
+python3 - "$SRC/workloads/calibration/compile_observations.yaml" >"$D/rows.txt" <<'PY'
+import sys, yaml
+for o in yaml.safe_load(open(sys.argv[1]))["observations"]:
+    if o.get("kind") != "inference_compile":
+        continue
+    args = ["--model", o["model"], "--tp", str(o["tp"]), "--batch", str(o["batch"]), "--seq", str(o["seq"]),
+            "--sdk", str(o["sdk"]), "--system", o.get("system", "trn1.32xlarge"), "--no-intervals"]
+    if o.get("compiler_args_override"):
+        args.append("--own-compiler-args")
+    if o.get("buckets"):
+        args.append("--buckets")
+    print(o["name"] + "\t" + " ".join(args))
+PY
+rows=0
+while IFS=$'\t' read -r name args; do
+  rows=$((rows + 1))
+  # shellcheck disable=SC2086
+  run_trnsim inference-compile $args --json "$D/row$rows.json"
+  [ "$RC" -eq 0 ] || { fail "inference-compile for '$name'" "exit status $RC: $(head -c 300 "$ERR")"; continue; }
+  printf '%s\t%s\n' "$name" "$D/row$rows.json" >>"$D/outputs.txt"
+done <"$D/rows.txt"
+check "the observations hold inference_compile rows ($rows)" test "$rows" -ge 30
+record_results --strict "$(python3 - "$D/r.json" "$D/outputs.txt" <<'PY'
+import json, sys
+fit = {o["name"]: o for o in json.load(open(sys.argv[1]))["observations"]}
+for line in open(sys.argv[2]):
+    name, path = line.rstrip("\n").split("\t")
+    d = json.load(open(path))
+    want = fit[name]["in_sample_s"]
+    ok = abs(d["compile_s"] / want - 1) < 1e-9
+    print(("ok" if ok else "FAIL") + f" inference-compile equals calibrate's in-sample figure for '{name}'"
+          + ("" if ok else f": {d['compile_s']} against {want}"))
+    parts = d["tracing_s"] + d["priority_s"] + d["rest_s"]
+    ok = abs(parts / d["compile_s"] - 1) < 1e-12 and d["graphs"][0]["compile_s"] == d["priority_s"]
+    print(("ok" if ok else "FAIL") + f" '{name}': tracing + priority graph + the rest = the compile time")
+PY
+)"
+
+# The Llama-2-7B row in text, with its interval.
+expect_ok "inference-compile nxdi-llama-2-7b-hf (text, interval)" -- \
+  inference-compile --model nxdi-llama-2-7b-hf --tp 2 --seq 512 --sdk 2.28
+cp "$OUT" "$D/llama.txt"
+check "the text names both graphs" grep -q "token_generation_512.*priority" "$D/llama.txt"
+check "the text gives the compile time with its 80 % interval" grep -qE "^compile time +346\.3 s \(80 %: " "$D/llama.txt"
+
+# Invariants on a zoo model: a longer sequence, or bucketing, never compiles faster; the interval
+# holds the figure.
+ic_json() { run_trnsim inference-compile --model llama3.1-8b --tp 8 "$@" --json "$D/inv.json" && cat "$D/inv.json"; }
+record_results --strict "$(
+  for s in 128 512 2048; do ic_json --seq $s >"$D/seq$s.json"; done
+  ic_json --seq 2048 --buckets >"$D/buckets.json"
+  python3 - "$D" <<'PY'
+import json, sys
+d = sys.argv[1]
+t = [json.load(open(f"{d}/seq{s}.json")) for s in (128, 512, 2048)]
+b = json.load(open(f"{d}/buckets.json"))
+ok = t[0]["compile_s"] <= t[1]["compile_s"] <= t[2]["compile_s"]
+print(("ok" if ok else "FAIL") + " a longer sequence never compiles faster: " + ", ".join(f"{x['compile_s']:.1f}" for x in t))
+ok = len(b["graphs"]) == 10 and b["compile_s"] >= t[2]["compile_s"]
+print(("ok" if ok else "FAIL") + f" bucketing to 2,048 compiles 10 graphs in no less time ({b['compile_s']:.1f} s)")
+iv = t[1]["interval"]
+ok = iv["low"] < t[1]["compile_s"] < iv["high"] and iv["level"] == 0.8
+print(("ok" if ok else "FAIL") + f" the 80 % interval holds the figure ({iv['low']:.1f}-{iv['high']:.1f})")
+PY
+)"
+
+# A model whose weights do not fit a NeuronCore at its TP compiles, and the text says it cannot load.
+expect_ok "inference-compile llama3.1-70b at TP 2" -- inference-compile --model llama3.1-70b --tp 2 --seq 512 --no-intervals
+check "too large for a NeuronCore: said in words" grep -q "compiles but cannot load at TP 2" "$OUT"
+
+# A chip the compile fit has no observation on widens the interval, with the reason.
+expect_ok "inference-compile on a Trn3 Gen1 host" -- \
+  inference-compile --model qwen3-8b --tp 4 --seq 1024 --system trn3-gen1-ultraserver
+check "the Trn3 interval names its distance from the data" grep -q "wider: chip trn3" "$OUT"
+
+expect_error "inference-compile without --model" "--model" "missing" -- inference-compile --tp 2 --seq 512
+expect_error "inference-compile without --seq" "--seq" "sequence length" -- inference-compile --model qwen3-8b
+expect_error "inference-compile: TP above the heads" "--tp" "32 attention heads" -- \
+  inference-compile --model llama3.1-8b --tp 64 --seq 512
+expect_error "inference-compile: sequence above the positions" "--seq" "positions" -- \
+  inference-compile --model nxdi-gpt2 --tp 2 --seq 4096
+expect_error "inference-compile: a bad release" "--sdk" "2.28" -- inference-compile --model qwen3-8b --seq 512 --sdk two
+expect_error "inference-compile: an unknown contributed model, with a hint" "nxdi-llama-2-7b" "did you mean 'nxdi-llama-2-7b-hf'" -- \
+  inference-compile --model nxdi-llama-2-7b --tp 2 --seq 512
+expect_error "inference-compile: --set on a contributed model" "--set" -- \
+  inference-compile --model nxdi-gpt2 --seq 128 --set num_layers=2
+expect_error "inference-compile: an unknown system" "--system" -- \
+  inference-compile --model qwen3-8b --seq 512 --system trn9 --json "$OUTDIR/x.json"
+expect_error "inference-compile: --tp 0" "--tp" -- inference-compile --model qwen3-8b --seq 512 --tp 0
+
+finish
