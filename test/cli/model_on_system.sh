@@ -35,6 +35,15 @@ a, b = (json.load(open(f)) for f in ('$WORK/r.json', '$WORK/r2.json'))
 for d in (a, b): d['sim'].pop('wall_s')
 assert a == b"
 
+# One chip (trn1.2xlarge): a small model gets a layout on its two NeuronCores and a first step on
+# its 8-vCPU host; a 7B model does not fit, and the message says so.
+expect_ok "startup --model gpt2 --system trn1.2xlarge" -- startup --model gpt2 --system trn1.2xlarge --no-intervals
+check "gpt2 on one trn1 chip: a layout of its two NeuronCores" \
+  grep -qE "^  chosen       tp=[12] pp=1 \(microbatches [0-9]+\) dp=[12] fsdp=1 " "$OUT"
+check "gpt2 on one trn1 chip: one compile worker on 8 vCPUs" grep -qE "^  compile workers +1 +1$" "$OUT"
+expect_error "llama2-7b does not fit one trn1 chip" "no layout on 1 chips of trn1.2xlarge that fits in HBM" -- \
+  run --model llama2-7b --system trn1.2xlarge
+
 # A scenario with another model: which of its settings were kept.
 expect_ok "run a scenario with --model" -- run qwen3-32b-trn2 --model qwen3-8b --set model.num_layers=2
 check "the settings the scenario kept" grep -qx "  --model      qwen3-8b replaces the scenario's model; kept from qwen3-32b-trn2: layout tp=4 pp=1 dp=1 fsdp=16 ep=1, batch 16 x 4096, checkpointing full, precision bf16, compiled mode (--model M --system S without a scenario chooses them for M)" "$OUT"

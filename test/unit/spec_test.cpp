@@ -49,6 +49,15 @@ TEST_CASE("system totals match the published instance figures", "[spec]") {
   CHECK(2 * us.topology.dims[2].link_bandwidth.v / 1e9 == Approx(256));  // S8 inter-instance
 }
 
+TEST_CASE("trn1.2xlarge is one chip with the published host (S7)", "[spec]") {
+  SystemSpec s = load_system("trn1.2xlarge", {}, 0);
+  CHECK(s.chips == 1);
+  CHECK(s.chip.hbm.capacity.v / (1024.0 * 1024 * 1024) == Approx(32));    // S7: 32 GiB device memory
+  CHECK(s.host.vcpus == 8);                                               // S7
+  CHECK(s.host.memory.v / (1024.0 * 1024 * 1024) == Approx(32));          // S7: 32 GiB
+  CHECK(s.efa.nics * s.efa.bandwidth_per_nic.v * 8 / 1e9 == Approx(25));  // S7: up to 25 Gbps
+}
+
 TEST_CASE("set overrides reach the spec and are range-checked", "[spec]") {
   SystemSpec s = load_system("trn2.48xlarge", {"chip.hbm.bandwidth=3.0 TB/s", "efa.nics=16"}, 0);
   CHECK(s.chip.hbm.bandwidth.v == Approx(3.0e12));
