@@ -61,10 +61,6 @@ void check_layout(const InferenceCompileOptions& o, const workloads::ModelSpec& 
                      " positions");
 }
 
-double total_of(const workloads::InferenceCompileInputs& in, const models::CompileParams& p) {
-  return workloads::inference_compile(in, p).total_s;
-}
-
 }  // namespace
 
 InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
@@ -104,13 +100,12 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
     const IntervalModel model = load_interval_model();
     const FitSpread& cf = model.compile;
     const double f0 = r.compile.total_s;
-    std::vector<double> axes;
     double var = 0;
     for (const auto& axis : cf.parameter_axes) {
       models::CompileParams q = p;
       for (size_t k = 0; k < axis.shifts.size() && k < cf.parameters.size(); ++k)
         q = scaled(q, cf.parameters[k], std::exp(axis.shifts[k]));
-      const double d = std::log(total_of(in, q) / f0);
+      const double d = std::log(workloads::inference_compile(in, q).total_s / f0);
       var += d * d;
     }
     const std::vector<std::string> why = uncovered(cf, "compile", r.chip, "xla", "compiled");
