@@ -277,9 +277,9 @@ py::tuple py_plan(py::dict d) {
 py::tuple py_inference_compile(py::dict d) {
   InferenceCompileOptions o;
   CommonOptions c;
-  Args(std::move(d))("model", o.model)("tp", o.tp)("batch", o.batch)("seq", o.seq)("buckets", o.buckets)(
-      "own_compiler_args", o.own_compiler_args)("sdk", o.sdk)("system", o.system)("intervals", o.intervals)(
-      "set", o.sets)("json", c.json)
+  Args(std::move(d))("model", o.model)("tp", o.job.tp)("batch", o.job.batch)("seq", o.job.seq)(
+      "buckets", o.job.buckets)("own_compiler_args", o.job.own_compiler_args)("sdk", o.sdk)("system", o.system)(
+      "intervals", o.intervals)("set", o.sets)("json", c.json)
       .finish();
   return in_child([o, c] {
     check_outputs(c);

@@ -23,13 +23,13 @@ Runner add_inference_compile(CLI::App* app) {
   c->add_option("--model", s.model,
                 "The model: zoo name, YAML, config.json, Hugging Face model directory, or an NxD Inference contributed "
                 "model of workloads/calibration/compile_models.yaml (nxdi-...) (default: none, required)");
-  c->add_option("--tp", s.tp, "Tensor-parallel degree, ranks (NxD Inference's tp_degree)")->capture_default_str();
-  c->add_option("--batch", s.batch, "Batch, sequences per graph (batch_size)")->capture_default_str();
-  c->add_option("--seq", s.seq, "Sequence length, tokens (seq_len) (default: none, required)");
-  c->add_flag("--buckets", s.buckets,
+  c->add_option("--tp", s.job.tp, "Tensor-parallel degree, ranks (NxD Inference's tp_degree)")->capture_default_str();
+  c->add_option("--batch", s.job.batch, "Batch, sequences per graph (batch_size)")->capture_default_str();
+  c->add_option("--seq", s.job.seq, "Sequence length, tokens (seq_len) (default: none, required)");
+  c->add_flag("--buckets", s.job.buckets,
               "Bucketing on (enable_bucketing): a graph per power of two from 128 tokens below --seq, and --seq "
               "(default: off)");
-  c->add_flag("--own-compiler-args", s.own_compiler_args,
+  c->add_flag("--own-compiler-args", s.job.own_compiler_args,
               "The model passes its own compiler arguments (get_compiler_args): both graphs at -O1, one module each "
               "(default: NxD Inference's arguments)");
   c->add_option("--sdk", s.sdk, "Neuron SDK release of the compiler, e.g. 2.28 (default: the current release)");

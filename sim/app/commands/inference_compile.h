@@ -18,13 +18,17 @@
 namespace trn::app {
 
 struct InferenceCompileOptions {
-  std::string model;                     // zoo name, YAML, config.json, model directory, or nxdi-* name
-  std::vector<std::string> sets;         // model assignments (--set)
-  int tp = 1, batch = 1, seq = 0;        // seq 0: not given
-  bool buckets = false;                  // --buckets
-  bool own_compiler_args = false;        // --own-compiler-args
-  std::string sdk;                       // "" : the current release
-  std::string system = "trn1.32xlarge";  // the host that compiles (and the chip the ranks load on)
+  /// The job's defaults with no sequence length (seq 0: --seq not given).
+  static workloads::InferenceCompileJob not_given() {
+    workloads::InferenceCompileJob j;
+    j.seq = 0;
+    return j;
+  }
+  std::string model;                                 // zoo name, YAML, config.json, model directory, or nxdi-* name
+  std::vector<std::string> sets;                     // model assignments (--set)
+  workloads::InferenceCompileJob job = not_given();  // --tp, --batch, --seq, --buckets, --own-compiler-args
+  std::string sdk;                                   // "" : the current release (job.sdk is parsed from it)
+  std::string system = "trn1.32xlarge";              // the host that compiles (and the chip the ranks load on)
   bool intervals = true;
 };
 

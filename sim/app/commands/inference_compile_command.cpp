@@ -50,15 +50,15 @@ workloads::ModelSpec model_of(const InferenceCompileOptions& o) {
 
 void check_layout(const InferenceCompileOptions& o, const workloads::ModelSpec& m) {
   auto bad = [](const char* opt, const std::string& why) { throw ConfigError(Location{opt, 0, 0}, "", why); };
-  if (o.tp < 1) bad("--tp", "expected a tensor-parallel degree of at least 1");
-  if (o.tp > m.num_heads)
-    bad("--tp", "TP " + std::to_string(o.tp) + " is more than the model's " + std::to_string(m.num_heads) +
+  if (o.job.tp < 1) bad("--tp", "expected a tensor-parallel degree of at least 1");
+  if (o.job.tp > m.num_heads)
+    bad("--tp", "TP " + std::to_string(o.job.tp) + " is more than the model's " + std::to_string(m.num_heads) +
                     " attention heads: a rank would hold no head");
-  if (o.batch < 1) bad("--batch", "expected a batch of at least 1 sequence");
-  if (o.seq < 1) bad("--seq", "missing: the sequence length in tokens (NxD Inference's seq_len), e.g. --seq 512");
-  if (o.seq > m.max_position)
-    bad("--seq", "sequence " + std::to_string(o.seq) + " is longer than the model's " + std::to_string(m.max_position) +
-                     " positions");
+  if (o.job.batch < 1) bad("--batch", "expected a batch of at least 1 sequence");
+  if (o.job.seq < 1) bad("--seq", "missing: the sequence length in tokens (NxD Inference's seq_len), e.g. --seq 512");
+  if (o.job.seq > m.max_position)
+    bad("--seq", "sequence " + std::to_string(o.job.seq) + " is longer than the model's " +
+                     std::to_string(m.max_position) + " positions");
 }
 
 }  // namespace
@@ -68,12 +68,7 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
   r.options = o;
   r.model = model_of(o);
   check_layout(o, r.model);
-  workloads::InferenceCompileJob job;
-  job.tp = o.tp;
-  job.batch = o.batch;
-  job.seq = o.seq;
-  job.buckets = o.buckets;
-  job.own_compiler_args = o.own_compiler_args;
+  workloads::InferenceCompileJob job = o.job;
   if (!models::parse_sdk_release(o.sdk, &job.sdk))
     throw ConfigError(Location{"--sdk", 0, 0}, "", "expected a release such as \"2.28\", found '" + o.sdk + "'");
   const models::SystemSpec sys = models::load_system(o.system, {}, 1);
@@ -84,7 +79,7 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
   host.memory = sys.host.memory.v;
   r.host_vcpus = host.vcpus;
   r.host_memory = host.memory;
-  r.weights_per_rank = 2 * r.model.parameters() / o.tp;
+  r.weights_per_rank = 2 * r.model.parameters() / o.job.tp;
   r.hbm_per_rank = sys.chip.hbm.capacity.v * sys.chip.cores.default_lnc / sys.chip.cores.physical;
 
   const models::CompileParams p = workloads::load_compile_params();
@@ -101,10 +96,7 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
     const FitSpread& cf = model.compile;
     const double f0 = r.compile.total_s;
     double var = 0;
-    for (const auto& axis : cf.parameter_axes) {
-      models::CompileParams q = p;
-      for (size_t k = 0; k < axis.shifts.size() && k < cf.parameters.size(); ++k)
-        q = scaled(q, cf.parameters[k], std::exp(axis.shifts[k]));
+    for (const auto& q : along_axes(cf, p)) {
       const double d = std::log(workloads::inference_compile(in, q).total_s / f0);
       var += d * d;
     }
@@ -116,9 +108,9 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
   }
 
   std::string inputs = "command: inference-compile\nmodel:\n" + sim::to_yaml(sim::write_config(r.model)) +
-                       "tp: " + std::to_string(o.tp) + "\nbatch: " + std::to_string(o.batch) +
-                       "\nseq: " + std::to_string(o.seq) + "\nbuckets: " + (o.buckets ? "true" : "false") +
-                       "\nown_compiler_args: " + (o.own_compiler_args ? "true" : "false") + "\nsdk: '" + o.sdk +
+                       "tp: " + std::to_string(o.job.tp) + "\nbatch: " + std::to_string(o.job.batch) +
+                       "\nseq: " + std::to_string(o.job.seq) + "\nbuckets: " + (o.job.buckets ? "true" : "false") +
+                       "\nown_compiler_args: " + (o.job.own_compiler_args ? "true" : "false") + "\nsdk: '" + o.sdk +
                        "'\nsystem:\n" + models::resolved_yaml(sys, "") + "compile_params:\n" +
                        sim::to_yaml(sim::write_config(p));
   if (o.intervals) inputs += "intervals:\n" + interval_inputs_text();
@@ -131,10 +123,10 @@ void write_inference_compile_text(const InferenceCompileResult& r, FILE* out) {
   const auto& m = r.model;
   std::fprintf(out, "NxD Inference model.compile() of %s: %d layers, hidden %d, %s\n", m.name.c_str(), m.num_layers,
                m.hidden_size, workloads::parameter_summary(m).c_str());
-  std::fprintf(out, "  TP %d, batch %d, sequence %d%s; %s; SDK %s; compiled on one %s host (%d vCPUs, %s)\n", o.tp,
-               o.batch, o.seq, o.buckets ? ", bucketing on" : ", no bucketing",
-               o.own_compiler_args ? "the model's own compiler arguments (one -O1 module per graph)"
-                                   : "NxD Inference's compiler arguments",
+  std::fprintf(out, "  TP %d, batch %d, sequence %d%s; %s; SDK %s; compiled on one %s host (%d vCPUs, %s)\n", o.job.tp,
+               o.job.batch, o.job.seq, o.job.buckets ? ", bucketing on" : ", no bucketing",
+               o.job.own_compiler_args ? "the model's own compiler arguments (one -O1 module per graph)"
+                                       : "NxD Inference's compiler arguments",
                o.sdk.empty() ? "current" : o.sdk.c_str(), r.system.c_str(), r.host_vcpus, gib(r.host_memory).c_str());
   std::fprintf(out, "  %-26s %12s %8s %12s\n", "graph", "units", "modules", "compile (s)");
   for (size_t i = 0; i < r.graphs.size(); ++i) {
@@ -157,18 +149,18 @@ void write_inference_compile_text(const InferenceCompileResult& r, FILE* out) {
     std::fprintf(out,
                  "note: a rank holds %s of 16-bit weights, more than the %s of HBM of one NeuronCore of %s: the model "
                  "compiles but cannot load at TP %d\n",
-                 gib(r.weights_per_rank).c_str(), gib(r.hbm_per_rank).c_str(), r.chip.c_str(), o.tp);
+                 gib(r.weights_per_rank).c_str(), gib(r.hbm_per_rank).c_str(), r.chip.c_str(), o.job.tp);
 }
 
 nlohmann::ordered_json inference_compile_json(const InferenceCompileResult& r) {
   const auto& o = r.options;
   nlohmann::ordered_json js;
   js["model"] = r.model.name;
-  js["tp"] = o.tp;
-  js["batch"] = o.batch;
-  js["seq_len"] = o.seq;
-  js["buckets"] = o.buckets;
-  js["own_compiler_args"] = o.own_compiler_args;
+  js["tp"] = o.job.tp;
+  js["batch"] = o.job.batch;
+  js["seq_len"] = o.job.seq;
+  js["buckets"] = o.job.buckets;
+  js["own_compiler_args"] = o.job.own_compiler_args;
   js["sdk"] = o.sdk.empty() ? "current" : o.sdk;
   js["system"] = r.system;
   js["host_vcpus"] = r.host_vcpus;

@@ -80,12 +80,7 @@ ModeLinear linearise(const workloads::ScenarioSpec& sc, workloads::ExecMode mode
   const workloads::FirstStepInputs in = workloads::first_step_inputs(sc, mode, steady);
   const double f0 = workloads::first_step(in, params).total;
   const FitSpread& cf = model.compile;
-  for (const auto& axis : cf.parameter_axes) {
-    models::CompileParams p = params;
-    for (size_t j = 0; j < axis.shifts.size() && j < cf.parameters.size(); ++j)
-      p = scaled(p, cf.parameters[j], std::exp(axis.shifts[j]));
-    m.axes.push_back(std::log(workloads::first_step(in, p).total / f0));
-  }
+  for (const auto& p : along_axes(cf, params)) m.axes.push_back(std::log(workloads::first_step(in, p).total / f0));
   std::vector<double> dfs;
   for (const auto& [name, s] : moved) {
     m.first_rt.emplace_back(name, std::log(workloads::first_step(sc, params, mode, s).total / f0));
@@ -182,6 +177,17 @@ models::CompileParams scaled(const models::CompileParams& p, const std::string& 
     f->scalar = sim::format_double_exact(bound.min ? std::max(*bound.min, x) : x);
   }
   sim::read_config(n, out);
+  return out;
+}
+
+std::vector<models::CompileParams> along_axes(const FitSpread& fit, const models::CompileParams& params) {
+  std::vector<models::CompileParams> out;
+  for (const auto& axis : fit.parameter_axes) {
+    models::CompileParams p = params;
+    for (size_t j = 0; j < axis.shifts.size() && j < fit.parameters.size(); ++j)
+      p = scaled(p, fit.parameters[j], std::exp(axis.shifts[j]));
+    out.push_back(p);
+  }
   return out;
 }
 

@@ -15,6 +15,10 @@ namespace trn::app {
 /// parameters); a plain number stays within its field's lower bound.
 models::CompileParams scaled(const models::CompileParams& p, const std::string& key, double factor);
 
+/// The compile parameters moved one standard deviation along each principal axis of the compile
+/// fit (`fit.parameter_axes`), in order.
+std::vector<models::CompileParams> along_axes(const FitSpread& fit, const models::CompileParams& params);
+
 /// The steady steps of one mode's perturbed jobs (runtime_perturbations), by parameter name.
 using PerturbedSteps = std::vector<std::pair<std::string, double>>;
 
