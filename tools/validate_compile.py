@@ -49,14 +49,17 @@ lines = [BEGIN + " (tools/validate_compile.py, make validate) -->",
          "`build/trnsim calibrate workloads/calibration/compile_observations.yaml --residuals F` fits the compile-latency "
          "parameters (docs/startup.md section 3) to %d timed public figures at once: the seed's five (Qwen3-32B first "
          "steps, the gpt-oss-20B and BERT-Large compiles), later training compiles (GPT-3 6.7B with the Megatron-LM "
-         "reference, C18; NxD and NeMo-Megatron jobs at SDK 2.15-2.21, C19; BERT-Large on two nodes, C21; six of "
-         "them time the whole neuron_parallel_compile job, its trial run included, C20), %d compile times of NxD "
-         "Inference's "
+         "reference, C18; NxD and NeMo-Megatron jobs at SDK 2.15-2.21, C19; BERT-Large on two nodes and three "
+         "Hugging Face Trainer fine-tuning jobs on one trn1.2xlarge, C21; %d of them time the whole "
+         "neuron_parallel_compile job, its trial run included, C20), %d compile times of NxD Inference's "
          "contributed models on trn1.32xlarge (C14) and a weight-load rate (C7), with the FlexAttention outcome as 96 "
-         "pass/fail bounds and AWS's three training graph counts as checks. %d of them, chosen before any fit by the "
-         "rule in the file (every fifth NxD Inference row from the third), are held out: never fitted. Every other "
-         "figure is predicted once by a refit without it (leave-one-out)."
-         % (timed, sum(1 for o in obs if o["kind"] == "inference_compile"), len(held)), "",
+         "pass/fail bounds and %d graph counts of AWS's training logs as checks. %d of them, chosen before they could be fitted "
+         "by the rule in the file (every fifth NxD Inference row from the third, and every figure found after a "
+         "shipped fit), are held out: never fitted. Every other figure is predicted once by a refit without it "
+         "(leave-one-out)."
+         % (timed, sum(1 for o in obs if o["kind"] == "precompile"),
+            sum(1 for o in obs if o["kind"] == "inference_compile"), len(fit["graph_counts"]),
+            len(held)), "",
          "| errors (model / published - 1) | figures | median | 90th percentile | maximum |",
          "|---|---:|---:|---:|---:|",
          summary("in sample (fitted figures)", s["in_sample"]),

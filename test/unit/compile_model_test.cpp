@@ -318,6 +318,33 @@ TEST_CASE("xla graph inventory: what changes the count", "[compile][inventory]")
   CHECK(transfers == 4);  // send activations and receive gradients (stage 0), their counterparts (stage 1)
 }
 
+TEST_CASE("xla graph inventory: the Hugging Face Trainer's step joins the optimizer to the last micro-batch",
+          "[compile][inventory]") {
+  const auto jobs = [](const std::vector<std::string>& sets) {
+    std::map<std::string, models::CompileJob> m;
+    for (const auto& j : workloads::build_inventory(workloads::load_scenario("bert-base-mrpc-trn1", sets),
+                                                    workloads::ExecMode::Compiled)
+                             .jobs)
+      m[j.name] = j;
+    return m;
+  };
+  // No gradient accumulation: a set-up graph, the first, steady and last step, and the model
+  // save's graph: the 5 of AWS's log (C21).
+  const auto step = jobs({});
+  CHECK(step.size() == 5);
+  for (const char* name : {"setup", "step_first", "step", "step_last", "save_params"}) CHECK(step.count(name) == 1);
+  // A step's graph holds what the per-micro-batch cut compiles as a micro-batch and an optimizer graph.
+  const auto apart = jobs({"compile.graph_cut=microbatch"});
+  CHECK(step.at("step").tiles == Approx(apart.at("microbatch").tiles + apart.at("optimizer").tiles));
+  CHECK(step.at("step").ops == Approx(apart.at("microbatch").ops + apart.at("optimizer").ops));
+  CHECK(step.at("step_first").tiles == step.at("step_last").tiles);
+  // With gradient accumulation the earlier micro-batches are graphs of their own.
+  const auto accumulated = jobs({"parallel.microbatches=2", "batch.global_batch=32"});
+  CHECK(accumulated.size() == 7);
+  CHECK(accumulated.at("microbatch").tiles == Approx(apart.at("microbatch").tiles));
+  CHECK(accumulated.at("step").tiles == Approx(step.at("step").tiles));
+}
+
 TEST_CASE("regional graphs of a MoE model under torch.compile: an op per expert", "[compile][inventory]") {
   const auto s = workloads::load_scenario("gpt-oss-20b-trn2", {});
   const auto inv = workloads::build_inventory(s, workloads::ExecMode::Compiled);

@@ -590,8 +590,10 @@ TEST_CASE("xla whole graphs: one graph at a time, gradients reduced after the ba
   }
 }
 
-TEST_CASE("xla graph cut: one graph per micro-batch traces forward and backward together, and needs pp 1",
-          "[workload][schedule]") {
+TEST_CASE(
+    "xla graph cut: one graph per micro-batch traces forward and backward together, the Trainer's step joins the "
+    "optimizer, and both need pp 1",
+    "[workload][schedule]") {
   auto lower = [](const char* cut) {
     ScenarioSpec s = load_scenario(
         "qwen3-32b-trn2", {"compile.frontend=xla", std::string("compile.graph_cut=") + cut, "model.num_layers=2",
@@ -600,32 +602,37 @@ TEST_CASE("xla graph cut: one graph per micro-batch traces forward and backward 
     TrainingGraph t = stage_training_graph(s, 0);
     return std::make_pair(s.parallel.microbatches, lower_rank(s, layout, t, 0));
   };
-  for (const char* cut : {"segment", "microbatch"}) {
-    const bool joined = std::string(cut) == "microbatch";
+  double segment_traced = 0;
+  for (const char* cut : {"segment", "microbatch", "step"}) {
+    const bool joined = std::string(cut) != "segment", step = std::string(cut) == "step";
     auto [m, p] = lower(cut);
-    int waits = 0, traces = 0;
+    int waits = 0, traces = 0, launches = 0;
     double traced = 0;
     for (const auto& op : p.ops) {
       waits += op.name == "wait_graph";
+      launches += op.name == "launch";
       if (op.name == "trace") {
         ++traces;
         traced += op.duration_s;
       }
     }
-    // A graph per segment (2m) or per micro-batch (m); the optimizer's graph is traced apart.
+    // A graph per segment (2m) or per micro-batch (m); the optimizer's graph is traced and
+    // launched apart, except in the Trainer's step, where it joins the last micro-batch's.
     CHECK(waits == (joined ? m - 1 : 2 * m - 1));
-    CHECK(traces == (joined ? m : 2 * m) + 1);
-    static double segment_traced = 0;
+    CHECK(traces == (joined ? m : 2 * m) + (step ? 0 : 1));
+    CHECK(launches == 2 * m + (step ? 0 : 1));
     if (!joined)
       segment_traced = traced;
     else
-      CHECK(traced == Approx(segment_traced));  // the same ops traced, in fewer graphs
+      CHECK(traced == Approx(segment_traced));  // the same ops and tensors traced, in fewer graphs
   }
-  try {
-    load_scenario("llama2-70b-trn1-pp", {"compile.frontend=xla", "compile.graph_cut=microbatch"});
-    FAIL("a per-micro-batch graph with pipeline parallelism must be rejected");
-  } catch (const trn::sim::ConfigError& e) {
-    CHECK(std::string(e.what()).find("compile.graph_cut") != std::string::npos);
-    CHECK(std::string(e.what()).find("pp 1") != std::string::npos);
+  for (const char* cut : {"microbatch", "step"}) {
+    try {
+      load_scenario("llama2-70b-trn1-pp", {"compile.frontend=xla", std::string("compile.graph_cut=") + cut});
+      FAIL("a graph of a whole micro-batch with pipeline parallelism must be rejected");
+    } catch (const trn::sim::ConfigError& e) {
+      CHECK(std::string(e.what()).find("compile.graph_cut") != std::string::npos);
+      CHECK(std::string(e.what()).find("pp 1") != std::string::npos);
+    }
   }
 }

@@ -240,33 +240,83 @@ void add_transfer_jobs(int pp, std::vector<std::vector<size_t>>& stage_jobs,
   }
 }
 
+// Adds the xla frontend's whole-step graph jobs to an inventory: the compiler release's time
+// scale, the cache hit rate, and one module per layer from SDK 2.14 (layer_modular_training).
+class XlaJobs {
+ public:
+  XlaJobs(Inventory& inv, const ScenarioSpec& s, const models::SdkRelease& rel)
+      : inv_(inv), hit_(hit_of(s)), scale_(scale_of(s)), modular_(models::layer_modular_training(rel)) {}
+  // Adds graph `name` of size `z` to `to`; `layers` > 1: one module per layer when modular.
+  void add(std::vector<size_t>& to, const std::string& name, const OpSize& z, int copies = 1, int layers = 0) {
+    to.push_back(inv_.jobs.size());
+    inv_.jobs.push_back(graph_job(name, z, scale_, hit_, copies));
+    inv_.jobs.back().xla = true;
+    if (modular_ && layers > 1) inv_.jobs.back().modules = layers;
+  }
+
+ private:
+  Inventory& inv_;
+  double hit_, scale_;
+  bool modular_;
+};
+
+// A graph over every local parameter tensor (a norm each, or a copy to the host) and `extra`
+// scalar ops.
+OpSize per_tensor_graph(const StageSizes& z, int tp, double extra) {
+  OpSize g = tiny(extra + z.tensors);
+  g.tiles = cdiv(z.params / std::max(1, tp), 128 * 512.0);
+  return g;
+}
+
+// The Hugging Face Trainer's graphs (compile.graph_cut step, pp 1; docs/startup.md 1.2, C21):
+// the loader marks the step per micro-batch, and the optimizer step is traced into the last
+// micro-batch's graph (the first step's creates the optimizer state, the last step's differs
+// again: the logs show three such graphs). The model save moves every parameter tensor to the
+// host in a graph of its own.
+void add_trainer_jobs(Inventory& inv, XlaJobs& jobs, const ScenarioSpec& s,
+                      std::vector<std::vector<size_t>>& stage_jobs, std::vector<size_t>& common) {
+  jobs.add(common, "setup", tiny(2));  // the logs' one small graph before the first step
+  const StageSizes z = stage_sizes(s, 0);
+  const int variants = s.parallel.tp > 1 ? 2 : 1;  // TP rank 0's vocabulary offset (F41)
+  stage_jobs.assign(1, {});
+  std::vector<size_t>& to = stage_jobs[0];
+  OpSize mb = z.fwd;
+  mb += z.bwd;
+  if (s.parallel.microbatches > 1) {
+    jobs.add(to, "microbatch_first", mb, variants, z.layers);
+    jobs.add(to, "microbatch", mb, variants, z.layers);
+  }
+  OpSize step = mb;
+  step += z.update;
+  for (const char* name : {"step_first", "step", "step_last"}) jobs.add(to, name, step, variants, z.layers);
+  jobs.add(to, "save_params", per_tensor_graph(z, s.parallel.tp, 2), variants);
+  inv.step_traced_ops = step_traced_ops(z, s.parallel.microbatches, 1, 0, z.update.ops);
+}
+
 // The whole-step graphs of the xla frontend, by mechanism: torch-xla cuts a graph at every
 // mark_step (docs/startup.md 1.2; F39-F41). `stage_jobs[p]` receives the indexes of the jobs
 // stage p's ranks compile; the others are every rank's.
 void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std::vector<size_t>>& stage_jobs,
                          std::vector<size_t>& common) {
-  const double hit = hit_of(s), scale = scale_of(s);
   const ParallelSpec& par = s.parallel;
   const int pp = par.pp;
   const int tp_variants = par.tp > 1 ? 2 : 1;  // TP rank 0 bakes a vocabulary offset of 0 in (F41)
   models::SdkRelease rel;
   models::parse_sdk_release(s.system.chip.collectives.sdk, &rel);
   const bool log_gated = rel.before(2, 21);  // parameter norm on logging steps only (F40)
-  const bool modular = models::layer_modular_training(rel);
-  auto add = [&](std::vector<size_t>& to, const std::string& name, const OpSize& z, int copies = 1, int layers = 0) {
-    to.push_back(inv.jobs.size());
-    inv.jobs.push_back(graph_job(name, z, scale, hit, copies));
-    inv.jobs.back().xla = true;
-    if (modular && layers > 1) inv.jobs.back().modules = layers;  // one module per layer
-  };
+  XlaJobs jobs(inv, s, rel);
+  if (s.compile.graph_cut == GraphCut::Step) {
+    add_trainer_jobs(inv, jobs, s, stage_jobs, common);
+    return;
+  }
   // Set-up: the runtime's initial world all-reduce, the rendezvous barrier, and one reduce
   // per distinct replica mesh (TP, and PP and DP when they are not both trivial).
-  add(common, "init_collective", tiny());
-  add(common, "barrier", tiny(2));
+  jobs.add(common, "init_collective", tiny());
+  jobs.add(common, "barrier", tiny(2));
   const int meshes = pp == 1 && par.dp == 1 ? 2 : 3;
-  for (int m = 0; m < meshes; ++m) add(common, "mesh_reduce" + std::to_string(m), tiny());
-  add(common, "loss_zeros", tiny());
-  add(common, "loss_cast", tiny());
+  for (int m = 0; m < meshes; ++m) jobs.add(common, "mesh_reduce" + std::to_string(m), tiny());
+  jobs.add(common, "loss_zeros", tiny());
+  jobs.add(common, "loss_cast", tiny());
   // Stage shapes: the first (embedding), the middle ones (equal layer counts: one shape) and
   // the last (head and loss).
   std::vector<int> shapes = {0};
@@ -281,25 +331,24 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
     if (pp == 1 && s.compile.graph_cut == GraphCut::MicroBatch) {
       OpSize mb = z.fwd;
       mb += z.bwd;
-      add(mine, "microbatch_first", mb, fwd_variants, z.layers);  // creates the gradient accumulators
-      add(mine, "microbatch", mb, fwd_variants, z.layers);
+      jobs.add(mine, "microbatch_first", mb, fwd_variants, z.layers);  // creates the gradient accumulators
+      jobs.add(mine, "microbatch", mb, fwd_variants, z.layers);
     } else {
-      add(mine, "forward" + tag, z.fwd, fwd_variants, z.layers);
-      add(mine, "backward_first" + tag, z.bwd, 1, z.layers);
-      add(mine, "backward" + tag, z.bwd, 1, z.layers);
+      jobs.add(mine, "forward" + tag, z.fwd, fwd_variants, z.layers);
+      jobs.add(mine, "backward_first" + tag, z.bwd, 1, z.layers);
+      jobs.add(mine, "backward" + tag, z.bwd, 1, z.layers);
     }
     const OpSize loss_cast = tiny(), loss_average = tiny(3);
     const bool last = pp > 1 && shape == pp - 1;
-    if (last) add(mine, "loss_cast_last", loss_cast);
-    if (last) add(mine, "loss_average", loss_average);
+    if (last) jobs.add(mine, "loss_cast_last", loss_cast);
+    if (last) jobs.add(mine, "loss_average", loss_average);
     // Logging: the loss reduction and the norm of every local parameter tensor.
-    OpSize log = tiny(2 + z.tensors);
-    log.tiles = cdiv(z.params / std::max(1, par.tp), 128 * 512.0);
-    add(mine, "log" + tag, log, tp_variants);
-    if (log_gated) add(mine, "log_short" + tag, tiny(2));
-    add(mine, "optimizer_first" + tag, z.update);  // the optimizer state is created lazily
-    add(mine, "optimizer" + tag, z.update);        // with the next step's zero_grad
-    add(mine, "optimizer_last" + tag, z.update);
+    const OpSize log = per_tensor_graph(z, par.tp, 2);
+    jobs.add(mine, "log" + tag, log, tp_variants);
+    if (log_gated) jobs.add(mine, "log_short" + tag, tiny(2));
+    jobs.add(mine, "optimizer_first" + tag, z.update);  // the optimizer state is created lazily
+    jobs.add(mine, "optimizer" + tag, z.update);        // with the next step's zero_grad
+    jobs.add(mine, "optimizer_last" + tag, z.update);
     const double once = z.update.ops + log.ops + (last ? loss_cast.ops + loss_average.ops : 0.0);
     inv.step_traced_ops = std::max(inv.step_traced_ops, step_traced_ops(z, s.parallel.microbatches, pp, shape, once));
     // Every stage of this shape compiles these.
@@ -310,10 +359,9 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
   }
   add_transfer_jobs(pp, stage_jobs, [&](const std::string& name) {
     std::vector<size_t> one;
-    add(one, name, tiny());
+    jobs.add(one, name, tiny());
     return one[0];
   });
-  for (const auto& j : inv.jobs) inv.traced_ops += j.traced * std::max(1, j.copies);
 }
 
 // Groups the hosts by the stages their ranks hold; each group compiles its stages' jobs and
@@ -359,6 +407,7 @@ Inventory build_inventory(const ScenarioSpec& s, ExecMode mode) {
   std::vector<std::vector<size_t>> stage_jobs;
   std::vector<size_t> common;
   add_whole_step_jobs(inv, s, stage_jobs, common);
+  for (const auto& j : inv.jobs) inv.traced_ops += j.traced * std::max(1, j.copies);
   inv.hosts = host_sets(s, stage_jobs, common);
   return inv;
 }

@@ -148,7 +148,8 @@ class WholeGraph : public CompiledLaunch {
         layout_(layout),
         rank_(rank),
         lazy_trace_(cost.s.runtime.lazy_trace.v > 0),
-        joined_(cost.s.compile.graph_cut == GraphCut::MicroBatch) {}
+        joined_(cost.s.compile.graph_cut != GraphCut::Segment),
+        update_joined_(cost.s.compile.graph_cut == GraphCut::Step) {}
   bool honours(const GraphEdge& e) const override { return !e.sequence; }
   bool host_waits_for_device() const override { return true; }
   void begin_segment(OpSink& sink, SegmentKind k, Pass pass) override;
@@ -157,9 +158,11 @@ class WholeGraph : public CompiledLaunch {
   }
 
  protected:
-  int region(const GraphOp& g) const override { return g.phase == Phase::Update ? kUpdateGraph : kSegmentGraph; }
+  int region(const GraphOp& g) const override {
+    return g.phase == Phase::Update && !update_joined_ ? kUpdateGraph : kSegmentGraph;
+  }
   void before_launch(OpSink& sink, const GraphOp& g, bool first) override {
-    if (g.phase == Phase::Update) trace_update(sink);
+    if (g.phase == Phase::Update && !update_joined_) trace_update(sink);
     if (first) wait_previous_graph(sink);
   }
   std::vector<Vertex> schedule(SegmentKind k) const override;
@@ -177,9 +180,13 @@ class WholeGraph : public CompiledLaunch {
   const Layout& layout_;
   int rank_;
   bool lazy_trace_;  // lazy tensors with a tracing cost
-  // Whole graphs joined per micro-batch (compile.graph_cut microbatch, pp 1): a micro-batch's
-  // backward runs in its forward's graph, traced with it and launched with no wait between.
+  // Whole graphs joined per micro-batch (compile.graph_cut microbatch or step, pp 1): a
+  // micro-batch's backward runs in its forward's graph, traced with it and launched with no
+  // wait between.
   bool joined_;
+  // The optimizer step in the last micro-batch's graph (compile.graph_cut step: the Hugging
+  // Face Trainer), traced with it.
+  bool update_joined_;
   // torch-xla runs one graph at a time per device: the launch of a segment's graph waits until
   // the compute engines have finished the previous segment (docs/model.md 11.9). The last op on
   // each compute engine of the segment lowered last, and what the next launch waits for.
@@ -197,9 +204,14 @@ void WholeGraph::begin_segment(OpSink& sink, SegmentKind k, Pass pass) {
     // run, every micro-batch; tracing the next graph overlaps the device running this one
     // (asynchronous execution), so the host paces the step when it is slower. A joined graph
     // holds the micro-batch's backward too.
-    double n = traced(k, false).ops;
+    double n = traced(k, false).ops, tensors = 0;
     if (joined_) n += traced(SegmentKind{true, k.last_micro}, false).ops;
-    sink.host_op("trace", n * cost_.s.runtime.lazy_trace.v);
+    if (update_joined_) {
+      const Traced u = traced(SegmentKind{true, k.last_micro}, true);
+      n += u.ops;
+      tensors = u.tensors;
+    }
+    sink.host_op("trace", n * cost_.s.runtime.lazy_trace.v + tensors * cost_.s.runtime.lazy_trace_tensor.v);
   }
 }
 

@@ -23,8 +23,11 @@ enum class AttentionKernel { Flash, Unfused };
 /// at every segment (a micro-batch's forward, then its backward: NeMo's fork, NxD's pipeline
 /// engine) or once per micro-batch (forward and backward in one graph: the Megatron-LM
 /// reference and the BERT and NxD scripts without pipeline parallelism, whose data loader marks
-/// the step).
-enum class GraphCut { Segment, MicroBatch };
+/// the step), or once per optimizer step (the Hugging Face Trainer: its data loader marks the
+/// step per micro-batch, and the optimizer step is traced into the graph of the step's last
+/// micro-batch, so with no gradient accumulation every step is one graph of forward, backward
+/// and update).
+enum class GraphCut { Segment, MicroBatch, Step };
 /// The compiler's automatic cast of an FP32 model (neuronx-cc --auto-cast; docs/model.md 11.11,
 /// F29): matmult (the default) casts every FP32 matrix multiplication to BF16, none leaves it FP32.
 enum class AutoCast { Matmult, None };
@@ -60,7 +63,7 @@ inline const std::vector<std::string>& enum_words(AttentionKernel) {
   return w;
 }
 inline const std::vector<std::string>& enum_words(GraphCut) {
-  static const std::vector<std::string> w{"segment", "microbatch"};
+  static const std::vector<std::string> w{"segment", "microbatch", "step"};
   return w;
 }
 inline const std::vector<std::string>& enum_words(AutoCast) {

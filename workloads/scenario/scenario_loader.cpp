@@ -100,9 +100,10 @@ void check_layout(const ScenarioSpec& s, const ConfigNode& root) {
           " sequences do not divide into dp x fsdp x microbatches = " + std::to_string(replicas * p.microbatches));
   chk(!(p.sequence_parallel && p.tp == 1), "parallel.sequence_parallel", "sequence parallelism needs tp > 1");
   chk(s.compile.graph_cut == GraphCut::Segment || p.pp == 1, "compile.graph_cut",
-      "microbatch (one graph per micro-batch's forward and backward) needs pp 1: with pipeline parallelism "
-      "1F1B interleaves one micro-batch's forward with another's backward, and the frameworks cut a graph at "
-      "every pipeline send and receive; use segment",
+      enum_word(s.compile.graph_cut) +
+          " (forward and backward in one graph) needs pp 1: with pipeline parallelism "
+          "1F1B interleaves one micro-batch's forward with another's backward, and the frameworks cut a graph at "
+          "every pipeline send and receive; use segment",
       "invalid-config");
   chk(!s.compile.parallel_compile || s.compile.frontend == Frontend::Xla, "compile.parallel_compile",
       "neuron_parallel_compile is torch-xla's ahead-of-time compiler: it has no effect with compile.frontend " +

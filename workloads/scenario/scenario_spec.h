@@ -177,7 +177,7 @@ struct RuntimeSpec {
 struct CompileSpec {
   Frontend frontend = Frontend::TorchNeuron;           // torchneuron (eager kernels / regional torch.compile) | xla
   AttentionKernel attention = AttentionKernel::Flash;  // flash (fused kernel) | unfused (scores through HBM)
-  GraphCut graph_cut = GraphCut::Segment;              // xla: a graph per forward and backward, or per micro-batch
+  GraphCut graph_cut = GraphCut::Segment;              // xla: a graph per forward and backward, micro-batch or step
   bool parallel_compile = false;                       // xla: neuron_parallel_compile (AOT on parallel workers)
   int trial_steps = 10;                                // its trial run: training steps traced to extract the graphs
   CompileCache cache = CompileCache::Cold;             // cold | warm | partial
@@ -195,7 +195,8 @@ struct CompileSpec {
                 .optional());
     v.field("graph_cut", graph_cut,
             F("xla frontend: where the framework cuts the lazy graph: segment (a graph for each micro-batch's "
-              "forward and another for its backward) or microbatch (forward and backward in one graph)")
+              "forward and another for its backward), microbatch (forward and backward in one graph) or step "
+              "(the Hugging Face Trainer: the optimizer step joins the last micro-batch's graph)")
                 .optional());
     v.field("auto_cast", auto_cast,
             F("the compiler's cast of FP32 matmuls (precision.compute fp32; no effect otherwise): matmult runs "
