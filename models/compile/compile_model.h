@@ -41,7 +41,7 @@ struct CompileParams {
   sim::Time c0_op{0.3};             // per eager kernel
   sim::Time a_op{1e-4};             // per unit of an eager kernel
   sim::Time t_hit{1};               // per graph or kernel found in the cache
-  double cores_per_job = 8;         // host cores one neuronx-cc job uses
+  double cores_per_job = 4;         // host cores one neuronx-cc job keeps busy (C21)
   sim::Bytes mu0{2e9};              // host memory per compile job
   sim::Bytes mu1{2e4};              // host memory per instruction unit
   double i_max = 1e7;               // units, compiler instruction limit

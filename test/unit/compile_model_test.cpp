@@ -82,7 +82,7 @@ TEST_CASE("LPT makespan and worker limits", "[compile]") {
   models::HostLimits h;
   h.vcpus = 16;
   h.memory = 1e12;
-  CHECK(models::compile_phase(p, jobs, models::Schedule::Parallel, h, 1, 0).workers == 2);  // 16 / 8 cores per job
+  CHECK(models::compile_phase(p, jobs, models::Schedule::Parallel, h, 1, 0).workers == 4);  // 16 / 4 cores per job
   h.vcpus = 1024;
   h.memory = 3 * (p.mu0.v + p.mu1.v * models::instruction_units(p, jobs[0]));
   CHECK(models::compile_phase(p, jobs, models::Schedule::Parallel, h, 1, 0).workers == 3);  // memory-bound
