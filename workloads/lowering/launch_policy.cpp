@@ -203,7 +203,8 @@ void WholeGraph::begin_segment(OpSink& sink, SegmentKind k, Pass pass) {
     // Lazy-tensor tracing (torch-xla): the host traces every op of the graph before it can
     // run, every micro-batch; tracing the next graph overlaps the device running this one
     // (asynchronous execution), so the host paces the step when it is slower. A joined graph
-    // holds the micro-batch's backward too.
+    // holds the micro-batch's backward too, and with the Trainer's cut the last one holds the
+    // optimizer step (its graph ops and its per-tensor trace).
     double n = traced(k, false).ops, tensors = 0;
     if (joined_) n += traced(SegmentKind{true, k.last_micro}, false).ops;
     if (update_joined_) {
