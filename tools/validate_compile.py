@@ -53,10 +53,10 @@ lines = [BEGIN + " (tools/validate_compile.py, make validate) -->",
          "Hugging Face Trainer fine-tuning jobs on one trn1.2xlarge, C21; %d of them time the whole "
          "neuron_parallel_compile job, its trial run included, C20), %d compile times of NxD Inference's "
          "contributed models on trn1.32xlarge (C14) and a weight-load rate (C7), with the FlexAttention outcome as 96 "
-         "pass/fail bounds and %d graph counts of AWS's training logs as checks. %d of them, chosen before they could be fitted "
-         "by the rule in the file (every fifth NxD Inference row from the third, and every figure found after a "
-         "shipped fit), are held out: never fitted. Every other figure is predicted once by a refit without it "
-         "(leave-one-out)."
+         "pass/fail bounds and %d graph counts of AWS's training logs as checks. %d of them, chosen before they "
+         "could be fitted by the rule in the file (every fifth NxD Inference row from the third, and every figure "
+         "found after a shipped fit), are held out: never fitted. Every other figure is predicted once by a refit "
+         "without it (leave-one-out)."
          % (timed, sum(1 for o in obs if o["kind"] == "precompile"),
             sum(1 for o in obs if o["kind"] == "inference_compile"), len(fit["graph_counts"]),
             len(held)), "",
