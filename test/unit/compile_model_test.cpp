@@ -382,6 +382,51 @@ TEST_CASE("matmul tiles: 128 x 128 stationary weight blocks, 512-token moving ch
   CHECK(workloads::op_size(mm).tiles == 4 * 32 * 32);
 }
 
+TEST_CASE("attention tiles: a flash kernel's causal half, an unfused square with its score passes",
+          "[compile][inventory]") {
+  // GPT-2's attention at sequence 1,024: 12 heads of 64, 4 sequences, causal.
+  workloads::GraphOp a;
+  a.kind = workloads::OpKind::Attention;
+  a.heads = 12;
+  a.head_dim = 64;
+  a.seq = 1024;
+  a.sequences = 4;
+  const double hs = 12 * 4;
+  // Flash: QK^T and PV over half the keys ((1,024 + 1) / 2: 5 blocks of 128, 2 chunks of 512),
+  // one softmax pass: 2 x 5 x 1 + 2 x 1 x 5 + 8 x 2.
+  CHECK(workloads::op_size(a).tiles == Approx(36 * hs));
+  // Unfused, Hugging Face's eager softmax with attention dropout: the whole square, 11 passes of
+  // 8 x 2 tiles forward; backward four matmuls and 8 passes.
+  workloads::CompileSpec c;
+  c.attention = workloads::AttentionKernel::Unfused;
+  c.attention_dropout = true;
+  const workloads::ScorePasses hf = workloads::score_passes(c);
+  CHECK(hf.forward == 11);
+  CHECK(hf.backward == 8);
+  CHECK(workloads::op_size(a, 12, 2, false, hf).tiles == Approx((16 + 16 + 11 * 16) * hs));
+  a.phase = workloads::Phase::Backward;
+  CHECK(workloads::op_size(a, 12, 2, false, hf).tiles == Approx((2 * 32 + 8 * 16) * hs));
+  a.recompute = true;  // recomputed forward work counts as forward
+  CHECK(workloads::op_size(a, 12, 2, false, hf).tiles == Approx((32 + 11 * 16) * hs));
+  // A fused softmax (NEURON_FUSE_SOFTMAX=1) without dropout: scale, mask and one softmax op.
+  c.softmax = workloads::Softmax::Fused;
+  c.attention_dropout = false;
+  CHECK(workloads::score_passes(c).forward == 3);
+  CHECK(workloads::score_passes(c).backward == 3);
+  // A flash kernel has no score passes, whatever the softmax setting.
+  c.attention = workloads::AttentionKernel::Flash;
+  CHECK(workloads::score_passes(c).forward == 0);
+  // More passes never take fewer tiles; the square never fewer than the causal half.
+  a.recompute = false;
+  a.phase = workloads::Phase::Forward;
+  double last = workloads::op_size(a).tiles;
+  for (double n : {3.0, 7.0, 11.0}) {
+    const double t = workloads::op_size(a, 12, 2, false, workloads::ScorePasses{n, n}).tiles;
+    CHECK(t > last);
+    last = t;
+  }
+}
+
 TEST_CASE("inference inventory: token generation first, buckets, modular context encoding", "[compile][inventory]") {
   const workloads::ModelSpec m = workloads::load_model("llama2-7b", {});
   const auto one = workloads::inference_inventory(m, 2, 1, {512}, {512}, true, false);

@@ -71,7 +71,15 @@ models::CompileJob graph_job(const std::string& name, const OpSize& z, double sc
 
 }  // namespace
 
-OpSize op_size(const GraphOp& o, double optimizer_passes, double element_bytes, bool expert_loop) {
+ScorePasses score_passes(const CompileSpec& c) {
+  if (c.attention != AttentionKernel::Unfused) return {};
+  const bool fused = c.softmax == Softmax::Fused;
+  const double dropout = c.attention_dropout ? 1.0 : 0.0;
+  return ScorePasses{2 + (fused ? 1 : 5) + 4 * dropout, 2 + (fused ? 1 : 4) + 2 * dropout};
+}
+
+OpSize op_size(const GraphOp& o, double optimizer_passes, double element_bytes, bool expert_loop,
+               const ScorePasses& unfused) {
   OpSize z;
   z.ops = 1;
   switch (o.kind) {
@@ -81,13 +89,18 @@ OpSize op_size(const GraphOp& o, double optimizer_passes, double element_bytes, 
       break;
     case OpKind::Attention: {
       // Per sequence and head: QK^T [q x hd] x [hd x kv], the softmax on the score tiles, PV
-      // [q x kv] x [kv x hd]; a causal query attends half the keys on average; decoding attends
-      // its KV cache (kv_len).
-      double kv = o.kv_len > 0 ? o.kv_len : (o.causal ? (o.seq + 1) / 2 : o.seq);
+      // [q x kv] x [kv x hd]. A flash kernel's causal query attends half the keys on average and
+      // its softmax is one pass; an unfused attention computes the whole square and makes the
+      // framework's passes over it. Decoding attends its KV cache (kv_len).
+      const bool square = unfused.forward > 0;
+      const bool bwd = o.phase == Phase::Backward && !o.recompute;
+      double kv = o.kv_len > 0 ? o.kv_len : (o.causal && !square ? (o.seq + 1) / 2 : o.seq);
       if (o.window > 0) kv = std::min(kv, o.window);
-      const double per_head =
-          matmul_tiles(o.seq, kv, o.head_dim) + matmul_tiles(o.seq, o.head_dim, kv) + cdiv(o.seq, 128) * cdiv(kv, 512);
-      z.tiles = per_head * o.heads * o.sequences * (o.phase == Phase::Backward && !o.recompute ? 2.5 : 1.0);
+      const double mm = matmul_tiles(o.seq, kv, o.head_dim) + matmul_tiles(o.seq, o.head_dim, kv);
+      const double pass = cdiv(o.seq, 128) * cdiv(kv, 512);
+      const double per_head = square ? mm * (bwd ? 2.0 : 1.0) + pass * (bwd ? unfused.backward : unfused.forward)
+                                     : (mm + pass) * (bwd ? 2.5 : 1.0);
+      z.tiles = per_head * o.heads * o.sequences;
       break;
     }
     case OpKind::Collective:
@@ -117,6 +130,7 @@ namespace {
 void add_kernel_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph& g, bool remainder_only) {
   const double hit = hit_of(s), scale = scale_of(s);
   const double opt_passes = s.precision.optimizer_cost().vector_passes;
+  const ScorePasses passes = score_passes(s.compile);
   std::set<std::string> seen;
   for (Vertex v : g.order) {
     const GraphOp& o = g.g[v];
@@ -124,7 +138,7 @@ void add_kernel_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph&
     if (!seen.insert(signature(o)).second) continue;
     models::CompileJob j;
     j.name = "kernel:" + (o.kind == OpKind::Optimizer ? enum_word(s.precision.optimizer) : o.kernel);
-    const OpSize z = op_size(o, opt_passes, s.precision.element_bytes(), !xla_of(s));
+    const OpSize z = op_size(o, opt_passes, s.precision.element_bytes(), !xla_of(s), passes);
     j.tiles = z.tiles;
     j.rows = z.rows;
     j.ops = 1;
@@ -141,6 +155,7 @@ void add_kernel_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph&
 void add_regional_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGraph& g) {
   const double hit = hit_of(s), scale = scale_of(s);
   const double opt_passes = s.precision.optimizer_cost().vector_passes;
+  const ScorePasses passes = score_passes(s.compile);
   std::map<int, std::string> sig;
   std::map<int, std::pair<OpSize, OpSize>> size;  // layer -> (fwd, bwd)
   for (Vertex v : g.order) {
@@ -148,7 +163,8 @@ void add_regional_jobs(Inventory& inv, const ScenarioSpec& s, const TrainingGrap
     if (is_remainder(o)) continue;
     sig[o.layer] += signature(o) + ";";
     auto& z = size[o.layer];
-    (o.phase == Phase::Forward ? z.first : z.second) += op_size(o, opt_passes, s.precision.element_bytes(), !xla_of(s));
+    (o.phase == Phase::Forward ? z.first : z.second) +=
+        op_size(o, opt_passes, s.precision.element_bytes(), !xla_of(s), passes);
   }
   std::map<std::string, int> blocks;
   for (const auto& [layer, text] : sig) {
@@ -178,12 +194,13 @@ struct StageSizes {
 StageSizes stage_sizes(const ScenarioSpec& s, int stage) {
   const TrainingGraph g = stage_training_graph(s, stage);
   const double opt_passes = s.precision.optimizer_cost().vector_passes;
+  const ScorePasses passes = score_passes(s.compile);
   StageSizes z;
   std::set<int> layers;
   for (Vertex v : g.order) {
     const GraphOp& o = g.g[v];
     if (is_pipe(o)) continue;
-    const OpSize x = op_size(o, opt_passes, s.precision.element_bytes());
+    const OpSize x = op_size(o, opt_passes, s.precision.element_bytes(), false, passes);
     if (o.phase == Phase::Update || o.once_per_step)
       z.update += x;
     else if (o.phase == Phase::Forward)

@@ -40,12 +40,23 @@ struct OpSize {
   }
 };
 
+/// The elementwise passes an unfused attention makes over its whole score square, forward and
+/// backward: the scale and the mask, the softmax (five steps eager, one fused) and attention
+/// dropout (random numbers, compare, select and scale forward; mask and scale backward). Zero
+/// for a flash kernel. docs/startup.md 1.3.
+struct ScorePasses {
+  double forward = 0, backward = 0;
+};
+ScorePasses score_passes(const CompileSpec& c);
+
 /// Tiles, ops and routed rows of graph op `o`. `optimizer_passes`: the optimizer's vector
 /// passes per element; `element_bytes` (PrecisionSpec::element_bytes) turns an MoE exchange's
 /// bytes into token rows; `expert_loop`: the framework runs the experts in a Python loop, so
 /// each expert's matmul is an op of its own that the compiler unrolls (TorchTitan's MoE on
-/// Neuron, C12), not one batched op over the experts (NxD's ExpertMLPs).
-OpSize op_size(const GraphOp& o, double optimizer_passes = 12, double element_bytes = 2, bool expert_loop = false);
+/// Neuron, C12), not one batched op over the experts (NxD's ExpertMLPs). `unfused`: the score
+/// passes of an unfused attention (score_passes); by default the attention is a flash kernel.
+OpSize op_size(const GraphOp& o, double optimizer_passes = 12, double element_bytes = 2, bool expert_loop = false,
+               const ScorePasses& unfused = {});
 
 /// What a first step compiles: one kernel per distinct op (eager), one graph per distinct layer
 /// region (regional torch.compile), whole-step graphs (the xla frontend) or inference graphs.

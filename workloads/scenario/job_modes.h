@@ -19,6 +19,10 @@ enum class Checkpointing { None, Selective, SelectiveMlp, Full };
 enum class Frontend { TorchNeuron, Xla };
 /// Attention kernel: flash (fused, no score tensor in HBM) or unfused (scores through HBM).
 enum class AttentionKernel { Flash, Unfused };
+/// The softmax of an unfused attention (compile.softmax): eager (the framework's ops: max,
+/// subtract, exponential, sum, divide) or fused (one custom op: NEURON_FUSE_SOFTMAX=1, set by
+/// the NxD and NeMo training scripts).
+enum class Softmax { Eager, Fused };
 /// Where an xla-frontend framework cuts the lazy graph (compile.graph_cut; docs/model.md 11.9):
 /// at every segment (a micro-batch's forward, then its backward: NeMo's fork, NxD's pipeline
 /// engine) or once per micro-batch (forward and backward in one graph: the Megatron-LM
@@ -60,6 +64,10 @@ inline const std::vector<std::string>& enum_words(Frontend) {
 }
 inline const std::vector<std::string>& enum_words(AttentionKernel) {
   static const std::vector<std::string> w{"flash", "unfused"};
+  return w;
+}
+inline const std::vector<std::string>& enum_words(Softmax) {
+  static const std::vector<std::string> w{"eager", "fused"};
   return w;
 }
 inline const std::vector<std::string>& enum_words(GraphCut) {

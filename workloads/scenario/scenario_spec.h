@@ -177,6 +177,8 @@ struct RuntimeSpec {
 struct CompileSpec {
   Frontend frontend = Frontend::TorchNeuron;           // torchneuron (eager kernels / regional torch.compile) | xla
   AttentionKernel attention = AttentionKernel::Flash;  // flash (fused kernel) | unfused (scores through HBM)
+  Softmax softmax = Softmax::Eager;                    // unfused: the softmax as the framework's ops or one fused op
+  bool attention_dropout = false;                      // unfused: dropout on the attention probabilities
   GraphCut graph_cut = GraphCut::Segment;              // xla: a graph per forward and backward, micro-batch or step
   bool parallel_compile = false;                       // xla: neuron_parallel_compile (AOT on parallel workers)
   int trial_steps = 10;                                // its trial run: training steps traced to extract the graphs
@@ -192,6 +194,15 @@ struct CompileSpec {
     v.field("attention", attention,
             F("attention kernel: flash (fused, no score tensor in HBM) or unfused (softmax(QK^T)V as separate ops, "
               "full square, scores through HBM)")
+                .optional());
+    v.field("softmax", softmax,
+            F("unfused attention: eager (the framework's five softmax ops over the score square) or fused (one "
+              "op: NEURON_FUSE_SOFTMAX=1); sets the passes the compiler sees (docs/startup.md 1.3)")
+                .optional());
+    v.field("attention_dropout", attention_dropout,
+            F("unfused attention: the training recipe drops out attention probabilities (Hugging Face "
+              "attention_probs_dropout_prob or attn_pdrop, Megatron attention_dropout above 0): four more passes "
+              "over the score square forward, two backward (docs/startup.md 1.3)")
                 .optional());
     v.field("graph_cut", graph_cut,
             F("xla frontend: where the framework cuts the lazy graph: segment (a graph for each micro-batch's "
