@@ -172,6 +172,11 @@ class WholeGraph : public CompiledLaunch {
     double ops = 0, tensors = 0;
   };
   Traced traced(SegmentKind k, bool update);
+  // The host time to trace `t`: each graph op (runtime.lazy_trace) and each parameter tensor
+  // the optimizer steps (runtime.lazy_trace_tensor; docs/model.md 11.9).
+  double trace_seconds(const Traced& t) const {
+    return t.ops * cost_.s.runtime.lazy_trace.v + t.tensors * cost_.s.runtime.lazy_trace_tensor.v;
+  }
   void trace_update(OpSink& sink);
   void wait_previous_graph(OpSink& sink);
   double collective_estimate(const GraphOp& g) const;
@@ -205,14 +210,14 @@ void WholeGraph::begin_segment(OpSink& sink, SegmentKind k, Pass pass) {
     // (asynchronous execution), so the host paces the step when it is slower. A joined graph
     // holds the micro-batch's backward too, and with the Trainer's cut the last one holds the
     // optimizer step (its graph ops and its per-tensor trace).
-    double n = traced(k, false).ops, tensors = 0;
-    if (joined_) n += traced(SegmentKind{true, k.last_micro}, false).ops;
+    Traced t{traced(k, false).ops, 0.0};
+    if (joined_) t.ops += traced(SegmentKind{true, k.last_micro}, false).ops;
     if (update_joined_) {
       const Traced u = traced(SegmentKind{true, k.last_micro}, true);
-      n += u.ops;
-      tensors = u.tensors;
+      t.ops += u.ops;
+      t.tensors = u.tensors;
     }
-    sink.host_op("trace", n * cost_.s.runtime.lazy_trace.v + tensors * cost_.s.runtime.lazy_trace_tensor.v);
+    sink.host_op("trace", trace_seconds(t));
   }
 }
 
@@ -235,8 +240,7 @@ WholeGraph::Traced WholeGraph::traced(SegmentKind k, bool update) {
 // tensors, each traced (runtime.lazy_trace_tensor; docs/model.md 11.9).
 void WholeGraph::trace_update(OpSink& sink) {
   if (!lazy_trace_) return;
-  const Traced u = traced(kind_, true);
-  sink.host_op("trace", u.ops * cost_.s.runtime.lazy_trace.v + u.tensors * cost_.s.runtime.lazy_trace_tensor.v);
+  sink.host_op("trace", trace_seconds(traced(kind_, true)));
 }
 
 // Before launching a segment's graph the host waits until the previous segment's compute has
