@@ -262,7 +262,14 @@ void add_transfer_jobs(int pp, std::vector<std::vector<size_t>>& stage_jobs,
 class XlaJobs {
  public:
   XlaJobs(Inventory& inv, const ScenarioSpec& s, const models::SdkRelease& rel)
-      : inv_(inv), hit_(hit_of(s)), scale_(scale_of(s)), modular_(models::layer_modular_training(rel)) {}
+      : inv_(inv),
+        hit_(hit_of(s)),
+        scale_(scale_of(s)),
+        modular_(models::layer_modular_training(rel)),
+        tp_variants_(s.parallel.tp > 1 ? 2 : 1) {}
+  // Copies of a graph that holds the vocabulary-parallel embedding or loss: TP rank 0 bakes a
+  // vocabulary offset of 0 in, the other ranks share one graph (F41).
+  int tp_variants() const { return tp_variants_; }
   // Adds graph `name` of size `z` to `to`; `layers` > 1: one module per layer when modular.
   void add(std::vector<size_t>& to, const std::string& name, const OpSize& z, int copies = 1, int layers = 0) {
     to.push_back(inv_.jobs.size());
@@ -275,6 +282,7 @@ class XlaJobs {
   Inventory& inv_;
   double hit_, scale_;
   bool modular_;
+  int tp_variants_;
 };
 
 // A graph over every local parameter tensor (a norm each, or a copy to the host) and `extra`
@@ -294,7 +302,7 @@ void add_trainer_jobs(Inventory& inv, XlaJobs& jobs, const ScenarioSpec& s,
                       std::vector<std::vector<size_t>>& stage_jobs, std::vector<size_t>& common) {
   jobs.add(common, "setup", tiny(2));  // the logs' one small graph before the first step
   const StageSizes z = stage_sizes(s, 0);
-  const int variants = s.parallel.tp > 1 ? 2 : 1;  // TP rank 0's vocabulary offset (F41)
+  const int variants = jobs.tp_variants();
   stage_jobs.assign(1, {});
   std::vector<size_t>& to = stage_jobs[0];
   OpSize mb = z.fwd;
@@ -317,7 +325,6 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
                          std::vector<size_t>& common) {
   const ParallelSpec& par = s.parallel;
   const int pp = par.pp;
-  const int tp_variants = par.tp > 1 ? 2 : 1;  // TP rank 0 bakes a vocabulary offset of 0 in (F41)
   models::SdkRelease rel;
   models::parse_sdk_release(s.system.chip.collectives.sdk, &rel);
   const bool log_gated = rel.before(2, 21);  // parameter norm on logging steps only (F40)
@@ -344,7 +351,7 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
     const StageSizes z = stage_sizes(s, shape);
     std::vector<size_t> mine;
     const std::string tag = pp == 1 ? "" : (shape == 0 ? "_first" : shape == pp - 1 ? "_last" : "_mid");
-    const int fwd_variants = z.embedding || z.loss ? tp_variants : 1;
+    const int fwd_variants = z.embedding || z.loss ? jobs.tp_variants() : 1;
     if (pp == 1 && s.compile.graph_cut == GraphCut::MicroBatch) {
       OpSize mb = z.fwd;
       mb += z.bwd;
@@ -361,7 +368,7 @@ void add_whole_step_jobs(Inventory& inv, const ScenarioSpec& s, std::vector<std:
     if (last) jobs.add(mine, "loss_average", loss_average);
     // Logging: the loss reduction and the norm of every local parameter tensor.
     const OpSize log = per_tensor_graph(z, par.tp, 2);
-    jobs.add(mine, "log" + tag, log, tp_variants);
+    jobs.add(mine, "log" + tag, log, jobs.tp_variants());
     if (log_gated) jobs.add(mine, "log_short" + tag, tiny(2));
     jobs.add(mine, "optimizer_first" + tag, z.update);  // the optimizer state is created lazily
     jobs.add(mine, "optimizer" + tag, z.update);        // with the next step's zero_grad
