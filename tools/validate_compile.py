@@ -7,7 +7,9 @@ COMPILE markers of docs/validation.md ("First step and compile time").
 
 Usage: tools/validate_compile.py BUILD_DIR [--check]   (run by `make validate`)
 --check: write nothing; exit 1 when compile.yaml or the docs block is not current."""
-import json, os, subprocess, sys, tempfile
+import json, math, os, statistics, subprocess, sys, tempfile
+
+import yaml  # Debian's python3-yaml
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build"
 check = "--check" in sys.argv[2:]
@@ -86,6 +88,76 @@ lines += ["", "Graph counts (checked, not fitted; docs/startup.md 1.2):", "",
           "| job | published | model | error |", "|---|---:|---:|---:|"]
 for c in fit["graph_counts"]:
     lines.append("| %s | %d | %d | %s |" % (c["name"], c["published"], c["modelled"], pct(c["modelled"], c["published"])))
+tr = fit["tkg_traffic"]
+dense = fit["tkg_traffic_summary"]["dense"]
+lines += ["", "Token-generation HBM reads (checked, not fitted; docs/startup.md 3.2): each contributed model's README also "
+          "gives the bytes its token-generation NEFF reads per step (neuron-profile's HBM Read). The graph the model "
+          "builds reads its rank's weights, the KV cache and the embedding rows of its tokens; over the %d dense "
+          "models the median error is %.1f %%, the largest %.1f %%. The MoE models read a part of their experts, the "
+          "model all of them:" % (dense["n"], 100 * dense["median"], 100 * dense["max"]), "",
+          "| MoE model | published (GB) | model, every expert (GB) | model / published |", "|---|---:|---:|---:|"]
+for t in tr:
+    if t["moe"]:
+        lines.append("| %s | %.2f | %.2f | %.2f |" % (t["name"], t["measured_bytes"] / 1e9, t["modelled_bytes"] / 1e9,
+                                                   t["modelled_bytes"] / t["measured_bytes"]))
+
+
+def solve(a, b):  # Gauss-Jordan with partial pivoting: a x = b
+    n = len(b)
+    a, b = [row[:] for row in a], b[:]
+    for i in range(n):
+        piv = max(range(i, n), key=lambda r: abs(a[r][i]))
+        a[i], a[piv], b[i], b[piv] = a[piv], a[i], b[piv], b[i]
+        for r in range(n):
+            if r != i:
+                f = a[r][i] / a[i][i]
+                a[r] = [x - f * y for x, y in zip(a[r], a[i])]
+                b[r] -= f * b[i]
+    return [b[i] / a[i][i] for i in range(n)]
+
+
+def least_squares(xs, ys):
+    n = len(xs[0])
+    ata = [[sum(x[i] * x[j] for x in xs) for j in range(n)] for i in range(n)]
+    return solve(ata, [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(n)])
+
+
+def p90(v):
+    v = sorted(v)
+    at = 0.9 * (len(v) - 1)
+    lo = int(at)
+    return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (at - lo)
+
+
+# An unconstrained regression of ln(published time) on what the model knows of each fitted dense
+# NxD Inference row, left out one row at a time like the model: how far these inputs can explain
+# the figures at all (docs/startup.md 3.4).
+spec = yaml.safe_load(open(obs_file))
+archs = {m["name"]: m for m in yaml.safe_load(open(os.path.join(root, "workloads/calibration",
+                                                                spec["models"])))["models"]}
+row_of = {o["name"]: o for o in spec["observations"]}
+read_of = {t["name"]: t["modelled_bytes"] for t in tr}
+reg, model_loo = [], []
+for o in obs:
+    r = row_of[o["name"]]
+    if o["kind"] != "inference_compile" or o["held_out"] or archs[r["model"]].get("num_experts", 0):
+        continue
+    a = archs[r["model"]]
+    reg.append(([1.0, math.log(read_of[o["name"]]), math.log(a["num_layers"]), math.log(r["tp"]),
+                 math.log(r["seq"]), 1.0 if r.get("compiler_args_override") else 0.0], math.log(o["measured_s"])))
+    model_loo.append(abs(o["loo_s"] / o["measured_s"] - 1))
+reg_loo = []
+for i, (x, y) in enumerate(reg):
+    rest = reg[:i] + reg[i + 1:]
+    beta = least_squares([r[0] for r in rest], [r[1] for r in rest])
+    reg_loo.append(abs(math.exp(sum(b * v for b, v in zip(beta, x)) - y) - 1))
+beta = least_squares([r[0] for r in reg], [r[1] for r in reg])
+lines += ["", "An empirical check of the %d fitted dense NxD Inference rows: ln(published time) regressed on ln(bytes "
+          "read by token generation), ln(layers), ln(TP), ln(sequence) and the model's own compiler arguments, "
+          "with free coefficients (%s), left out one row at a time, has a median error of %.1f %% and a 90th "
+          "percentile of %.1f %%; the model's leave-one-out errors on the same rows are %.1f %% and %.1f %%."
+          % (len(reg), ", ".join("%+.2f" % b for b in beta[1:]), 100 * statistics.median(reg_loo), 100 * p90(reg_loo),
+             100 * statistics.median(model_loo), 100 * p90(model_loo))]
 fl = fit["flexattention"]
 lines += ["", "FlexAttention (fitted as bounds): %d of 96 cases agree with the published outcome, %d fail (published: 7)."
           % (fl["agree"], fl["fail"]), "",

@@ -444,6 +444,30 @@ TEST_CASE("inference inventory: token generation first, buckets, modular context
   CHECK(tp2.jobs[0].ops == tp1.jobs[0].ops);
 }
 
+TEST_CASE("inference traffic: a decoding step reads the rank's weights, the KV cache and its token rows",
+          "[compile][inventory]") {
+  workloads::ModelSpec m = workloads::load_model("llama2-7b", {});
+  const double h = 4096, f = 11008, v = 32000, layers = 32, tp = 2, seq = 512;
+  // Per rank: QKV and O (h x 4h), the gated MLP (3 h f) and the LM head, each split by TP; the
+  // cache's keys and values of 16 heads of 128 at 512 positions per layer; one embedding row.
+  const double weights = (layers * (4 * h * h + 3 * h * f) + v * h) / tp;
+  const double cache = layers * 2 * (32 / tp) * 128 * seq;
+  CHECK(workloads::token_generation_read_bytes(m, 2, 1, 512) == Approx(2 * (weights + cache + h)).epsilon(1e-12));
+  // A second sequence reads the weights once more only in its cache and row.
+  CHECK(workloads::token_generation_read_bytes(m, 2, 2, 512) - workloads::token_generation_read_bytes(m, 2, 1, 512) ==
+        Approx(2 * (cache + h)).epsilon(1e-9));
+  // When every layer slides, NxD Inference sizes the cache to the window; the decoding graph
+  // attends it (more tiles), the context encoding below the window is unchanged.
+  const double tiles = workloads::inference_inventory(m, 2, 1, {512}, {512}, true, false).jobs[0].tiles;
+  m.sliding_window = 4096;
+  m.sliding_window_pattern = workloads::SlidingPattern::All;
+  CHECK(workloads::token_generation_read_bytes(m, 2, 1, 512) == Approx(2 * (weights + cache * 8 + h)).epsilon(1e-12));
+  const auto win = workloads::inference_inventory(m, 2, 1, {512}, {512}, true, false);
+  CHECK(win.jobs[0].tiles > tiles);
+  m.sliding_window_pattern = workloads::SlidingPattern::Alternate;  // mixed layers: the sequence's cache
+  CHECK(workloads::token_generation_read_bytes(m, 2, 1, 512) == Approx(2 * (weights + cache + h)).epsilon(1e-12));
+}
+
 TEST_CASE("inference compile: tracing, the priority graph alone, the rest in parallel; release factors",
           "[compile][inventory]") {
   const workloads::ModelSpec m = workloads::load_model("llama2-7b", {});

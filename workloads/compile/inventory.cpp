@@ -444,22 +444,50 @@ std::vector<int> inference_buckets(int seq, bool bucketing) {
   return b;
 }
 
+TrainingGraph inference_graph(const ModelSpec& m, int tp, int batch, bool tkg, int len) {
+  TrainingGraph g =
+      build_training_graph(m, 0, m.num_layers, batch, tkg ? 1 : len, Checkpointing::None, kInferenceBytes);
+  if (m.is_moe()) expert_parallel_pass(g, 1);
+  tensor_parallel_pass(g, tp, false, kInferenceBytes);
+  // NxD Inference sizes the KV cache to the window when every layer slides (its KV cache
+  // manager's _init_kv_shape), else to the sequence length.
+  const bool window_cache = m.sliding_window > 0 && m.sliding_window_pattern == SlidingPattern::All;
+  for (Vertex v : g.order) {
+    GraphOp& o = g.g[v];
+    // Decoding attends the KV cache; the head projects the last token of each sequence only.
+    if (o.kind == OpKind::Attention && tkg) o.kv_len = window_cache ? m.sliding_window : len;
+    if (o.kind == OpKind::Matmul && o.layer < 0) o.tokens = batch;
+  }
+  return g;
+}
+
+double token_generation_read_bytes(const ModelSpec& m, int tp, int batch, int len) {
+  const TrainingGraph g = inference_graph(m, tp, batch, true, len);
+  double elements = 0;
+  for (Vertex v : g.order) {
+    const GraphOp& o = g.g[v];
+    if (o.phase != Phase::Forward) continue;
+    if (o.kind == OpKind::Matmul)  // every weight of the rank's shard, each expert's included
+      elements += o.n * o.k * std::max(1, o.experts);
+    else if (o.kind == OpKind::Attention)  // the keys and values of the cache
+      elements += 2.0 * o.kv_heads * o.head_dim * o.kv_len * o.sequences;
+    else if (o.kind == OpKind::Embedding)  // one table row per token
+      elements += o.tokens * o.width;
+  }
+  return elements * kInferenceBytes;
+}
+
 Inventory inference_inventory(const ModelSpec& m, int tp, int batch, const std::vector<int>& cte_buckets,
                               const std::vector<int>& tkg_buckets, bool cte_modular, bool tkg_modular) {
   Inventory inv;
   inv.kind = InventoryKind::Inference;
   auto add = [&](bool tkg, int len) {
-    TrainingGraph g = build_training_graph(m, 0, m.num_layers, batch, tkg ? 1 : len, Checkpointing::None, 2);
-    if (m.is_moe()) expert_parallel_pass(g, 1);
-    tensor_parallel_pass(g, tp, false, 2);
+    const TrainingGraph g = inference_graph(m, tp, batch, tkg, len);
     OpSize z;
     for (Vertex v : g.order) {
-      GraphOp o = g.g[v];
+      const GraphOp& o = g.g[v];
       if (o.phase != Phase::Forward || o.kind == OpKind::Loss || o.kind == OpKind::Collective) continue;
-      // Decoding attends the KV cache; the head projects the last token of each sequence only.
-      if (o.kind == OpKind::Attention && tkg) o.kv_len = len;
-      if (o.kind == OpKind::Matmul && o.layer < 0) o.tokens = batch;
-      z += op_size(o, 12, 2);
+      z += op_size(o, 12, kInferenceBytes);
     }
     models::CompileJob j =
         graph_job(std::string(tkg ? "token_generation_" : "context_encoding_") + std::to_string(len), z, 1.0, 0.0);

@@ -94,6 +94,20 @@ Inventory build_inventory(const ScenarioSpec& s, ExecMode mode);
 Inventory inference_inventory(const ModelSpec& m, int tp, int batch, const std::vector<int>& cte_buckets,
                               const std::vector<int>& tkg_buckets, bool cte_modular, bool tkg_modular);
 
+/// Bytes of an element of NxD Inference's graphs: the contributed models run in bf16.
+inline constexpr double kInferenceBytes = 2.0;
+
+/// One NxD Inference graph of `m` at TP `tp`, as one rank holds it: the context encoding of
+/// `batch` x `len` tokens, or (`tkg`) the generation of `batch` tokens against a KV cache of
+/// `len` positions (of the sliding window when every layer slides, as NxD Inference sizes it).
+TrainingGraph inference_graph(const ModelSpec& m, int tp, int batch, bool tkg, int len);
+
+/// HBM bytes one rank reads in a token-generation step of `inference_graph(m, tp, batch, true,
+/// len)`: every weight of its shard (each expert's included), the KV cache and the embedding rows
+/// of its tokens. neuron-profile's "HBM Read" of the token-generation NEFF measures it (docs/
+/// startup.md 3.2): a check of the architecture a graph is built from.
+double token_generation_read_bytes(const ModelSpec& m, int tp, int batch, int len);
+
 /// NxD Inference's buckets for sequence length `seq`: {seq} without bucketing, else every power of
 /// two from 128 below it, and `seq`.
 std::vector<int> inference_buckets(int seq, bool bucketing);

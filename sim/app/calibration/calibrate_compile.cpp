@@ -142,6 +142,13 @@ ErrorSummary in_sample_errors(const CalibrateCompileResult& r) { return errors_o
 ErrorSummary loo_errors(const CalibrateCompileResult& r) { return errors_of(r, false, true); }
 ErrorSummary held_out_errors(const CalibrateCompileResult& r) { return errors_of(r, true, false); }
 
+ErrorSummary traffic_errors(const CalibrateCompileResult& r, bool moe) {
+  std::vector<double> e;
+  for (const auto& t : r.traffic)
+    if (t.moe == moe) e.push_back(std::abs(t.modelled_bytes / t.measured_bytes - 1));
+  return summarise(e);
+}
+
 // The principal axes of a covariance, each scaled to one standard deviation along it, largest
 // first, signed so that the largest component is positive (the same file on every machine).
 std::vector<std::vector<double>> principal_axes(const Eigen::MatrixXd& cov) {
@@ -169,6 +176,7 @@ CalibrateCompileResult run_calibrate_compile(const CalibrateCompileOptions& opt)
   CalibrateCompileResult r;
   r.params = rounded(set, params_at(set, fit.theta));
   r.counts = set.counts;
+  r.traffic = set.traffic;
   for (const auto& d : models::determination(m, fit, [&m](size_t row) { return m.row_names[row]; })) {
     ParameterFit f;
     f.name = d.name;
@@ -265,6 +273,15 @@ std::string calibrate_compile_yaml(const CalibrateCompileResult& r) {
                   c.published, c.modelled, (double(c.modelled) / c.published - 1) * 100);
     y << line;
   }
+  y << "# Token-generation HBM read per step (neuron-profile of the NEFF; checked, not fitted): the\n"
+       "# graph's weights, KV cache and embedding rows against the measured bytes.\n";
+  for (const auto& t : r.traffic) {
+    std::snprintf(line, sizeof line, "#   traffic: %-46s measured %6.2f GB  model %6.2f GB  %+.1f%%%s\n",
+                  t.name.c_str(), t.measured_bytes / 1e9, t.modelled_bytes / 1e9,
+                  (t.modelled_bytes / t.measured_bytes - 1) * 100, t.moe ? "  MoE: every expert" : "");
+    y << line;
+  }
+  y << "# " << summary_line("traffic, dense", traffic_errors(r, false)) << "\n";
   std::snprintf(line, sizeof line,
                 "#   FlexAttention suite: %d of 96 cases agree with the published outcome; %d fail (published: 7)\n",
                 r.flex_agree, r.flex_fail);
@@ -310,6 +327,14 @@ nlohmann::ordered_json calibrate_compile_json(const CalibrateCompileResult& r) {
   for (const auto& c : r.counts)
     js["graph_counts"].push_back(
         {{"name", c.name}, {"published", c.published}, {"modelled", c.modelled}, {"source", c.source}});
+  js["tkg_traffic"] = nlohmann::ordered_json::array();
+  for (const auto& t : r.traffic)
+    js["tkg_traffic"].push_back({{"name", t.name},
+                                 {"measured_bytes", t.measured_bytes},
+                                 {"modelled_bytes", t.modelled_bytes},
+                                 {"moe", t.moe},
+                                 {"source", t.source}});
+  js["tkg_traffic_summary"] = {{"dense", summary(traffic_errors(r, false))}, {"moe", summary(traffic_errors(r, true))}};
   js["flexattention"] = {{"agree", r.flex_agree}, {"fail", r.flex_fail}};
   js["parameters"] = nlohmann::ordered_json::array();
   for (const auto& p : r.parameters)
@@ -334,6 +359,11 @@ void write_calibrate_compile_text(const CalibrateCompileResult& r, FILE* out) {
   for (const auto& c : r.counts)
     std::fprintf(out, "graphs %-46s published %d, model %d (%+.1f%%)\n", c.name.c_str(), c.published, c.modelled,
                  (double(c.modelled) / c.published - 1) * 100);
+  for (const auto& t : r.traffic)
+    std::fprintf(out, "traffic %-46s measured %.2f GB, model %.2f GB (%+.1f%%)%s\n", t.name.c_str(),
+                 t.measured_bytes / 1e9, t.modelled_bytes / 1e9, (t.modelled_bytes / t.measured_bytes - 1) * 100,
+                 t.moe ? ", MoE: every expert" : "");
+  std::fprintf(out, "%s\n", summary_line("traffic, dense", traffic_errors(r, false)).c_str());
   std::fprintf(out, "FlexAttention: %d of 96 agree with the published outcome, %d fail (published 7)\n", r.flex_agree,
                r.flex_fail);
 }

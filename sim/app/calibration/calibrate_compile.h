@@ -47,7 +47,8 @@ struct CalibrateCompileResult {
   models::CompileParams params;  // fitted (4 significant digits) and prior ones
   std::vector<ObservationFit> observations;
   std::vector<CountObservation> counts;
-  int flex_agree = 0, flex_fail = 0;  // FlexAttention cases at `params`
+  std::vector<TrafficObservation> traffic;  // token-generation HBM reads, checked (not fitted)
+  int flex_agree = 0, flex_fail = 0;        // FlexAttention cases at `params`
   std::vector<ParameterFit> parameters;
   /// The principal axes of the fit's covariance of ln(fitted parameters): each a shift of
   /// every parameter of `fitted` (one standard deviation along the axis). A prediction's sigma
@@ -67,6 +68,9 @@ ErrorSummary summarise(std::vector<double> abs_errors);
 ErrorSummary in_sample_errors(const CalibrateCompileResult& r);
 ErrorSummary loo_errors(const CalibrateCompileResult& r);
 ErrorSummary held_out_errors(const CalibrateCompileResult& r);
+/// |model / measured - 1| of the token-generation HBM reads of the dense (`moe` false) or the MoE
+/// rows.
+ErrorSummary traffic_errors(const CalibrateCompileResult& r, bool moe);
 
 /// Reads the observations (every input checked before the first simulation), simulates the
 /// steady steps the first-step observations need (forked children) and fits. Throws ConfigError.

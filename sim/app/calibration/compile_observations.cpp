@@ -13,6 +13,7 @@
 #include "sim/base/paths.h"
 #include "workloads/compile/first_step.h"
 #include "workloads/compile/inference_compile.h"
+#include "workloads/compile/inventory.h"
 
 namespace trn::app {
 
@@ -40,7 +41,7 @@ struct ObservationSpec {
   bool compiler_args_override = false, buckets = false;
   int host_vcpus = 0;
   sim::Bytes host_memory{0};
-  sim::Bytes bytes{0};
+  sim::Bytes bytes{0}, tkg_read{0};
   template <class V>
   void visit(V& v) {
     v.field("name", name, F("label"));
@@ -67,6 +68,11 @@ struct ObservationSpec {
                 .optional());
     v.field("sdk", sdk, F("Neuron SDK release of the figure (inference_compile; scenarios use their sdk:)").optional());
     v.field("bytes", bytes, F("weights loaded (weight_load)").ge(0).optional());
+    v.field("tkg_read", tkg_read,
+            F("HBM bytes the token-generation NEFF reads per step, neuron-profile's HBM Read (inference_compile; "
+              "checked, not fitted)")
+                .gt(0)
+                .optional());
     v.field("hits", hits, F("graphs found in the cache (cache_hit)").ge(1).optional());
     v.field("value", value, F("measured time (every kind but graphs)").ge(0).optional());
     v.field("count", count, F("published graph count (graphs)").ge(0).optional());
@@ -258,6 +264,10 @@ void add_observation(const ConfigNode& root, size_t i, const ObservationSpec& o,
         throw ConfigError(where(root, i, "sdk"), key_of(i, "sdk"),
                           "expected a release such as \"2.28\", found '" + o.sdk + "'");
       t.predict = inference_compile(it->second, o, host_of(root, i, o));
+      if (o.tkg_read.v > 0)
+        set.traffic.push_back({o.name, o.source, o.tkg_read.v,
+                               workloads::token_generation_read_bytes(it->second, o.tp, o.batch, o.seq),
+                               it->second.is_moe()});
       if (!o.system.empty()) t.chip = models::load_system(o.system, {}, 1).chip.name;
       t.frontend = "xla";  // NxD Inference traces through torch-neuronx (XLA HLO) and compiles whole graphs
       t.mode = "compiled";

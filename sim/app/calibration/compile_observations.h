@@ -9,6 +9,8 @@
 //   weight_load        loading `bytes` of pre-sharded weights onto one host's devices;
 //   cache_hit          `hits` graphs found in the persistent cache;
 //   graphs             the number of graphs a training job compiles (a count, checked, not fitted).
+// An inference_compile row may give `tkg_read`, the HBM bytes its token-generation NEFF reads per
+// step (neuron-profile): checked against the graph's weights and KV cache, not fitted.
 // Observations marked `held_out` are chosen before fitting and never fitted (their error is
 // reported apart).
 #pragma once
@@ -53,6 +55,14 @@ struct CountObservation {
   int published = 0, modelled = 0;
 };
 
+/// A token-generation graph's HBM traffic: what neuron-profile measured on the compiled NEFF
+/// against the bytes the graph the model builds reads (a check of its architecture, not fitted).
+struct TrafficObservation {
+  std::string name, source;
+  double measured_bytes = 0, modelled_bytes = 0;
+  bool moe = false;  // the model reads every expert; NxD Inference's decoding loads the chosen ones
+};
+
 struct FlexObservations {
   double budget_s = 600, softness = 0.05;
   std::string source;
@@ -62,6 +72,7 @@ struct FlexObservations {
 struct ObservationSet {
   std::vector<TimedObservation> timed;
   std::vector<CountObservation> counts;
+  std::vector<TrafficObservation> traffic;
   FlexObservations flex;
   models::CompileParams prior;
   std::vector<std::string> fitted;      // parameters the fit moves

@@ -43,9 +43,10 @@ struct InferenceCompileResult {
   InferenceCompileOptions options;
   std::string system, chip;
   int host_vcpus = 0;
-  double host_memory = 0;       // bytes
-  double weights_per_rank = 0;  // bytes (16-bit)
-  double hbm_per_rank = 0;      // bytes of HBM one logical NeuronCore holds
+  double host_memory = 0;        // bytes
+  double weights_per_rank = 0;   // bytes (16-bit)
+  double tkg_read_per_rank = 0;  // HBM bytes a token-generation step reads on a rank (weights, KV cache)
+  double hbm_per_rank = 0;       // bytes of HBM one logical NeuronCore holds
   double traced_ops = 0;
   std::vector<InferenceGraph> graphs;  // the priority graph first
   workloads::InferenceCompile compile;
