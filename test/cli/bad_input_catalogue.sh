@@ -338,6 +338,10 @@ edit_copy "$OBS" "$D/obs_sdk.yaml" '0,/^    sdk: "2.28"/s//    sdk: "two"/'
 loc_of "$D/obs_sdk.yaml" '    sdk: "two"' '"'
 bad "observations: a release that is not major.minor" "$LOC: observations[5].sdk: expected a release such as \"2.28\", found 'two'" \
   -- calibrate "$D/obs_sdk.yaml" --out "$O/out.yaml"
+edit_copy "$OBS" "$D/obs_traffic.yaml" '0,/^    tkg_read: "8.60 GB"/s//    tkg_read: "8.60 s"/'
+loc_of "$D/obs_traffic.yaml" '    tkg_read: "8.60 s"' '"'
+bad "observations: a traffic figure in seconds" "$LOC: observations[5].tkg_read: unit 's' is a time, not a size in bytes" \
+  -- calibrate "$D/obs_traffic.yaml" --out "$O/out.yaml"
 edit_copy "$OBS" "$D/obs_models.yaml" 's/^models: compile_models.yaml/models: compile_modls.yaml/'
 bad "observations: models file missing" "models: " "compile_modls.yaml" -- calibrate "$D/obs_models.yaml" --out "$O/out.yaml"
 touch "$D/regular-file"
