@@ -80,9 +80,17 @@ print(("ok" if ok else "FAIL") + f" the 80 % interval holds the figure ({iv['low
 PY
 )"
 
-# A model whose weights do not fit a NeuronCore at its TP compiles, and the text says it cannot load.
+# A model whose weights and KV cache do not fit a NeuronCore at its TP compiles, and the text says
+# it cannot load.
 expect_ok "inference-compile llama3.1-70b at TP 2" -- inference-compile --model llama3.1-70b --tp 2 --seq 512 --no-intervals
 check "too large for a NeuronCore: said in words" grep -q "compiles but cannot load at TP 2" "$OUT"
+# Weights that fit with a KV cache that does not: 64 sequences of 4,096 tokens of Llama-2-7B at TP 8
+# hold 16 GiB of keys and values per rank (32 layers x 2 x 4 heads x 128 x 4,096 x 64 x 2 bytes)
+# beside 1.57 GiB of weights, more than a trn1 NeuronCore's 16 GiB.
+expect_ok "inference-compile llama2-7b, 64 sequences of 4,096 at TP 8" -- \
+  inference-compile --model llama2-7b --tp 8 --batch 64 --seq 4096 --no-intervals
+check "a KV cache too large for a NeuronCore: said in words" \
+  grep -q "1.57 GiB of 16-bit weights and a 16.00 GiB KV cache, .* cannot load at TP 8" "$OUT"
 
 # A chip the compile fit has no observation on widens the interval, with the reason.
 expect_ok "inference-compile on a Trn3 Gen1 host" -- \

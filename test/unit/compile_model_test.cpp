@@ -452,21 +452,23 @@ TEST_CASE("inference traffic: a decoding step reads the rank's weights, the KV c
   // cache's keys and values of 16 heads of 128 at 512 positions per layer; one embedding row.
   const double weights = (layers * (4 * h * h + 3 * h * f) + v * h) / tp;
   const double cache = layers * 2 * (32 / tp) * 128 * seq;
-  CHECK(workloads::token_generation_read_bytes(m, 2, 1, 512) == Approx(2 * (weights + cache + h)).epsilon(1e-12));
+  CHECK(workloads::token_generation_bytes(m, 2, 1, 512).read() == Approx(2 * (weights + cache + h)).epsilon(1e-12));
+  CHECK(workloads::token_generation_bytes(m, 2, 1, 512).kv_cache == Approx(2 * cache).epsilon(1e-12));
   // A second sequence adds its own cache and embedding row; the weights are read once.
-  CHECK(workloads::token_generation_read_bytes(m, 2, 2, 512) - workloads::token_generation_read_bytes(m, 2, 1, 512) ==
+  CHECK(workloads::token_generation_bytes(m, 2, 2, 512).read() -
+            workloads::token_generation_bytes(m, 2, 1, 512).read() ==
         Approx(2 * (cache + h)).epsilon(1e-9));
   // When every layer slides, NxD Inference sizes the cache to the window; the decoding graph
   // attends it (more tiles), the context encoding below the window is unchanged.
   const auto full = workloads::inference_inventory(m, 2, 1, {512}, {512}, true, false);
   m.sliding_window = 4096;
   m.sliding_window_pattern = workloads::SlidingPattern::All;
-  CHECK(workloads::token_generation_read_bytes(m, 2, 1, 512) == Approx(2 * (weights + cache * 8 + h)).epsilon(1e-12));
+  CHECK(workloads::token_generation_bytes(m, 2, 1, 512).read() == Approx(2 * (weights + cache * 8 + h)).epsilon(1e-12));
   const auto win = workloads::inference_inventory(m, 2, 1, {512}, {512}, true, false);
   CHECK(win.jobs[0].tiles > full.jobs[0].tiles);
   CHECK(win.jobs[1].tiles == full.jobs[1].tiles);
   m.sliding_window_pattern = workloads::SlidingPattern::Alternate;  // mixed layers: the sequence's cache
-  CHECK(workloads::token_generation_read_bytes(m, 2, 1, 512) == Approx(2 * (weights + cache + h)).epsilon(1e-12));
+  CHECK(workloads::token_generation_bytes(m, 2, 1, 512).read() == Approx(2 * (weights + cache + h)).epsilon(1e-12));
 }
 
 TEST_CASE("inference compile: tracing, the priority graph alone, the rest in parallel; release factors",

@@ -461,20 +461,20 @@ TrainingGraph inference_graph(const ModelSpec& m, int tp, int batch, bool tkg, i
   return g;
 }
 
-double token_generation_read_bytes(const ModelSpec& m, int tp, int batch, int len) {
+TokenGenerationBytes token_generation_bytes(const ModelSpec& m, int tp, int batch, int len) {
   const TrainingGraph g = inference_graph(m, tp, batch, true, len);
-  double elements = 0;
+  TokenGenerationBytes b;
   for (Vertex v : g.order) {
     const GraphOp& o = g.g[v];
     if (o.phase != Phase::Forward) continue;
     if (o.kind == OpKind::Matmul)  // every weight of the rank's shard, each expert's included
-      elements += o.n * o.k * std::max(1, o.experts);
+      b.weights += o.n * o.k * std::max(1, o.experts) * kInferenceBytes;
     else if (o.kind == OpKind::Attention)  // the keys and values of the cache
-      elements += 2.0 * o.kv_heads * o.head_dim * o.kv_len * o.sequences;
+      b.kv_cache += 2.0 * o.kv_heads * o.head_dim * o.kv_len * o.sequences * kInferenceBytes;
     else if (o.kind == OpKind::Embedding)  // one table row per token
-      elements += o.tokens * o.width;
+      b.rows += o.tokens * o.width * kInferenceBytes;
   }
-  return elements * kInferenceBytes;
+  return b;
 }
 
 Inventory inference_inventory(const ModelSpec& m, int tp, int batch, const std::vector<int>& cte_buckets,

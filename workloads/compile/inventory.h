@@ -102,11 +102,16 @@ inline constexpr double kInferenceBytes = 2.0;
 /// `len` positions (of the sliding window when every layer slides, as NxD Inference sizes it).
 TrainingGraph inference_graph(const ModelSpec& m, int tp, int batch, bool tkg, int len);
 
-/// HBM bytes one rank reads in a token-generation step of `inference_graph(m, tp, batch, true,
-/// len)`: every weight of its shard (each expert's included), the KV cache and the embedding rows
-/// of its tokens. neuron-profile's "HBM Read" of the token-generation NEFF measures it (docs/
-/// startup.md 3.2): a check of the architecture a graph is built from.
-double token_generation_read_bytes(const ModelSpec& m, int tp, int batch, int len);
+/// What one rank of `inference_graph(m, tp, batch, true, len)` touches in a token-generation step,
+/// bytes: every weight of its shard (each expert's included) and the LM head, the KV cache (its
+/// keys and values at every slot, for each sequence) and the embedding rows of its tokens.
+/// `read()` is what neuron-profile reports as the NEFF's "HBM Read" (docs/startup.md 3.2): a check
+/// of the architecture a graph is built from; `kv_cache` is also what the cache holds in HBM.
+struct TokenGenerationBytes {
+  double weights = 0, kv_cache = 0, rows = 0;
+  double read() const { return weights + kv_cache + rows; }
+};
+TokenGenerationBytes token_generation_bytes(const ModelSpec& m, int tp, int batch, int len);
 
 /// NxD Inference's buckets for sequence length `seq`: {seq} without bucketing, else every power of
 /// two from 128 below it, and `seq`.

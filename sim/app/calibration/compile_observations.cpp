@@ -266,7 +266,7 @@ void add_observation(const ConfigNode& root, size_t i, const ObservationSpec& o,
       t.predict = inference_compile(it->second, o, host_of(root, i, o));
       if (o.tkg_read.v > 0)
         set.traffic.push_back({o.name, o.source, o.tkg_read.v,
-                               workloads::token_generation_read_bytes(it->second, o.tp, o.batch, o.seq),
+                               workloads::token_generation_bytes(it->second, o.tp, o.batch, o.seq).read(),
                                it->second.is_moe()});
       if (!o.system.empty()) t.chip = models::load_system(o.system, {}, 1).chip.name;
       t.frontend = "xla";  // NxD Inference traces through torch-neuronx (XLA HLO) and compiles whole graphs

@@ -46,13 +46,14 @@ struct InferenceCompileResult {
   double host_memory = 0;        // bytes
   double weights_per_rank = 0;   // bytes (16-bit)
   double tkg_read_per_rank = 0;  // HBM bytes a token-generation step reads on a rank (weights, KV cache)
+  double kv_cache_per_rank = 0;  // bytes of KV cache a rank holds: every layer's keys and values, each sequence
   double hbm_per_rank = 0;       // bytes of HBM one logical NeuronCore holds
   double traced_ops = 0;
   std::vector<InferenceGraph> graphs;  // the priority graph first
   workloads::InferenceCompile compile;
   PredictionInterval interval;
   std::string inputs_hash;
-  bool fits() const { return weights_per_rank <= hbm_per_rank; }
+  bool fits() const { return weights_per_rank + kv_cache_per_rank <= hbm_per_rank; }
 };
 
 /// Throws ConfigError for a bad model, layout or release.

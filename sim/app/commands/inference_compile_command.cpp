@@ -81,7 +81,10 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
   r.host_vcpus = host.vcpus;
   r.host_memory = host.memory;
   r.weights_per_rank = 2 * r.model.parameters() / o.job.tp;
-  r.tkg_read_per_rank = workloads::token_generation_read_bytes(r.model, o.job.tp, o.job.batch, o.job.seq);
+  const workloads::TokenGenerationBytes tkg =
+      workloads::token_generation_bytes(r.model, o.job.tp, o.job.batch, o.job.seq);
+  r.tkg_read_per_rank = tkg.read();
+  r.kv_cache_per_rank = tkg.kv_cache;
   r.hbm_per_rank = sys.chip.hbm.capacity.v * sys.chip.cores.default_lnc / sys.chip.cores.physical;
 
   const models::CompileParams p = workloads::load_compile_params();
@@ -146,14 +149,15 @@ void write_inference_compile_text(const InferenceCompileResult& r, FILE* out) {
                   r.compile.rest.workers == 1 ? "" : "s");
   std::fprintf(out, "  %-48s %12.1f\n", rest, r.compile.rest.wall_s);
   std::fprintf(out, "compile time      %.1f s%s\n", r.compile.total_s, interval_text(r.interval, "%.1f").c_str());
+  for (const auto& w : r.interval.why) std::fprintf(out, "  wider: %s\n", w.c_str());
   std::fprintf(out, "token generation reads %.2f GB per rank per step (weights, KV cache; neuron-profile's HBM Read)\n",
                r.tkg_read_per_rank / 1e9);
-  for (const auto& w : r.interval.why) std::fprintf(out, "  wider: %s\n", w.c_str());
   if (!r.fits())
     std::fprintf(out,
-                 "note: a rank holds %s of 16-bit weights, more than the %s of HBM of one NeuronCore of %s: the model "
-                 "compiles but cannot load at TP %d\n",
-                 gib(r.weights_per_rank).c_str(), gib(r.hbm_per_rank).c_str(), r.chip.c_str(), o.job.tp);
+                 "note: a rank holds %s of 16-bit weights and a %s KV cache, more than the %s of HBM of one NeuronCore "
+                 "of %s: the model compiles but cannot load at TP %d\n",
+                 gib(r.weights_per_rank).c_str(), gib(r.kv_cache_per_rank).c_str(), gib(r.hbm_per_rank).c_str(),
+                 r.chip.c_str(), o.job.tp);
 }
 
 nlohmann::ordered_json inference_compile_json(const InferenceCompileResult& r) {
@@ -172,6 +176,7 @@ nlohmann::ordered_json inference_compile_json(const InferenceCompileResult& r) {
   js["weights_per_rank_bytes"] = json_count(r.weights_per_rank);
   js["hbm_per_rank_bytes"] = json_count(r.hbm_per_rank);
   js["tkg_read_per_rank_bytes"] = json_count(r.tkg_read_per_rank);
+  js["kv_cache_per_rank_bytes"] = json_count(r.kv_cache_per_rank);
   js["fits_hbm"] = r.fits();
   js["traced_ops"] = r.traced_ops;
   for (const auto& g : r.graphs)
