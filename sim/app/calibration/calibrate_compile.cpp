@@ -276,9 +276,9 @@ std::string calibrate_compile_yaml(const CalibrateCompileResult& r) {
   y << "# Token-generation HBM read per step (neuron-profile of the NEFF; checked, not fitted): the\n"
        "# graph's weights, KV cache and embedding rows against the measured bytes.\n";
   for (const auto& t : r.traffic) {
-    std::snprintf(line, sizeof line, "#   traffic: %-46s measured %6.2f GB  model %6.2f GB  %+.1f%%%s\n",
-                  t.name.c_str(), t.measured_bytes / 1e9, t.modelled_bytes / 1e9,
-                  (t.modelled_bytes / t.measured_bytes - 1) * 100, t.moe ? "  MoE: every expert" : "");
+    std::snprintf(line, sizeof line, "#   traffic: %-46s measured %6.2f GB  model %6.2f GB  %s%s\n", t.name.c_str(),
+                  t.measured_bytes / 1e9, t.modelled_bytes / 1e9, pct(t.modelled_bytes, t.measured_bytes).c_str(),
+                  t.moe ? "  MoE: every expert" : "");
     y << line;
   }
   y << "# " << summary_line("traffic, dense", traffic_errors(r, false)) << "\n";
@@ -360,8 +360,8 @@ void write_calibrate_compile_text(const CalibrateCompileResult& r, FILE* out) {
     std::fprintf(out, "graphs %-46s published %d, model %d (%+.1f%%)\n", c.name.c_str(), c.published, c.modelled,
                  (double(c.modelled) / c.published - 1) * 100);
   for (const auto& t : r.traffic)
-    std::fprintf(out, "traffic %-46s measured %.2f GB, model %.2f GB (%+.1f%%)%s\n", t.name.c_str(),
-                 t.measured_bytes / 1e9, t.modelled_bytes / 1e9, (t.modelled_bytes / t.measured_bytes - 1) * 100,
+    std::fprintf(out, "traffic %-46s measured %.2f GB, model %.2f GB (%s)%s\n", t.name.c_str(), t.measured_bytes / 1e9,
+                 t.modelled_bytes / 1e9, pct(t.modelled_bytes, t.measured_bytes).c_str(),
                  t.moe ? ", MoE: every expert" : "");
   std::fprintf(out, "%s\n", summary_line("traffic, dense", traffic_errors(r, false)).c_str());
   std::fprintf(out, "FlexAttention: %d of 96 agree with the published outcome, %d fail (published 7)\n", r.flex_agree,

@@ -80,7 +80,7 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
   host.memory = sys.host.memory.v;
   r.host_vcpus = host.vcpus;
   r.host_memory = host.memory;
-  r.weights_per_rank = 2 * r.model.parameters() / o.job.tp;
+  r.weights_per_rank = workloads::kInferenceBytes * r.model.parameters() / o.job.tp;
   const workloads::TokenGenerationBytes tkg =
       workloads::token_generation_bytes(r.model, o.job.tp, o.job.batch, o.job.seq);
   r.tkg_read_per_rank = tkg.read();
