@@ -96,6 +96,13 @@ check "a KV cache too large for a NeuronCore: said in words" \
 expect_ok "inference-compile on a Trn3 Gen1 host" -- \
   inference-compile --model qwen3-8b --tp 4 --seq 1024 --system trn3-gen1-ultraserver
 check "the Trn3 interval names its distance from the data" grep -q "wider: chip trn3" "$OUT"
+# Trainium2 hosts compiled training figures of the fit but no NxD Inference one: the inference
+# interval is wider on trn2, with its own reason, and not on trn1, where every inference row was taken.
+expect_ok "inference-compile on a trn2.48xlarge host" -- \
+  inference-compile --model qwen3-8b --tp 4 --seq 1024 --system trn2.48xlarge
+check "the trn2 interval names the missing inference figures" \
+  grep -q "wider: chip trn2: the compile fit has no NxD Inference compile with it (trn1)" "$OUT"
+check "the trn1 interval is not widened" bash -c '! grep -q "wider:" "$1"' _ "$D/llama.txt"
 
 expect_error "inference-compile without --model" "--model" "missing" -- inference-compile --tp 2 --seq 512
 expect_error "inference-compile without --seq" "--seq" "sequence length" -- inference-compile --model qwen3-8b

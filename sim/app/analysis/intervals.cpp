@@ -173,6 +173,14 @@ std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, c
   return why;
 }
 
+std::vector<std::string> uncovered_inference(const FitSpread& fit, const std::string& chip) {
+  std::vector<std::string> why = uncovered(fit, "compile", chip, "xla", "compiled");
+  const auto& ic = fit.covered.inference_chips;
+  if (why.empty() && !ic.empty() && std::find(ic.begin(), ic.end(), chip) == ic.end())
+    why.push_back("chip " + chip + ": the compile fit has no NxD Inference compile with it (" + joined(ic) + ")");
+  return why;
+}
+
 std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, const workloads::ScenarioSpec& s) {
   return uncovered(fit, fit_name, s.system.chip.name, sim::word_of(s.compile.frontend), sim::word_of(s.mode));
 }

@@ -20,11 +20,14 @@ namespace trn::app {
 /// The values of one axis that the observations of a fit cover.
 struct CoveredValues {
   std::vector<std::string> chips, frontends, modes;
+  std::vector<std::string> inference_chips;  // chips of the NxD Inference compiles (inference_compile rows)
   template <class V>
   void visit(V& v) {
     v.field("chips", chips, sim::F("chips (hw/configs/chips) of the observations"));
     v.field("frontends", frontends, sim::F("compile frontends of the observations"));
     v.field("modes", modes, sim::F("execution modes of the observations"));
+    v.field("inference_chips", inference_chips,
+            sim::F("chips whose hosts compiled the NxD Inference figures (inference_compile rows)").optional());
   }
 };
 
@@ -129,9 +132,12 @@ PredictionInterval scaled(const PredictionInterval& of_x, double c);
 /// observation on it (trn1, trn2)"); the distance term is the structural sigma times
 /// sqrt(reasons).
 std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, const workloads::ScenarioSpec& s);
-/// The same for a figure given by its chip, compile frontend and mode (an inference compile).
+/// The same for a figure given by its chip, compile frontend and mode.
 std::vector<std::string> uncovered(const FitSpread& fit, const char* fit_name, const std::string& chip,
                                    const std::string& frontend, const std::string& mode);
+/// The same for an NxD Inference compile (`trnsim inference-compile`) on `chip`: training figures
+/// on a chip do not cover it, only the fit's inference_compile rows do.
+std::vector<std::string> uncovered_inference(const FitSpread& fit, const std::string& chip);
 
 /// {low, high, level, log_sigma, parts: {parameters, structural, distance}, parameters: {...}, why}
 nlohmann::ordered_json interval_json(const PredictionInterval& iv);

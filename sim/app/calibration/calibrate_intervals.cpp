@@ -87,7 +87,7 @@ CalibrateIntervalsResult run_calibrate_intervals(const CalibrateIntervalsOptions
   for (double x : rt.loo_logs) abs_rt.push_back(std::fabs(x));
   m.runtime.structural_log_sigma = round4(conformal_log_sigma(abs_rt, o.level));
   m.runtime.rows = static_cast<int>(abs_rt.size());
-  m.runtime.covered = {sorted(rt.chips), sorted(rt.frontends), sorted(rt.modes)};
+  m.runtime.covered = {sorted(rt.chips), sorted(rt.frontends), sorted(rt.modes), {}};
   leave_one_out_coverage("runtime", rt.names, rt.loo_logs, std::vector<double>(rt.names.size(), 0.0), o.level,
                          r.points);
   // Compile: every fitted timed observation's leave-one-out residual; held-out rows apart.
@@ -97,9 +97,10 @@ CalibrateIntervalsResult run_calibrate_intervals(const CalibrateIntervalsOptions
   const CalibrateCompileResult cf = run_calibrate_compile(co);
   std::vector<std::string> names;
   std::vector<double> logs, param, abs_c;
-  std::set<std::string> chips, frontends, modes;
+  std::set<std::string> chips, frontends, modes, inference_chips;
   for (const auto& ob : cf.observations) {
     add(chips, ob.chip);
+    if (ob.kind == "inference_compile") add(inference_chips, ob.chip);
     add(frontends, ob.frontend);
     add(modes, ob.mode);
     if (ob.held_out) continue;
@@ -110,7 +111,7 @@ CalibrateIntervalsResult run_calibrate_intervals(const CalibrateIntervalsOptions
   }
   m.compile.structural_log_sigma = round4(conformal_log_sigma(abs_c, o.level));
   m.compile.rows = static_cast<int>(abs_c.size());
-  m.compile.covered = {sorted(chips), sorted(frontends), sorted(modes)};
+  m.compile.covered = {sorted(chips), sorted(frontends), sorted(modes), sorted(inference_chips)};
   m.compile.parameters = cf.fitted;
   for (const auto& a : cf.axes) m.compile.parameter_axes.push_back({a});
   leave_one_out_coverage("compile", names, logs, param, o.level, r.points);

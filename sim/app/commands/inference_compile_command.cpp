@@ -105,7 +105,7 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
       const double d = std::log(workloads::inference_compile(in, q).total_s / f0);
       var += d * d;
     }
-    const std::vector<std::string> why = uncovered(cf, "compile", r.chip, "xla", "compiled");
+    const std::vector<std::string> why = uncovered_inference(cf, r.chip);
     const double st = cf.structural_log_sigma;
     r.interval = log_normal_interval(f0, model.level, std::sqrt(var), st, st * std::sqrt(double(why.size())));
     r.interval.by_param.emplace_back("compile parameters", std::sqrt(var));
