@@ -104,6 +104,14 @@ check "the trn2 interval names the missing inference figures" \
   grep -q "wider: chip trn2: the compile fit has no NxD Inference compile with it (trn1)" "$OUT"
 check "the trn1 interval is not widened" bash -c '! grep -q "wider:" "$1"' _ "$D/llama.txt"
 
+# Every Hugging Face family the import reads compiles from its config.json (docs/workloads.md 1.1).
+for f in gemma-2b gemma-2-9b phi-3-mini-4k-instruct pythia-2.8b starcoder2-3b gpt2; do
+  expect_ok "inference-compile of test/data/hf/$f.json" -- \
+    inference-compile --model "$SRC/test/data/hf/$f.json" --tp 2 --seq 512 --no-intervals
+  check "$f: a compile time and a traffic line" bash -c \
+    'grep -qE "^compile time +[0-9.]+ s$" "$1" && grep -q "token generation reads" "$1"' _ "$OUT"
+done
+
 expect_error "inference-compile without --model" "--model" "missing" -- inference-compile --tp 2 --seq 512
 expect_error "inference-compile without --seq" "--seq" "sequence length" -- inference-compile --model qwen3-8b
 expect_error "inference-compile: TP above the heads" "--tp" "32 attention heads" -- \

@@ -183,6 +183,7 @@ TEST_CASE("imported configs match the zoo where both exist", "[model][hf]") {
       {"llama-3.1-8b.json", "llama3.1-8b"},
       {"mixtral-8x7b.json", "mixtral-8x7b"},
       {"gpt-oss-20b.json", "gpt-oss-20b"},
+      {"gpt2.json", "gpt2"},
   };
   for (const auto& [json, zoo] : pairs) {
     INFO(json);
@@ -192,6 +193,81 @@ TEST_CASE("imported configs match the zoo where both exist", "[model][hf]") {
     CHECK(a.active_parameters() == b.active_parameters());
     CHECK(shape_of(a) == shape_of(b));
   }
+}
+
+TEST_CASE("Gemma, Phi-3, GPT-NeoX, StarCoder2 and GPT-2 configs import with their families' fields", "[model][hf]") {
+  ModelSpec g = import_hf_config(hf("gemma-2b.json"));
+  CHECK(g.architecture == Architecture::Llama);
+  CHECK(g.mlp == MlpKind::SwiGLU);  // gated GELU: three matrices
+  CHECK(g.tied_embeddings);         // no key: Gemma's default
+  CHECK(g.head_dim == 256);
+  CHECK(g.num_kv_heads == 1);
+  CHECK(g.sliding_window == 0);
+
+  ModelSpec g2 = import_hf_config(hf("gemma-2-9b.json"));
+  CHECK(g2.tied_embeddings);
+  CHECK(g2.sliding_window == 4096);
+  CHECK(g2.sliding_window_pattern == SlidingPattern::Alternate);
+  CHECK(g2.is_sliding_layer(0));
+  CHECK_FALSE(g2.is_sliding_layer(1));
+
+  ModelSpec phi = import_hf_config(hf("phi-3-mini-4k-instruct.json"));
+  CHECK(phi.architecture == Architecture::Llama);
+  CHECK_FALSE(phi.tied_embeddings);
+  CHECK(phi.sliding_window == 2047);
+  CHECK(phi.sliding_window_pattern == SlidingPattern::All);
+
+  ModelSpec neox = import_hf_config(hf("pythia-2.8b.json"));
+  CHECK(neox.architecture == Architecture::Gpt3);
+  CHECK(neox.mlp == MlpKind::Gelu);
+  CHECK(neox.norm == NormKind::LayerNorm);
+  CHECK(neox.uses_rope());
+  CHECK_FALSE(neox.learned_positions());
+  CHECK(neox.attention_bias);
+  CHECK(neox.mlp_bias);
+  CHECK_FALSE(neox.tied_embeddings);
+
+  ModelSpec sc = import_hf_config(hf("starcoder2-3b.json"));
+  CHECK(sc.architecture == Architecture::Gpt3);
+  CHECK(sc.mlp == MlpKind::Gelu);
+  CHECK(sc.num_kv_heads == 2);
+  CHECK(sc.attention_bias);
+  CHECK(sc.mlp_bias);
+  CHECK(sc.tied_embeddings);  // no key: StarCoder2's default
+  CHECK(sc.sliding_window_pattern == SlidingPattern::All);
+
+  ModelSpec gpt2 = import_hf_config(hf("gpt2.json"));
+  CHECK(gpt2.intermediate_size == 3072);  // n_inner absent: 4 x n_embd
+  CHECK(gpt2.learned_positions());
+  CHECK_FALSE(gpt2.uses_rope());
+  CHECK(gpt2.max_position == 1024);
+}
+
+TEST_CASE("an activation the family's MLP is not built with is refused at its key", "[model][hf]") {
+  auto dir = scratch("trnsim_hf_activation_test");
+  std::filesystem::create_directories(dir);
+  auto with = [&](const char* file, const std::string& from, const std::string& to) {
+    std::ifstream in(hf(file));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    text.replace(text.find(from), from.size(), to);
+    const std::string path = (dir / file).string();
+    std::ofstream(path) << text;
+    return error_of([&] { import_hf_config(path); });
+  };
+  std::string e = with("gemma-2b.json", "\"hidden_act\": \"gelu\"", "\"hidden_act\": \"silu\"");
+  CHECK_THAT(e, Catch::Contains("hidden_act"));
+  CHECK_THAT(e, Catch::Contains("gated GELU"));
+  e = with("pythia-2.8b.json", "\"hidden_act\": \"gelu\"", "\"hidden_act\": \"relu\"");
+  CHECK_THAT(e, Catch::Contains("\"relu\""));
+  e = with("llama-3.1-8b.json", "\"hidden_act\": \"silu\"", "\"hidden_act\": \"gelu\"");
+  CHECK_THAT(e, Catch::Contains("SwiGLU"));
+  e = with("starcoder2-3b.json", "\"mlp_type\": \"default\"", "\"mlp_type\": \"gated\"");
+  CHECK_THAT(e, Catch::Contains("mlp_type"));
+  e = with("gpt2.json", "\"n_head\": 12", "\"n_head\": 7");
+  CHECK_THAT(e, Catch::Contains("not divisible by 7 heads"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("set overrides reach imported configs too", "[model][hf]") {
@@ -372,13 +448,19 @@ TEST_CASE("imported parameter counts match the published sizes within 2%", "[mod
   const Row rows[] = {{"mistral-7b-v0.1.json", 7.24, 0},
                       {"qwen2-7b.json", 7.62, 0},
                       {"mixtral-8x7b.json", 46.7, 12.9},
-                      {"qwen3-30b-a3b.json", 30.5, 3.3}};
+                      {"qwen3-30b-a3b.json", 30.5, 3.3},
+                      {"gemma-2b.json", 2.51, 0},
+                      {"gemma-2-9b.json", 9.24, 0},
+                      {"phi-3-mini-4k-instruct.json", 3.82, 0},
+                      {"pythia-2.8b.json", 2.775, 0},
+                      {"starcoder2-3b.json", 3.03, 0},
+                      {"gpt2.json", 0.1244, 0}};
   for (const auto& r : rows) {
     INFO(r.file);
     ModelSpec m = load_model(hf(r.file), {});
     const double total = m.parameters() / 1e9;
     const double active = (m.active_parameters() + m.embedding_parameters()) / 1e9;
-    std::printf("  %-22s %7.3fB (published %6.2fB, %+5.2f%%)", r.file, total, r.total, 100 * (total / r.total - 1));
+    std::printf("  %-28s %7.3fB (published %6.3fB, %+5.2f%%)", r.file, total, r.total, 100 * (total / r.total - 1));
     if (r.active > 0)
       std::printf("  active %6.3fB (published %5.2fB, %+5.2f%%)", active, r.active, 100 * (active / r.active - 1));
     std::printf("  | %s\n", parameter_summary(m).c_str());

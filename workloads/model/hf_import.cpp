@@ -1,5 +1,6 @@
-// Hugging Face config.json -> ModelSpec for the Llama, Mistral, Qwen2, Qwen3, Qwen3-MoE,
-// Mixtral and gpt-oss families. Errors point at the JSON key (file:line:col of its first occurrence).
+// Hugging Face config.json -> ModelSpec for the Llama, Mistral, Qwen2, Qwen3, Qwen3-MoE, Mixtral,
+// gpt-oss, Gemma, Gemma 2, Phi-3, GPT-NeoX, StarCoder2 and GPT-2 families. Errors point at the
+// JSON key (file:line:col of its first occurrence).
 #include "workloads/model/hf_import.h"
 
 #include <algorithm>
@@ -20,9 +21,10 @@ using sim::Location;
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& supported_hf_architectures() {
-  static const std::vector<std::string> names = {"LlamaForCausalLM", "MistralForCausalLM",  "Qwen2ForCausalLM",
-                                                 "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "MixtralForCausalLM",
-                                                 "GptOssForCausalLM"};
+  static const std::vector<std::string> names = {
+      "LlamaForCausalLM",   "MistralForCausalLM",    "Qwen2ForCausalLM", "Qwen3ForCausalLM",  "Qwen3MoeForCausalLM",
+      "MixtralForCausalLM", "GptOssForCausalLM",     "GemmaForCausalLM", "Gemma2ForCausalLM", "Phi3ForCausalLM",
+      "GPTNeoXForCausalLM", "Starcoder2ForCausalLM", "GPT2LMHeadModel"};
   return names;
 }
 
@@ -168,12 +170,22 @@ void read_common(Doc& d, ModelSpec& m) {
   m.mlp = MlpKind::SwiGLU;
   m.norm = NormKind::RMSNorm;
   m.causal = true;
-  if (d.has("hidden_act")) {
-    const json& act = d.j.at("hidden_act");
-    if (!act.is_string() || (act.get<std::string>() != "silu" && act.get<std::string>() != "swish"))
-      d.fail("hidden_act", "expected \"silu\" (a SwiGLU MLP), found " + shown(act));
-  }
 }
+
+/// The MLP's activation, when the key is present, is one the family's MLP is built with: a
+/// gated MLP (three matrices) costs the same with SiLU or GELU, an ungated one has two.
+void check_activation(const Doc& d, const std::string& key, const std::vector<std::string>& ok,
+                      const std::string& mlp) {
+  if (!d.has(key)) return;
+  const json& act = d.j.at(key);
+  if (act.is_string() && std::find(ok.begin(), ok.end(), act.get<std::string>()) != ok.end()) return;
+  std::string want;
+  for (size_t i = 0; i < ok.size(); ++i) want += (i ? i + 1 == ok.size() ? " or " : ", " : "") + ("\"" + ok[i] + "\"");
+  d.fail(key, "expected " + want + " (" + mlp + "), found " + shown(act));
+}
+
+const std::vector<std::string> kSilu = {"silu", "swish"};
+const std::vector<std::string> kGelu = {"gelu", "gelu_new", "gelu_pytorch_tanh", "gelu_fast"};
 
 void read_experts(Doc& d, ModelSpec& m, const std::string& count_key) {
   m.num_experts = get_int(d, count_key, "routed experts per layer", 1, "num_experts");
@@ -263,7 +275,91 @@ void read_qwen_moe_layers(Doc& d, ModelSpec& m) {
   (void)m;
 }
 
+/// GPT-2 names its sizes differently (n_embd, n_layer, n_head, n_inner, n_positions): a GELU
+/// MLP of two matrices, LayerNorm, learned positions, biases everywhere and a tied LM head (HF
+/// GPT2Config, GPT2Model).
+void read_gpt2(Doc& d, ModelSpec& m) {
+  m.architecture = Architecture::Gpt3;
+  m.hidden_size = get_int(d, "n_embd", "model width", 1, "hidden_size");
+  m.num_layers = get_int(d, "n_layer", "transformer blocks", 1, "num_layers");
+  m.num_heads = get_int(d, "n_head", "attention heads", 1, "num_heads");
+  if (m.hidden_size % m.num_heads != 0)
+    d.fail("n_head", "n_embd " + std::to_string(m.hidden_size) + " is not divisible by " + std::to_string(m.num_heads) +
+                         " heads");
+  m.num_kv_heads = m.num_heads;
+  m.head_dim = m.hidden_size / m.num_heads;
+  // n_inner null or absent: four times the width (HF GPT2MLP).
+  const int four = static_cast<int>(std::min<long long>(4LL * m.hidden_size, INT_MAX));
+  m.intermediate_size = get_int_or(d, "n_inner", "MLP hidden width", 1, "intermediate_size", four);
+  m.vocab_size = get_int(d, "vocab_size", "vocabulary size", 1, "vocab_size");
+  m.max_position = get_int(d, "n_positions", "maximum sequence length", 1, "max_position");
+  m.mlp = MlpKind::Gelu;
+  m.norm = NormKind::LayerNorm;
+  m.causal = true;
+  m.positions = PositionKind::Learned;
+  m.attention_bias = m.mlp_bias = true;
+  m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", true);
+  check_activation(d, "activation_function", kGelu, "GPT-2's two-matrix GELU MLP");
+}
+
+/// A key whose value selects a computation the import supports only in one form.
+void require_word(const Doc& d, const std::string& key, const std::string& want, const std::string& why) {
+  if (!d.has(key)) return;
+  const json& v = d.j.at(key);
+  if (!v.is_string() || v.get<std::string>() != want)
+    d.fail(key, "expected \"" + want + "\" (" + why + "), found " + shown(v));
+}
+
+/// read_family() for Gemma and Gemma 2 (a gated GELU MLP), Phi-3, GPT-NeoX and StarCoder2.
+void read_gelu_family(Doc& d, const std::string& arch, ModelSpec& m) {
+  if (arch == "GemmaForCausalLM" || arch == "Gemma2ForCausalLM") {
+    // Llama's block with a gated GELU MLP (gate, up and down: SwiGLU's three matrices) and an
+    // LM head tied unless the config says otherwise (HF GemmaConfig, Gemma2Config). Gemma 2
+    // slides the even layers (HF Gemma2Attention; layer_types in newer configs); its soft-capping
+    // and two extra norms per layer are elementwise and not counted.
+    m.architecture = Architecture::Llama;
+    check_activation(d, "hidden_act", kGelu, "Gemma's gated GELU MLP");
+    check_activation(d, "hidden_activation", kGelu, "Gemma's gated GELU MLP");
+    m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", true);
+    if (arch == "Gemma2ForCausalLM") read_sliding(d, m, SlidingPattern::Alternate);
+  } else if (arch == "Phi3ForCausalLM") {
+    // Llama's block with fused q/k/v and gate/up projections (the same matrices, stacked); a
+    // sliding_window applies to every layer (HF Phi3Attention).
+    m.architecture = Architecture::Llama;
+    read_sliding(d, m, SlidingPattern::All);
+  } else if (arch == "GPTNeoXForCausalLM") {
+    // LayerNorm, a two-matrix GELU MLP with biases, rotary embeddings (on rotary_pct of each
+    // head: the op is counted whole) and an untied LM head (HF GPTNeoXConfig). The parallel
+    // residual changes no matmul.
+    m.architecture = Architecture::Gpt3;
+    m.mlp = MlpKind::Gelu;
+    m.norm = NormKind::LayerNorm;
+    m.positions = PositionKind::Rope;
+    m.attention_bias = get_bool_or(d, "attention_bias", "attention_bias", true);
+    m.mlp_bias = true;
+    check_activation(d, "hidden_act", kGelu, "GPT-NeoX's two-matrix GELU MLP");
+  } else if (arch == "Starcoder2ForCausalLM") {
+    // LayerNorm, a two-matrix GELU MLP, rotary embeddings, use_bias on every projection, a
+    // window on every layer and a tied LM head (HF Starcoder2Config, Starcoder2Attention).
+    m.architecture = Architecture::Gpt3;
+    m.mlp = MlpKind::Gelu;
+    m.norm = NormKind::LayerNorm;
+    m.positions = PositionKind::Rope;
+    require_word(d, "norm_type", "layer_norm", "the only norm_type of StarCoder2");
+    require_word(d, "mlp_type", "default", "a two-matrix MLP");
+    m.attention_bias = m.mlp_bias = get_bool_or(d, "use_bias", "attention_bias", true);
+    check_activation(d, "hidden_act", kGelu, "StarCoder2's two-matrix GELU MLP");
+    m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", true);
+    read_sliding(d, m, SlidingPattern::All);
+  }
+}
+
 void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
+  static const std::vector<std::string> swiglu = {"LlamaForCausalLM",  "MistralForCausalLM",  "Qwen2ForCausalLM",
+                                                  "Qwen3ForCausalLM",  "Qwen3MoeForCausalLM", "MixtralForCausalLM",
+                                                  "GptOssForCausalLM", "Phi3ForCausalLM"};
+  if (std::find(swiglu.begin(), swiglu.end(), arch) != swiglu.end())
+    check_activation(d, "hidden_act", kSilu, "a SwiGLU MLP");
   if (arch == "LlamaForCausalLM") {
     m.architecture = Architecture::Llama;
     m.mlp_bias = get_bool_or(d, "mlp_bias", "mlp_bias", false);
@@ -304,6 +400,8 @@ void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
     m.moe_intermediate_size = m.intermediate_size;
     d.origin["moe_intermediate_size"] = "intermediate_size";
     read_sliding(d, m, SlidingPattern::Alternate);
+  } else {
+    read_gelu_family(d, arch, m);
   }
 }
 
@@ -335,8 +433,12 @@ ModelSpec import_hf_config(const std::string& path) {
   ModelSpec m;
   m.name = model_name(path);
   m.source = kImportedSource + path;
-  read_common(d, m);
-  read_family(d, arch, m);
+  if (arch == "GPT2LMHeadModel") {
+    read_gpt2(d, m);
+  } else {
+    read_common(d, m);
+    read_family(d, arch, m);
+  }
   // The zoo's ranges (ModelSpec::visit) apply to imported values too, located at their keys.
   const ConfigNode where = located(m, d);
   ModelSpec checked;
