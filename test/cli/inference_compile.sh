@@ -105,12 +105,34 @@ check "the trn2 interval names the missing inference figures" \
 check "the trn1 interval is not widened" bash -c '! grep -q "wider:" "$1"' _ "$D/llama.txt"
 
 # Every Hugging Face family the import reads compiles from its config.json (docs/workloads.md 1.1).
-for f in gemma-2b gemma-2-9b phi-3-mini-4k-instruct pythia-2.8b starcoder2-3b gpt2; do
+for f in gemma-2b gemma-2-9b phi-3-mini-4k-instruct pythia-2.8b starcoder2-3b gpt2 gpt-j-6b opt-1.3b phi-1_5 \
+  olmo-2-1124-7b granite-3.2-8b-instruct; do
   expect_ok "inference-compile of test/data/hf/$f.json" -- \
     inference-compile --model "$SRC/test/data/hf/$f.json" --tp 2 --seq 512 --no-intervals
   check "$f: a compile time and a traffic line" bash -c \
     'grep -qE "^compile time +[0-9.]+ s$" "$1" && grep -q "token generation reads" "$1"' _ "$OUT"
 done
+
+# Two descriptions of one model agree: where a contributed model's hand-typed architecture
+# (compile_models.yaml) is its Hugging Face config, the import compiles in the same time.
+while read -r f n args; do
+  rm -f "$D/hf.json" "$D/row.json"
+  # shellcheck disable=SC2086
+  run_trnsim inference-compile --model "$SRC/test/data/hf/$f.json" $args --sdk 2.28 --no-intervals --json "$D/hf.json"
+  # shellcheck disable=SC2086
+  run_trnsim inference-compile --model "$n" $args --sdk 2.28 --no-intervals --json "$D/row.json"
+  check "$f.json compiles as $n ($args)" python3 -c '
+import json, sys
+a, b = (json.load(open(p))["compile_s"] for p in sys.argv[1:3])
+sys.exit(0 if a == b else 1)' "$D/hf.json" "$D/row.json"
+done <<'PAIRS'
+gemma-2b nxdi-gemma-2b-it --tp 1 --seq 512 --own-compiler-args
+pythia-2.8b nxdi-pythia-2-8b --tp 2 --seq 128
+gpt2 nxdi-gpt2 --tp 2 --seq 128
+opt-1.3b nxdi-opt-1-3b --tp 1 --seq 128
+phi-1_5 nxdi-phi-1-5 --tp 2 --seq 128 --own-compiler-args
+olmo-2-1124-7b nxdi-olmo-2-1124-7b --tp 8 --seq 128
+PAIRS
 
 expect_error "inference-compile without --model" "--model" "missing" -- inference-compile --tp 2 --seq 512
 expect_error "inference-compile without --seq" "--seq" "sequence length" -- inference-compile --model qwen3-8b

@@ -195,7 +195,7 @@ TEST_CASE("imported configs match the zoo where both exist", "[model][hf]") {
   }
 }
 
-TEST_CASE("Gemma, Phi-3, GPT-NeoX, StarCoder2 and GPT-2 configs import with their families' fields", "[model][hf]") {
+TEST_CASE("the families added since the Llama and Qwen ones import with their fields", "[model][hf]") {
   ModelSpec g = import_hf_config(hf("gemma-2b.json"));
   CHECK(g.architecture == Architecture::Llama);
   CHECK(g.mlp == MlpKind::SwiGLU);  // gated GELU: three matrices
@@ -236,6 +236,34 @@ TEST_CASE("Gemma, Phi-3, GPT-NeoX, StarCoder2 and GPT-2 configs import with thei
   CHECK(sc.tied_embeddings);  // no key: StarCoder2's default
   CHECK(sc.sliding_window_pattern == SlidingPattern::All);
 
+  ModelSpec gptj = import_hf_config(hf("gpt-j-6b.json"));
+  CHECK(gptj.architecture == Architecture::Gpt3);
+  CHECK(gptj.uses_rope());
+  CHECK_FALSE(gptj.learned_positions());
+  CHECK_FALSE(gptj.attention_bias);
+  CHECK(gptj.mlp_bias);
+  CHECK_FALSE(gptj.tied_embeddings);
+  CHECK(gptj.intermediate_size == 16384);
+
+  ModelSpec opt = import_hf_config(hf("opt-1.3b.json"));
+  CHECK(opt.intermediate_size == 8192);  // ffn_dim
+  CHECK(opt.learned_positions());
+  CHECK(opt.tied_embeddings);
+
+  ModelSpec phi1 = import_hf_config(hf("phi-1_5.json"));
+  CHECK(phi1.architecture == Architecture::Gpt3);
+  CHECK(phi1.uses_rope());
+  CHECK(phi1.attention_bias);
+  CHECK_FALSE(phi1.qk_norm);
+
+  ModelSpec olmo = import_hf_config(hf("olmo-2-1124-7b.json"));
+  CHECK(olmo.architecture == Architecture::Llama);
+  CHECK(olmo.qk_norm);
+
+  ModelSpec granite = import_hf_config(hf("granite-3.2-8b-instruct.json"));
+  CHECK(granite.num_layers == 40);
+  CHECK(granite.tied_embeddings);
+
   ModelSpec gpt2 = import_hf_config(hf("gpt2.json"));
   CHECK(gpt2.intermediate_size == 3072);  // n_inner absent: 4 x n_embd
   CHECK(gpt2.learned_positions());
@@ -265,6 +293,9 @@ TEST_CASE("an activation the family's MLP is not built with is refused at its ke
   CHECK_THAT(e, Catch::Contains("SwiGLU"));
   e = with("starcoder2-3b.json", "\"mlp_type\": \"default\"", "\"mlp_type\": \"gated\"");
   CHECK_THAT(e, Catch::Contains("mlp_type"));
+  e = with("opt-1.3b.json", "\"word_embed_proj_dim\": 2048", "\"word_embed_proj_dim\": 512");
+  CHECK_THAT(e, Catch::Contains("word_embed_proj_dim"));
+  CHECK_THAT(e, Catch::Contains("not modelled"));
   e = with("gpt2.json", "\"n_head\": 12", "\"n_head\": 7");
   CHECK_THAT(e, Catch::Contains("not divisible by 7 heads"));
   std::filesystem::remove_all(dir);
@@ -454,7 +485,12 @@ TEST_CASE("imported parameter counts match the published sizes within 2%", "[mod
                       {"phi-3-mini-4k-instruct.json", 3.82, 0},
                       {"pythia-2.8b.json", 2.775, 0},
                       {"starcoder2-3b.json", 3.03, 0},
-                      {"gpt2.json", 0.1244, 0}};
+                      {"gpt2.json", 0.1244, 0},
+                      {"gpt-j-6b.json", 6.05, 0},
+                      {"opt-1.3b.json", 1.3, 0},
+                      {"phi-1_5.json", 1.42, 0},
+                      {"olmo-2-1124-7b.json", 7.3, 0},
+                      {"granite-3.2-8b-instruct.json", 8.17, 0}};
   for (const auto& r : rows) {
     INFO(r.file);
     ModelSpec m = load_model(hf(r.file), {});

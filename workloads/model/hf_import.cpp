@@ -1,6 +1,6 @@
 // Hugging Face config.json -> ModelSpec for the Llama, Mistral, Qwen2, Qwen3, Qwen3-MoE, Mixtral,
-// gpt-oss, Gemma, Gemma 2, Phi-3, GPT-NeoX, StarCoder2 and GPT-2 families. Errors point at the
-// JSON key (file:line:col of its first occurrence).
+// gpt-oss, Gemma, Gemma 2, Phi-3, GPT-NeoX, StarCoder2, GPT-2, GPT-J, OPT, Phi, OLMo 2 and
+// Granite families. Errors point at the JSON key (file:line:col of its first occurrence).
 #include "workloads/model/hf_import.h"
 
 #include <algorithm>
@@ -22,9 +22,10 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string>& supported_hf_architectures() {
   static const std::vector<std::string> names = {
-      "LlamaForCausalLM",   "MistralForCausalLM",    "Qwen2ForCausalLM", "Qwen3ForCausalLM",  "Qwen3MoeForCausalLM",
-      "MixtralForCausalLM", "GptOssForCausalLM",     "GemmaForCausalLM", "Gemma2ForCausalLM", "Phi3ForCausalLM",
-      "GPTNeoXForCausalLM", "Starcoder2ForCausalLM", "GPT2LMHeadModel"};
+      "LlamaForCausalLM",   "MistralForCausalLM",    "Qwen2ForCausalLM",  "Qwen3ForCausalLM",  "Qwen3MoeForCausalLM",
+      "MixtralForCausalLM", "GptOssForCausalLM",     "GemmaForCausalLM",  "Gemma2ForCausalLM", "Phi3ForCausalLM",
+      "GPTNeoXForCausalLM", "Starcoder2ForCausalLM", "GPT2LMHeadModel",   "GPTJForCausalLM",   "OPTForCausalLM",
+      "PhiForCausalLM",     "Olmo2ForCausalLM",      "GraniteForCausalLM"};
   return names;
 }
 
@@ -275,10 +276,12 @@ void read_qwen_moe_layers(Doc& d, ModelSpec& m) {
   (void)m;
 }
 
-/// GPT-2 names its sizes differently (n_embd, n_layer, n_head, n_inner, n_positions): a GELU
-/// MLP of two matrices, LayerNorm, learned positions, biases everywhere and a tied LM head (HF
-/// GPT2Config, GPT2Model).
-void read_gpt2(Doc& d, ModelSpec& m) {
+/// GPT-2 and GPT-J name their sizes differently (n_embd, n_layer, n_head, n_inner,
+/// n_positions): a GELU MLP of two matrices with biases and LayerNorm. GPT-2: learned positions,
+/// biased attention, a tied LM head (HF GPT2Config, GPT2Model). GPT-J: rotary positions (on
+/// rotary_dim of each head: the op is counted whole), attention without biases, an untied LM
+/// head, attention and MLP in parallel, which changes no matmul (HF GPTJConfig, GPTJModel).
+void read_gpt2(Doc& d, ModelSpec& m, bool gptj) {
   m.architecture = Architecture::Gpt3;
   m.hidden_size = get_int(d, "n_embd", "model width", 1, "hidden_size");
   m.num_layers = get_int(d, "n_layer", "transformer blocks", 1, "num_layers");
@@ -296,10 +299,42 @@ void read_gpt2(Doc& d, ModelSpec& m) {
   m.mlp = MlpKind::Gelu;
   m.norm = NormKind::LayerNorm;
   m.causal = true;
+  m.positions = gptj ? PositionKind::Rope : PositionKind::Learned;
+  m.attention_bias = !gptj;
+  m.mlp_bias = true;
+  m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", !gptj);
+  check_activation(d, "activation_function", kGelu,
+                   gptj ? "GPT-J's two-matrix GELU MLP" : "GPT-2's two-matrix GELU MLP");
+}
+
+/// OPT: its own name for the MLP width (ffn_dim), a two-matrix ReLU MLP (costed as the GELU one:
+/// the activation is elementwise), LayerNorm before or after the block (the same matmuls),
+/// learned positions, biases (enable_bias) and a tied LM head (HF OPTConfig, OPTDecoder). A
+/// word_embed_proj_dim other than hidden_size adds projections the spec has no place for.
+void read_opt(Doc& d, ModelSpec& m) {
+  m.architecture = Architecture::Gpt3;
+  m.hidden_size = get_int(d, "hidden_size", "model width", 1, "hidden_size");
+  m.num_layers = get_int(d, "num_hidden_layers", "transformer blocks", 1, "num_layers");
+  m.num_heads = get_int(d, "num_attention_heads", "attention heads", 1, "num_heads");
+  if (m.hidden_size % m.num_heads != 0)
+    d.fail("num_attention_heads", "hidden_size " + std::to_string(m.hidden_size) + " is not divisible by " +
+                                      std::to_string(m.num_heads) + " heads");
+  m.num_kv_heads = m.num_heads;
+  m.head_dim = m.hidden_size / m.num_heads;
+  m.intermediate_size = get_int(d, "ffn_dim", "MLP hidden width", 1, "intermediate_size");
+  m.vocab_size = get_int(d, "vocab_size", "vocabulary size", 1, "vocab_size");
+  m.max_position = get_int(d, "max_position_embeddings", "maximum sequence length", 1, "max_position");
+  if (d.has("word_embed_proj_dim") &&
+      get_int(d, "word_embed_proj_dim", "embedding width", 1, "hidden_size") != m.hidden_size)
+    d.fail("word_embed_proj_dim", "a word_embed_proj_dim other than hidden_size (" + std::to_string(m.hidden_size) +
+                                      ") adds input and output projections, which are not modelled");
+  m.mlp = MlpKind::Gelu;
+  m.norm = NormKind::LayerNorm;
+  m.causal = true;
   m.positions = PositionKind::Learned;
-  m.attention_bias = m.mlp_bias = true;
+  m.attention_bias = m.mlp_bias = get_bool_or(d, "enable_bias", "attention_bias", true);
   m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", true);
-  check_activation(d, "activation_function", kGelu, "GPT-2's two-matrix GELU MLP");
+  check_activation(d, "activation_function", {"relu", "gelu", "gelu_new"}, "OPT's two-matrix MLP");
 }
 
 /// A key whose value selects a computation the import supports only in one form.
@@ -310,7 +345,8 @@ void require_word(const Doc& d, const std::string& key, const std::string& want,
     d.fail(key, "expected \"" + want + "\" (" + why + "), found " + shown(v));
 }
 
-/// read_family() for Gemma and Gemma 2 (a gated GELU MLP), Phi-3, GPT-NeoX and StarCoder2.
+/// read_family() for Gemma and Gemma 2 (a gated GELU MLP), Phi, OLMo 2, Granite, Phi-3,
+/// GPT-NeoX and StarCoder2.
 void read_gelu_family(Doc& d, const std::string& arch, ModelSpec& m) {
   if (arch == "GemmaForCausalLM" || arch == "Gemma2ForCausalLM") {
     // Llama's block with a gated GELU MLP (gate, up and down: SwiGLU's three matrices) and an
@@ -322,6 +358,29 @@ void read_gelu_family(Doc& d, const std::string& arch, ModelSpec& m) {
     check_activation(d, "hidden_activation", kGelu, "Gemma's gated GELU MLP");
     m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", true);
     if (arch == "Gemma2ForCausalLM") read_sliding(d, m, SlidingPattern::Alternate);
+  } else if (arch == "PhiForCausalLM") {
+    // Phi-1.5 and Phi-2: LayerNorm, a two-matrix GELU MLP, biases on every projection, rotary
+    // embeddings on partial_rotary_factor of each head (counted whole), an untied LM head,
+    // attention and MLP in parallel (HF PhiConfig, PhiDecoderLayer); qk_layernorm adds the
+    // q/k norms.
+    m.architecture = Architecture::Gpt3;
+    m.mlp = MlpKind::Gelu;
+    m.norm = NormKind::LayerNorm;
+    m.positions = PositionKind::Rope;
+    m.attention_bias = m.mlp_bias = true;
+    m.qk_norm = get_bool_or(d, "qk_layernorm", "qk_norm", false);
+    check_activation(d, "hidden_act", kGelu, "Phi's two-matrix GELU MLP");
+  } else if (arch == "Olmo2ForCausalLM") {
+    // Llama's block with its norms after attention and MLP (the same parameters) and RMSNorm on
+    // q and k (HF Olmo2Attention).
+    m.architecture = Architecture::Llama;
+    m.qk_norm = true;
+    d.origin["qk_norm"] = "architectures";
+  } else if (arch == "GraniteForCausalLM") {
+    // Llama's block with scalar multipliers on the embeddings, residuals, attention scores and
+    // logits, all elementwise (HF GraniteConfig).
+    m.architecture = Architecture::Llama;
+    m.mlp_bias = get_bool_or(d, "mlp_bias", "mlp_bias", false);
   } else if (arch == "Phi3ForCausalLM") {
     // Llama's block with fused q/k/v and gate/up projections (the same matrices, stacked); a
     // sliding_window applies to every layer (HF Phi3Attention).
@@ -355,9 +414,9 @@ void read_gelu_family(Doc& d, const std::string& arch, ModelSpec& m) {
 }
 
 void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
-  static const std::vector<std::string> swiglu = {"LlamaForCausalLM",  "MistralForCausalLM",  "Qwen2ForCausalLM",
-                                                  "Qwen3ForCausalLM",  "Qwen3MoeForCausalLM", "MixtralForCausalLM",
-                                                  "GptOssForCausalLM", "Phi3ForCausalLM"};
+  static const std::vector<std::string> swiglu = {
+      "LlamaForCausalLM",   "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM",
+      "MixtralForCausalLM", "GptOssForCausalLM",  "Phi3ForCausalLM",  "Olmo2ForCausalLM", "GraniteForCausalLM"};
   if (std::find(swiglu.begin(), swiglu.end(), arch) != swiglu.end())
     check_activation(d, "hidden_act", kSilu, "a SwiGLU MLP");
   if (arch == "LlamaForCausalLM") {
@@ -433,8 +492,10 @@ ModelSpec import_hf_config(const std::string& path) {
   ModelSpec m;
   m.name = model_name(path);
   m.source = kImportedSource + path;
-  if (arch == "GPT2LMHeadModel") {
-    read_gpt2(d, m);
+  if (arch == "GPT2LMHeadModel" || arch == "GPTJForCausalLM") {
+    read_gpt2(d, m, arch == "GPTJForCausalLM");
+  } else if (arch == "OPTForCausalLM") {
+    read_opt(d, m);
   } else {
     read_common(d, m);
     read_family(d, arch, m);
