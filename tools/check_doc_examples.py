@@ -154,7 +154,7 @@ BASES = {
     "bench collective": [("--system", "trn2.48xlarge"), ("--ranks", "16"), ("--sizes", "1MiB")],
     "bench matmul": [("--chip", "trn2"), ("--m", "128"), ("--n", "128"), ("--k", "128")],
     "bench hbm": [("--chip", "trn2"), ("--bytes", "1MiB")],
-    "inference-compile": [("--model", "qwen3-8b"), ("--seq", "128"), ("--no-intervals",)],
+    "inference-compile": [("--model", "qwen3-8b"), ("--seq", "4096"), ("--no-intervals",)],
     "export chakra": [("qwen3-32b-trn2",), ("--set", "model.num_layers=2"), ("--out", "et-help")],
 }
 # Options that only make sense with another: what the example needs besides the base.

@@ -278,8 +278,9 @@ py::tuple py_inference_compile(py::dict d) {
   InferenceCompileOptions o;
   CommonOptions c;
   Args(std::move(d))("model", o.model)("tp", o.job.tp)("batch", o.job.batch)("seq", o.job.seq)(
-      "buckets", o.job.buckets)("own_compiler_args", o.job.own_compiler_args)("sdk", o.sdk)("system", o.system)(
-      "intervals", o.intervals)("set", o.sets)("json", c.json)
+      "buckets", o.job.buckets)("cte_buckets", o.job.cte_buckets)("tkg_buckets", o.job.tkg_buckets)(
+      "own_compiler_args", o.job.own_compiler_args)("sdk", o.sdk)("system", o.system)("intervals", o.intervals)(
+      "set", o.sets)("json", c.json)
       .finish();
   return in_child([o, c] {
     check_outputs(c);

@@ -134,6 +134,35 @@ phi-1_5 nxdi-phi-1-5 --tp 2 --seq 128 --own-compiler-args
 olmo-2-1124-7b nxdi-olmo-2-1124-7b --tp 8 --seq 128
 PAIRS
 
+# Explicit buckets: NxD Inference's default ones, listed, give what --buckets gives; another
+# context-encoding bucket never takes less time; bad lists are refused at their option.
+run_trnsim inference-compile --model qwen3-8b --tp 8 --seq 4096 --buckets --no-intervals --json "$D/pow2.json"
+run_trnsim inference-compile --model qwen3-8b --tp 8 --seq 4096 --no-intervals --json "$D/listed.json" \
+  --cte-buckets 128,256,512,1024,2048,4096 --tkg-buckets 128,256,512,1024,2048,4096
+check "listing the powers of two equals --buckets" python3 -c '
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+sys.exit(0 if a["compile_s"] == b["compile_s"] and a["cte_buckets"] == b["cte_buckets"] else 1)' "$D/pow2.json" "$D/listed.json"
+expect_ok "inference-compile with NxD Inference's bucket lists" -- \
+  inference-compile --model qwen3-8b --tp 4 --seq 4096 --cte-buckets 512,1024,2048,4096 --tkg-buckets 4096 \
+  --no-intervals --json "$D/lists.json"
+check "the text names both lists" \
+  grep -q "context-encoding buckets 512, 1024, 2048, 4096, token-generation buckets 4096" "$OUT"
+check "the JSON has both lists" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["cte_buckets"] == [512, 1024, 2048, 4096] and d["tkg_buckets"] == [4096] else 1)' "$D/lists.json"
+run_trnsim inference-compile --model qwen3-8b --tp 4 --seq 4096 --cte-buckets 4096 --no-intervals --json "$D/one.json"
+run_trnsim inference-compile --model qwen3-8b --tp 4 --seq 4096 --cte-buckets 2048,4096 --no-intervals --json "$D/two.json"
+check "another context-encoding bucket never takes less time" python3 -c '
+import json, sys
+a, b = (json.load(open(p))["compile_s"] for p in sys.argv[1:3])
+sys.exit(0 if b >= a else 1)' "$D/one.json" "$D/two.json"
+expect_error "inference-compile: decreasing buckets" "--cte-buckets" "increasing lengths" -- \
+  inference-compile --model qwen3-8b --seq 4096 --cte-buckets 1024,512
+expect_error "inference-compile: a bucket above --seq" "--tkg-buckets" "to --seq (4096)" -- \
+  inference-compile --model qwen3-8b --seq 4096 --tkg-buckets 8192
+
 expect_error "inference-compile without --model" "--model" "missing" -- inference-compile --tp 2 --seq 512
 expect_error "inference-compile without --seq" "--seq" "sequence length" -- inference-compile --model qwen3-8b
 expect_error "inference-compile: TP above the heads" "--tp" "32 attention heads" -- \

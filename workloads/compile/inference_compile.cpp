@@ -32,11 +32,19 @@ std::map<std::string, ModelSpec> load_models_file(const std::string& path) {
 
 std::string inference_models_path() { return sim::data_root() + "/workloads/calibration/compile_models.yaml"; }
 
+std::vector<int> context_encoding_buckets(const InferenceCompileJob& job) {
+  return job.cte_buckets.empty() ? inference_buckets(job.seq, job.buckets) : job.cte_buckets;
+}
+
+std::vector<int> token_generation_buckets(const InferenceCompileJob& job) {
+  return job.tkg_buckets.empty() ? inference_buckets(job.seq, job.buckets) : job.tkg_buckets;
+}
+
 InferenceCompileInputs inference_compile_inputs(const ModelSpec& m, const InferenceCompileJob& job,
                                                 const models::HostLimits& host) {
   InferenceCompileInputs in;
-  const std::vector<int> buckets = inference_buckets(job.seq, job.buckets);
-  in.inventory = inference_inventory(m, job.tp, job.batch, buckets, buckets, !job.own_compiler_args, false);
+  in.inventory = inference_inventory(m, job.tp, job.batch, context_encoding_buckets(job), token_generation_buckets(job),
+                                     !job.own_compiler_args, false);
   const double scale = models::compiler_release_factor(job.sdk, false);
   for (auto& j : in.inventory.jobs) j.scale = scale;
   in.host = host;

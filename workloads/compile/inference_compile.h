@@ -26,7 +26,10 @@ std::string inference_models_path();
 /// One model.compile(): the model at a tensor-parallel degree, batch and sequence length.
 struct InferenceCompileJob {
   int tp = 1, batch = 1, seq = 128;
-  bool buckets = false;            // enable_bucketing: a graph per power-of-two length up to seq
+  bool buckets = false;  // enable_bucketing: a graph per power-of-two length up to seq
+  // Explicit buckets (context_encoding_buckets, token_generation_buckets), increasing lengths up
+  // to seq; empty: from seq and `buckets`.
+  std::vector<int> cte_buckets, tkg_buckets;
   bool own_compiler_args = false;  // the model passes its own compiler arguments (one -O1 module each)
   models::SdkRelease sdk;          // {0, 0}: the current release
 };
@@ -37,6 +40,10 @@ struct InferenceCompileInputs {
   Inventory inventory;
   models::HostLimits host;
 };
+
+/// The context-encoding and token-generation lengths `job` compiles a graph for.
+std::vector<int> context_encoding_buckets(const InferenceCompileJob& job);
+std::vector<int> token_generation_buckets(const InferenceCompileJob& job);
 
 InferenceCompileInputs inference_compile_inputs(const ModelSpec& m, const InferenceCompileJob& job,
                                                 const models::HostLimits& host);

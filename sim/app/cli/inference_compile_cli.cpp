@@ -29,6 +29,14 @@ Runner add_inference_compile(CLI::App* app) {
   c->add_flag("--buckets", s.job.buckets,
               "Bucketing on (enable_bucketing): a graph per power of two from 128 tokens below --seq, and --seq "
               "(default: off)");
+  c->add_option("--cte-buckets", s.job.cte_buckets,
+                "Context-encoding buckets (context_encoding_buckets): increasing lengths up to --seq, e.g. "
+                "512,1024,2048 (default: from --seq and --buckets)")
+      ->delimiter(',');
+  c->add_option("--tkg-buckets", s.job.tkg_buckets,
+                "Token-generation buckets (token_generation_buckets): increasing lengths up to --seq, e.g. 4096 "
+                "(default: from --seq and --buckets)")
+      ->delimiter(',');
   c->add_flag("--own-compiler-args", s.job.own_compiler_args,
               "The model passes its own compiler arguments (get_compiler_args): both graphs at -O1, one module each "
               "(default: NxD Inference's arguments)");

@@ -49,6 +49,19 @@ workloads::ModelSpec model_of(const InferenceCompileOptions& o) {
   return workloads::load_model(o.model, o.sets);
 }
 
+std::string bucket_list(const std::vector<int>& b) {
+  std::string s;
+  for (size_t i = 0; i < b.size(); ++i) s += (i ? ", " : "") + std::to_string(b[i]);
+  return s;
+}
+
+/// How the text names the graphs' lengths: NxD Inference's bucketing off or on, or the lists.
+std::string buckets_text(const workloads::InferenceCompileJob& j) {
+  if (j.cte_buckets.empty() && j.tkg_buckets.empty()) return j.buckets ? ", bucketing on" : ", no bucketing";
+  return "; context-encoding buckets " + bucket_list(workloads::context_encoding_buckets(j)) +
+         ", token-generation buckets " + bucket_list(workloads::token_generation_buckets(j));
+}
+
 void check_layout(const InferenceCompileOptions& o, const workloads::ModelSpec& m) {
   auto bad = [](const char* opt, const std::string& why) { throw ConfigError(Location{opt, 0, 0}, "", why); };
   if (o.job.tp < 1) bad("--tp", "expected a tensor-parallel degree of at least 1");
@@ -60,6 +73,14 @@ void check_layout(const InferenceCompileOptions& o, const workloads::ModelSpec& 
   if (o.job.seq > m.max_position)
     bad("--seq", "sequence " + std::to_string(o.job.seq) + " is longer than the model's " +
                      std::to_string(m.max_position) + " positions");
+  auto check_buckets = [&](const char* opt, const std::vector<int>& b) {
+    for (size_t i = 0; i < b.size(); ++i)
+      if (b[i] < 1 || b[i] > o.job.seq || (i > 0 && b[i] <= b[i - 1]))
+        bad(opt,
+            "expected increasing lengths from 1 to --seq (" + std::to_string(o.job.seq) + "), found " + bucket_list(b));
+  };
+  check_buckets("--cte-buckets", o.job.cte_buckets);
+  check_buckets("--tkg-buckets", o.job.tkg_buckets);
 }
 
 }  // namespace
@@ -115,6 +136,8 @@ InferenceCompileResult run_inference_compile(const InferenceCompileOptions& o) {
   std::string inputs = "command: inference-compile\nmodel:\n" + sim::to_yaml(sim::write_config(r.model)) +
                        "tp: " + std::to_string(o.job.tp) + "\nbatch: " + std::to_string(o.job.batch) +
                        "\nseq: " + std::to_string(o.job.seq) + "\nbuckets: " + (o.job.buckets ? "true" : "false") +
+                       "\ncte_buckets: [" + bucket_list(workloads::context_encoding_buckets(o.job)) +
+                       "]\ntkg_buckets: [" + bucket_list(workloads::token_generation_buckets(o.job)) + "]" +
                        "\nown_compiler_args: " + (o.job.own_compiler_args ? "true" : "false") + "\nsdk: '" + o.sdk +
                        "'\nsystem:\n" + models::resolved_yaml(sys, "") + "compile_params:\n" +
                        sim::to_yaml(sim::write_config(p));
@@ -129,7 +152,7 @@ void write_inference_compile_text(const InferenceCompileResult& r, FILE* out) {
   std::fprintf(out, "NxD Inference model.compile() of %s: %d layers, hidden %d, %s\n", m.name.c_str(), m.num_layers,
                m.hidden_size, workloads::parameter_summary(m).c_str());
   std::fprintf(out, "  TP %d, batch %d, sequence %d%s; %s; SDK %s; compiled on one %s host (%d vCPUs, %s)\n", o.job.tp,
-               o.job.batch, o.job.seq, o.job.buckets ? ", bucketing on" : ", no bucketing",
+               o.job.batch, o.job.seq, buckets_text(o.job).c_str(),
                o.job.own_compiler_args ? "the model's own compiler arguments (one -O1 module per graph)"
                                        : "NxD Inference's compiler arguments",
                o.sdk.empty() ? "current" : o.sdk.c_str(), r.system.c_str(), r.host_vcpus, gib(r.host_memory).c_str());
@@ -168,6 +191,8 @@ nlohmann::ordered_json inference_compile_json(const InferenceCompileResult& r) {
   js["batch"] = o.job.batch;
   js["seq_len"] = o.job.seq;
   js["buckets"] = o.job.buckets;
+  js["cte_buckets"] = workloads::context_encoding_buckets(o.job);
+  js["tkg_buckets"] = workloads::token_generation_buckets(o.job);
   js["own_compiler_args"] = o.job.own_compiler_args;
   js["sdk"] = o.sdk.empty() ? "current" : o.sdk;
   js["system"] = r.system;

@@ -197,19 +197,30 @@ def bench_hbm(chip=None, cores=None, bytes=None, set=None, json=None, resolved=N
 
 
 def inference_compile(model, seq, tp=1, batch=1, buckets=False, own_compiler_args=False, sdk=None, system=None,
-                      intervals=True, set=None, json=None):
+                      intervals=True, set=None, json=None, cte_buckets=None, tkg_buckets=None):
     """`trnsim inference-compile`: NxD Inference's model.compile() of `model` (zoo name, YAML,
     config.json, model directory, or an nxdi-... contributed model) at `tp`, `batch` and `seq`
     tokens (docs/startup.md 6.5). Returns the --json document: a dict (schema_version,
     trnsim_version, inputs_hash, model, tp, batch, seq_len, ..., graphs, tracing_s, priority_s,
     rest_s, workers, compile_s, interval).
 
-    Defaults as the CLI's: sdk the current release, system "trn1.32xlarge". Raises Error.
+    cte_buckets, tkg_buckets: explicit bucket lengths (lists of ints), as --cte-buckets and
+    --tkg-buckets. Defaults as the CLI's: sdk the current release, system "trn1.32xlarge".
+    Raises Error.
     """
     return _call(_trnsim.inference_compile, model=_text(model), seq=_int(seq), tp=_int(tp), batch=_int(batch),
                  buckets=bool(buckets), own_compiler_args=bool(own_compiler_args), sdk=_text(sdk),
                  system=_text(system), intervals=bool(intervals), set=_sets(set),
-                 json=_text(json))
+                 json=_text(json), cte_buckets=_ints(cte_buckets), tkg_buckets=_ints(tkg_buckets))
+
+
+def _ints(values):
+    """A list of whole numbers from a list, tuple or comma-separated text (None stays None)."""
+    if values is None:
+        return None
+    if isinstance(values, str):
+        values = [v for v in values.split(",") if v.strip()]
+    return [int(v) for v in values]
 
 
 def _list(value):
