@@ -157,7 +157,7 @@ def test_commands(work):
     check("inference_compile() lists the buckets' graphs, the priority graph first",
           len(ic["graphs"]) == 6 and ic["graphs"][0]["name"] == "token_generation_128", ic["graphs"])
     icb = trnsim.inference_compile("nxdi-llama-2-7b-hf", seq=512, tp=2, sdk="2.28", cte_buckets=[256, 512],
-                                   tkg_buckets="512")
+                                   tkg_buckets=512)
     same_as_cli("inference_compile(cte_buckets=..., tkg_buckets=...)", icb,
                 ["inference-compile", "--model", "nxdi-llama-2-7b-hf", "--seq", "512", "--tp", "2", "--sdk", "2.28",
                  "--cte-buckets", "256,512", "--tkg-buckets", "512"])

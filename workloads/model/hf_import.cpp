@@ -345,9 +345,9 @@ void require_word(const Doc& d, const std::string& key, const std::string& want,
     d.fail(key, "expected \"" + want + "\" (" + why + "), found " + shown(v));
 }
 
-/// read_family() for Gemma and Gemma 2 (a gated GELU MLP), Phi, OLMo 2, Granite, Phi-3,
-/// GPT-NeoX and StarCoder2.
-void read_gelu_family(Doc& d, const std::string& arch, ModelSpec& m) {
+/// The second half of read_family(): Gemma and Gemma 2 (a gated GELU MLP), Phi, OLMo 2, Granite,
+/// Phi-3, GPT-NeoX and StarCoder2.
+void read_family_rest(Doc& d, const std::string& arch, ModelSpec& m) {
   if (arch == "GemmaForCausalLM" || arch == "Gemma2ForCausalLM") {
     // Llama's block with a gated GELU MLP (gate, up and down: SwiGLU's three matrices) and an
     // LM head tied unless the config says otherwise (HF GemmaConfig, Gemma2Config). Gemma 2
@@ -460,7 +460,7 @@ void read_family(Doc& d, const std::string& arch, ModelSpec& m) {
     d.origin["moe_intermediate_size"] = "intermediate_size";
     read_sliding(d, m, SlidingPattern::Alternate);
   } else {
-    read_gelu_family(d, arch, m);
+    read_family_rest(d, arch, m);
   }
 }
 

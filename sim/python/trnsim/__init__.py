@@ -215,9 +215,12 @@ def inference_compile(model, seq, tp=1, batch=1, buckets=False, own_compiler_arg
 
 
 def _ints(values):
-    """A list of whole numbers from a list, tuple or comma-separated text (None stays None)."""
+    """A list of whole numbers from a list, tuple, one number or comma-separated text (None
+    stays None)."""
     if values is None:
         return None
+    if isinstance(values, int):
+        return [values]
     if isinstance(values, str):
         values = [v for v in values.split(",") if v.strip()]
     return [int(v) for v in values]
