@@ -276,30 +276,40 @@ void read_qwen_moe_layers(Doc& d, ModelSpec& m) {
   (void)m;
 }
 
+/// The gpt3 block: LayerNorm and a two-matrix MLP, causal, with `positions`.
+void gpt_block(ModelSpec& m, PositionKind positions) {
+  m.architecture = Architecture::Gpt3;
+  m.mlp = MlpKind::Gelu;
+  m.norm = NormKind::LayerNorm;
+  m.causal = true;
+  m.positions = positions;
+}
+
+/// Multi-head attention over the whole width: as many KV heads as heads, head_dim width / heads.
+void mha_heads(Doc& d, ModelSpec& m, const std::string& width_key, const std::string& heads_key) {
+  m.hidden_size = get_int(d, width_key, "model width", 1, "hidden_size");
+  m.num_heads = get_int(d, heads_key, "attention heads", 1, "num_heads");
+  if (m.hidden_size % m.num_heads != 0)
+    d.fail(heads_key, width_key + " " + std::to_string(m.hidden_size) + " is not divisible by " +
+                          std::to_string(m.num_heads) + " heads");
+  m.num_kv_heads = m.num_heads;
+  m.head_dim = m.hidden_size / m.num_heads;
+}
+
 /// GPT-2 and GPT-J name their sizes differently (n_embd, n_layer, n_head, n_inner,
 /// n_positions): a GELU MLP of two matrices with biases and LayerNorm. GPT-2: learned positions,
 /// biased attention, a tied LM head (HF GPT2Config, GPT2Model). GPT-J: rotary positions (on
 /// rotary_dim of each head: the op is counted whole), attention without biases, an untied LM
 /// head, attention and MLP in parallel, which changes no matmul (HF GPTJConfig, GPTJModel).
 void read_gpt2(Doc& d, ModelSpec& m, bool gptj) {
-  m.architecture = Architecture::Gpt3;
-  m.hidden_size = get_int(d, "n_embd", "model width", 1, "hidden_size");
+  gpt_block(m, gptj ? PositionKind::Rope : PositionKind::Learned);
+  mha_heads(d, m, "n_embd", "n_head");
   m.num_layers = get_int(d, "n_layer", "transformer blocks", 1, "num_layers");
-  m.num_heads = get_int(d, "n_head", "attention heads", 1, "num_heads");
-  if (m.hidden_size % m.num_heads != 0)
-    d.fail("n_head", "n_embd " + std::to_string(m.hidden_size) + " is not divisible by " + std::to_string(m.num_heads) +
-                         " heads");
-  m.num_kv_heads = m.num_heads;
-  m.head_dim = m.hidden_size / m.num_heads;
   // n_inner null or absent: four times the width (HF GPT2MLP).
   const int four = static_cast<int>(std::min<long long>(4LL * m.hidden_size, INT_MAX));
   m.intermediate_size = get_int_or(d, "n_inner", "MLP hidden width", 1, "intermediate_size", four);
   m.vocab_size = get_int(d, "vocab_size", "vocabulary size", 1, "vocab_size");
   m.max_position = get_int(d, "n_positions", "maximum sequence length", 1, "max_position");
-  m.mlp = MlpKind::Gelu;
-  m.norm = NormKind::LayerNorm;
-  m.causal = true;
-  m.positions = gptj ? PositionKind::Rope : PositionKind::Learned;
   m.attention_bias = !gptj;
   m.mlp_bias = true;
   m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", !gptj);
@@ -312,15 +322,9 @@ void read_gpt2(Doc& d, ModelSpec& m, bool gptj) {
 /// learned positions, biases (enable_bias) and a tied LM head (HF OPTConfig, OPTDecoder). A
 /// word_embed_proj_dim other than hidden_size adds projections the spec has no place for.
 void read_opt(Doc& d, ModelSpec& m) {
-  m.architecture = Architecture::Gpt3;
-  m.hidden_size = get_int(d, "hidden_size", "model width", 1, "hidden_size");
+  gpt_block(m, PositionKind::Learned);
+  mha_heads(d, m, "hidden_size", "num_attention_heads");
   m.num_layers = get_int(d, "num_hidden_layers", "transformer blocks", 1, "num_layers");
-  m.num_heads = get_int(d, "num_attention_heads", "attention heads", 1, "num_heads");
-  if (m.hidden_size % m.num_heads != 0)
-    d.fail("num_attention_heads", "hidden_size " + std::to_string(m.hidden_size) + " is not divisible by " +
-                                      std::to_string(m.num_heads) + " heads");
-  m.num_kv_heads = m.num_heads;
-  m.head_dim = m.hidden_size / m.num_heads;
   m.intermediate_size = get_int(d, "ffn_dim", "MLP hidden width", 1, "intermediate_size");
   m.vocab_size = get_int(d, "vocab_size", "vocabulary size", 1, "vocab_size");
   m.max_position = get_int(d, "max_position_embeddings", "maximum sequence length", 1, "max_position");
@@ -328,10 +332,6 @@ void read_opt(Doc& d, ModelSpec& m) {
       get_int(d, "word_embed_proj_dim", "embedding width", 1, "hidden_size") != m.hidden_size)
     d.fail("word_embed_proj_dim", "a word_embed_proj_dim other than hidden_size (" + std::to_string(m.hidden_size) +
                                       ") adds input and output projections, which are not modelled");
-  m.mlp = MlpKind::Gelu;
-  m.norm = NormKind::LayerNorm;
-  m.causal = true;
-  m.positions = PositionKind::Learned;
   m.attention_bias = m.mlp_bias = get_bool_or(d, "enable_bias", "attention_bias", true);
   m.tied_embeddings = get_bool_or(d, "tie_word_embeddings", "tied_embeddings", true);
   check_activation(d, "activation_function", {"relu", "gelu", "gelu_new"}, "OPT's two-matrix MLP");
@@ -363,10 +363,7 @@ void read_family_rest(Doc& d, const std::string& arch, ModelSpec& m) {
     // embeddings on partial_rotary_factor of each head (counted whole), an untied LM head,
     // attention and MLP in parallel (HF PhiConfig, PhiDecoderLayer); qk_layernorm adds the
     // q/k norms.
-    m.architecture = Architecture::Gpt3;
-    m.mlp = MlpKind::Gelu;
-    m.norm = NormKind::LayerNorm;
-    m.positions = PositionKind::Rope;
+    gpt_block(m, PositionKind::Rope);
     m.attention_bias = m.mlp_bias = true;
     m.qk_norm = get_bool_or(d, "qk_layernorm", "qk_norm", false);
     check_activation(d, "hidden_act", kGelu, "Phi's two-matrix GELU MLP");
@@ -390,20 +387,14 @@ void read_family_rest(Doc& d, const std::string& arch, ModelSpec& m) {
     // LayerNorm, a two-matrix GELU MLP with biases, rotary embeddings (on rotary_pct of each
     // head: the op is counted whole) and an untied LM head (HF GPTNeoXConfig). The parallel
     // residual changes no matmul.
-    m.architecture = Architecture::Gpt3;
-    m.mlp = MlpKind::Gelu;
-    m.norm = NormKind::LayerNorm;
-    m.positions = PositionKind::Rope;
+    gpt_block(m, PositionKind::Rope);
     m.attention_bias = get_bool_or(d, "attention_bias", "attention_bias", true);
     m.mlp_bias = true;
     check_activation(d, "hidden_act", kGelu, "GPT-NeoX's two-matrix GELU MLP");
   } else if (arch == "Starcoder2ForCausalLM") {
     // LayerNorm, a two-matrix GELU MLP, rotary embeddings, use_bias on every projection, a
     // window on every layer and a tied LM head (HF Starcoder2Config, Starcoder2Attention).
-    m.architecture = Architecture::Gpt3;
-    m.mlp = MlpKind::Gelu;
-    m.norm = NormKind::LayerNorm;
-    m.positions = PositionKind::Rope;
+    gpt_block(m, PositionKind::Rope);
     require_word(d, "norm_type", "layer_norm", "the only norm_type of StarCoder2");
     require_word(d, "mlp_type", "default", "a two-matrix MLP");
     m.attention_bias = m.mlp_bias = get_bool_or(d, "use_bias", "attention_bias", true);
